@@ -1,0 +1,106 @@
+# TileKernel.cmake - compile tile kernels to cubins at build time.
+#
+#   tile_add_kernel(<target> SOURCE <file.mlir> CHIP <chip>
+#                   [OUTPUT_NAME <name>] [EXTRA_ARGS <arg>...])
+#
+#     Adds a custom target <target> that runs
+#       tile-translate --tile-to-cubin --chip=<chip> <file.mlir>
+#           -o <bindir>/<name>.cubin --kernel-info=<bindir>/<name>.kinfo
+#           <EXTRA_ARGS>...
+#     where <bindir> is CMAKE_CURRENT_BINARY_DIR and <name> defaults to
+#     <target>. SOURCE may be relative to CMAKE_CURRENT_SOURCE_DIR; CHIP is
+#     e.g. sm_90a. The command reruns when the source or tile-translate
+#     changes. The target gets the properties
+#       TILE_CUBIN        absolute path of the .cubin
+#       TILE_KERNEL_INFO  absolute path of the .kinfo
+#
+#     tile-translate is the `tile-translate` target when this project defines
+#     it (even if defined later), otherwise the executable named by the
+#     TILE_TRANSLATE_EXECUTABLE cache variable, for projects that consume an
+#     installed compiler. If TILE_TRANSLATE_EXECUTABLE is set while the
+#     target does not exist yet, the variable wins.
+#
+#   tile_target_use_kernel(<exe-target> <kernel-target>)
+#
+#     Makes <exe-target> build after <kernel-target> and defines
+#       <UPPERNAME>_CUBIN="<path to .cubin>"
+#       <UPPERNAME>_KINFO="<path to .kinfo>"
+#     for its sources, where UPPERNAME is <kernel-target> upper-cased with
+#     every character other than A-Z and 0-9 replaced by '_'.
+#
+# Example:
+#   include(TileKernel)
+#   tile_add_kernel(gemm_kernel SOURCE gemm.mlir CHIP sm_90a)
+#   add_executable(gemm-bench bench.cpp)
+#   target_link_libraries(gemm-bench PRIVATE TileRuntime)
+#   tile_target_use_kernel(gemm-bench gemm_kernel)
+#   # bench.cpp: tile::rt::Module::loadCubinFile(GEMM_KERNEL_CUBIN) and
+#   #            tile::rt::loadKernelInfo(GEMM_KERNEL_KINFO)
+
+include_guard(GLOBAL)
+
+function(tile_add_kernel target)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;CHIP;OUTPUT_NAME"
+    "EXTRA_ARGS")
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR
+      "tile_add_kernel(${target}): unexpected arguments: "
+      "${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT ARG_SOURCE)
+    message(FATAL_ERROR "tile_add_kernel(${target}): SOURCE is required")
+  endif()
+  if(NOT ARG_CHIP)
+    message(FATAL_ERROR "tile_add_kernel(${target}): CHIP is required")
+  endif()
+  if(NOT ARG_OUTPUT_NAME)
+    set(ARG_OUTPUT_NAME "${target}")
+  endif()
+
+  get_filename_component(source "${ARG_SOURCE}" ABSOLUTE
+    BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+
+  # Prefer the in-tree compiler; an installed one is named by a variable.
+  # With neither known yet, assume the target is defined later in this
+  # project: generator expressions are resolved after configuration.
+  if(TARGET tile-translate OR NOT TILE_TRANSLATE_EXECUTABLE)
+    set(translate "$<TARGET_FILE:tile-translate>")
+    set(translate_dep tile-translate)
+  else()
+    set(translate "${TILE_TRANSLATE_EXECUTABLE}")
+    set(translate_dep "${TILE_TRANSLATE_EXECUTABLE}")
+  endif()
+
+  set(cubin "${CMAKE_CURRENT_BINARY_DIR}/${ARG_OUTPUT_NAME}.cubin")
+  set(kinfo "${CMAKE_CURRENT_BINARY_DIR}/${ARG_OUTPUT_NAME}.kinfo")
+  add_custom_command(
+    OUTPUT "${cubin}" "${kinfo}"
+    COMMAND "${translate}" --tile-to-cubin "--chip=${ARG_CHIP}" "${source}"
+            -o "${cubin}" "--kernel-info=${kinfo}" ${ARG_EXTRA_ARGS}
+    DEPENDS "${source}" ${translate_dep}
+    COMMENT "Compiling tile kernel ${ARG_OUTPUT_NAME} for ${ARG_CHIP}"
+    VERBATIM)
+  add_custom_target(${target} DEPENDS "${cubin}" "${kinfo}")
+  set_target_properties(${target} PROPERTIES
+    TILE_CUBIN "${cubin}"
+    TILE_KERNEL_INFO "${kinfo}")
+endfunction()
+
+function(tile_target_use_kernel exe kernel)
+  if(NOT TARGET ${kernel})
+    message(FATAL_ERROR
+      "tile_target_use_kernel(${exe} ${kernel}): ${kernel} is not a target")
+  endif()
+  get_target_property(cubin ${kernel} TILE_CUBIN)
+  get_target_property(kinfo ${kernel} TILE_KERNEL_INFO)
+  if(NOT cubin OR NOT kinfo)
+    message(FATAL_ERROR "tile_target_use_kernel(${exe} ${kernel}): "
+      "${kernel} was not created by tile_add_kernel")
+  endif()
+  string(TOUPPER "${kernel}" upper)
+  string(REGEX REPLACE "[^A-Z0-9]" "_" upper "${upper}")
+  add_dependencies(${exe} ${kernel})
+  target_compile_definitions(${exe} PRIVATE
+    "${upper}_CUBIN=\"${cubin}\""
+    "${upper}_KINFO=\"${kinfo}\"")
+endfunction()

@@ -1,0 +1,36 @@
+//===- Passes.h - tile conversion passes and pipelines ----------*- C++ -*-===//
+
+#ifndef TILE_CONVERSION_PASSES_H
+#define TILE_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DECL
+#define GEN_PASS_REGISTRATION
+#include "tile/Conversion/Passes.h.inc"
+
+struct TileToNVVMPipelineOptions
+    : public PassPipelineOptions<TileToNVVMPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target chip: sm_80, sm_90a, sm_100a"),
+      llvm::cl::init("sm_90a")};
+};
+
+/// tile -> gpu/nvgpu -> LLVM + NVVM dialects, ready for tile-translate.
+void buildTileToNVVMPipeline(OpPassManager &pm,
+                             const TileToNVVMPipelineOptions &options);
+
+/// Registers `tile-to-nvvm`.
+void registerTilePipelines();
+} // namespace mlir::tile
+
+#endif // TILE_CONVERSION_PASSES_H

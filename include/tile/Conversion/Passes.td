@@ -1,0 +1,77 @@
+//===- Passes.td - tile conversion passes ------------------*- tablegen -*-===//
+
+#ifndef TILE_CONVERSION_PASSES
+#define TILE_CONVERSION_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+class TileToGPUPass<string name, string summary_, string description_>
+    : Pass<name, "ModuleOp"> {
+  let summary = summary_;
+  let description = description_;
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target chip (sm_80, sm_90a, sm_100a, ...): picks the instructions">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def ConvertTileKernelToGPU : TileToGPUPass<"convert-tile-kernel-to-gpu",
+    "Outlines tile.kernel ops into a gpu.module of gpu.func kernels", [{
+    Moves every `tile.kernel` into `gpu.module @tile_kernels` as a
+    `gpu.func ... kernel` with `known_block_size = [threads, 1, 1]` (which
+    becomes `nvvm.maxntid`) and, for clusters, `nvvm.cluster_dim`. The
+    enclosing module becomes a `gpu.container_module`.
+  }]>;
+
+def ConvertTileMemoryToGPU : TileToGPUPass<"convert-tile-memory-to-gpu",
+    "Allocates shared tiles, register fragments and barrier rings", [{
+    `tile.alloc_shared` becomes a `memref.global` in workgroup memory (aligned
+    for TMA and swizzling) read with `memref.get_global`;
+    `tile.alloc_fragment` becomes a per-thread `memref.alloca` holding the
+    elements its layout gives the thread (promoted to registers by LLVM);
+    `tile.alloc_barrier` becomes `nvgpu.mbarrier.create` plus an
+    initialisation by thread 0 and a CTA barrier. Fragments need layouts
+    (`tile-assign-layouts`).
+  }]>;
+
+def ConvertTileCopyToGPU : TileToGPUPass<"convert-tile-copy-to-gpu",
+    "Lowers tile.copy to coalesced vector accesses or TMA", [{
+    Global <-> fragment and global <-> shared copies become 16-byte vector
+    loads and stores spread over the CTA's threads in the blocked layout;
+    edge tiles are masked (out-of-bounds reads give 0, writes are skipped),
+    and a run-time alignment check picks the scalar path for rows that are
+    not 16-byte aligned. Shared <-> fragment copies move the same runs.
+    Copies that write shared memory end with a CTA barrier. Copies with a
+    barrier (global -> shared) fail until the TMA lowering lands.
+  }]>;
+
+def ConvertTileElementwiseToGPU : TileToGPUPass<"convert-tile-elementwise-to-gpu",
+    "Lowers tile.elementwise and tile.fill to per-thread scalar code", [{
+    Each thread runs the body for the elements its layout gives it: fragment
+    operands are read from and written to their per-thread storage,
+    shared-memory operands at the positions of the blocked layout for the
+    kernel's threads. Writes to shared memory end with a CTA barrier.
+  }]>;
+
+def ConvertTileMBarrierToNVGPU : TileToGPUPass<"convert-tile-mbarrier-to-nvgpu",
+    "Lowers the tile.mbarrier ops to nvgpu mbarrier ops", [{
+    `arrive` (every thread, or one elected thread with `leader`),
+    `expect_tx` (thread 0, `mbarrier.arrive.expect_tx`) and `wait`
+    (`mbarrier.try_wait.parity`, which spins until the phase completes).
+  }]>;
+
+def ConvertTileToGPU : TileToGPUPass<"convert-tile-to-gpu",
+    "Runs every tile-to-GPU conversion at once", [{
+    Kernel outlining followed by one conversion with all patterns of
+    `convert-tile-{memory,copy,elementwise}-to-gpu` and
+    `convert-tile-mbarrier-to-nvgpu`. Any tile op left is an error naming the
+    op that has no lowering yet.
+  }]>;
+
+#endif // TILE_CONVERSION_PASSES

@@ -1,0 +1,42 @@
+//===- TileToGPU.h - tile to gpu/nvgpu/memref/vector ------------*- C++ -*-===//
+
+#ifndef TILE_CONVERSION_TILETOGPU_TILETOGPU_H
+#define TILE_CONVERSION_TILETOGPU_TILETOGPU_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir {
+class ModuleOp;
+namespace tile {
+struct ChipInfo;
+
+/// Register fragments become their per-thread storage (a memref of the
+/// elements the layout gives one thread); barrier rings become nvgpu
+/// mbarrier groups; everything else is left alone.
+class TileToGPUTypeConverter : public TypeConverter {
+public:
+  explicit TileToGPUTypeConverter(MLIRContext *context);
+};
+
+/// Moves every tile.kernel into a gpu.module as a gpu.func kernel.
+LogicalResult outlineTileKernels(ModuleOp module);
+
+void populateTileMemoryToGPUPatterns(TileToGPUTypeConverter &converter,
+                                     RewritePatternSet &patterns,
+                                     const ChipInfo &chip);
+void populateTileCopyToGPUPatterns(TileToGPUTypeConverter &converter,
+                                   RewritePatternSet &patterns,
+                                   const ChipInfo &chip);
+void populateTileElementwiseToGPUPatterns(TileToGPUTypeConverter &converter,
+                                          RewritePatternSet &patterns,
+                                          const ChipInfo &chip);
+void populateTileLoopToSCFPatterns(TileToGPUTypeConverter &converter,
+                                   RewritePatternSet &patterns,
+                                   const ChipInfo &chip);
+void populateTileMBarrierToNVGPUPatterns(TileToGPUTypeConverter &converter,
+                                         RewritePatternSet &patterns,
+                                         const ChipInfo &chip);
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_CONVERSION_TILETOGPU_TILETOGPU_H

@@ -1,0 +1,79 @@
+//===- TileAttrs.td - tile dialect enums and attributes ----*- tablegen -*-===//
+
+#ifndef TILE_ATTRS
+#define TILE_ATTRS
+
+include "tile/Dialect/Tile/IR/TileDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+// Which threads execute a distributed op together.
+def Tile_ScopeThread : I32EnumAttrCase<"thread", 0>;
+def Tile_ScopeWarp : I32EnumAttrCase<"warp", 1>;
+def Tile_ScopeWarpgroup : I32EnumAttrCase<"warpgroup", 2>;
+def Tile_ScopeBlock : I32EnumAttrCase<"block", 3>;
+def Tile_Scope : I32EnumAttr<"Scope", "threads that execute an op together",
+    [Tile_ScopeThread, Tile_ScopeWarp, Tile_ScopeWarpgroup, Tile_ScopeBlock]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_ScopeAttr : EnumAttr<Tile_Dialect, Tile_Scope, "scope">;
+
+// Which peers a distributed op talks to: CTAs of the cluster (distributed
+// shared memory) or processes of the whole job (NVSHMEM processing elements).
+def Tile_LevelCluster : I32EnumAttrCase<"cluster", 0>;
+def Tile_LevelWorld : I32EnumAttrCase<"world", 1>;
+def Tile_Level : I32EnumAttr<"Level", "peers a distributed op reaches",
+    [Tile_LevelCluster, Tile_LevelWorld]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_LevelAttr : EnumAttr<Tile_Dialect, Tile_Level, "level">;
+
+def Tile_CmpEq : I32EnumAttrCase<"eq", 0>;
+def Tile_CmpNe : I32EnumAttrCase<"ne", 1>;
+def Tile_CmpGt : I32EnumAttrCase<"gt", 2>;
+def Tile_CmpGe : I32EnumAttrCase<"ge", 3>;
+def Tile_CmpLt : I32EnumAttrCase<"lt", 4>;
+def Tile_CmpLe : I32EnumAttrCase<"le", 5>;
+def Tile_Cmp : I32EnumAttr<"Cmp", "comparison a wait spins on",
+    [Tile_CmpEq, Tile_CmpNe, Tile_CmpGt, Tile_CmpGe, Tile_CmpLt, Tile_CmpLe]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_CmpAttr : EnumAttr<Tile_Dialect, Tile_Cmp, "cmp">;
+
+def Tile_SignalSet : I32EnumAttrCase<"set", 0>;
+def Tile_SignalAdd : I32EnumAttrCase<"add", 1>;
+def Tile_SignalKind : I32EnumAttr<"SignalKind", "how a signal updates its word",
+    [Tile_SignalSet, Tile_SignalAdd]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_SignalKindAttr : EnumAttr<Tile_Dialect, Tile_SignalKind, "signal_kind">;
+
+#endif // TILE_ATTRS
+
+//===----------------------------------------------------------------------===//
+// Fragment layouts
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LAYOUT_ATTRS
+#define TILE_LAYOUT_ATTRS
+def Tile_BlockedLayoutAttr : AttrDef<Tile_Dialect, "BlockedLayout"> {
+  let mnemonic = "blocked";
+  let summary = "fragment layout for element-wise work and plain copies";
+  let description = [{
+    Element `i` (in row-major order) of a fragment with this layout is held by
+    thread `(i / vector) mod threads`, in its register slot
+    `(i / (vector * threads)) * vector + i mod vector`. Each thread thus
+    holds runs of `vector` consecutive elements (16 bytes where the shape
+    allows), and consecutive threads hold consecutive runs, so copies to and
+    from global memory are coalesced 16-byte accesses.
+
+    Example: `!tile.fragment<128x64xf32, #tile.blocked<threads = 128, vector = 4>>`
+  }];
+  let parameters = (ins "int64_t":$threads, "int64_t":$vector);
+  let assemblyFormat = "`<` `threads` `=` $threads `,` `vector` `=` $vector `>`";
+}
+#endif

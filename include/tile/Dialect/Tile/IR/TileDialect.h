@@ -1,0 +1,35 @@
+//===- TileDialect.h - tile dialect, types and attributes -------*- C++ -*-===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEDIALECT_H
+#define TILE_DIALECT_TILE_IR_TILEDIALECT_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "mlir/IR/Dialect.h"
+
+#include "tile/Dialect/Tile/IR/TileOpsDialect.h.inc"
+#include "tile/Dialect/Tile/IR/TileEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileOpsTypes.h.inc"
+
+namespace mlir::tile {
+/// Where a tile operand lives, as far as the tile ops' rules are concerned.
+enum class MemorySpace { Global, Shared, Fragment, Tmem, Other };
+
+/// Classifies a tile-typed value's storage: memrefs by address space
+/// (none or 1 is global, workgroup or 3 is shared), fragments and tmem by type.
+MemorySpace getMemorySpace(Type type);
+StringRef stringifyMemorySpace(MemorySpace space);
+
+/// Threads per CTA of the kernel holding `op`: its tile.kernel, or after
+/// outlining its gpu.func's known block size; 0 when there is none.
+int64_t getKernelThreads(Operation *op);
+} // namespace mlir::tile
+
+#endif // TILE_DIALECT_TILE_IR_TILEDIALECT_H

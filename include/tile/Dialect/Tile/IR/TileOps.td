@@ -1,0 +1,547 @@
+//===- TileOps.td - tile dialect ops -----------------------*- tablegen -*-===//
+//
+// The op reference: every op carries its summary, a description with an
+// example, and the rules its verifier enforces. docs/generated/ is built
+// from this file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_OPS
+#define TILE_OPS
+
+include "tile/Dialect/Tile/IR/TileDialect.td"
+include "tile/Dialect/Tile/IR/TileAttrs.td"
+include "tile/Dialect/Tile/IR/TileTypes.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/LoopLikeInterface.td"
+
+//===----------------------------------------------------------------------===//
+// Kernel structure
+//===----------------------------------------------------------------------===//
+
+def Tile_KernelOp : Tile_Op<"kernel", [
+    IsolatedFromAbove, FunctionOpInterface, Symbol,
+    SingleBlockImplicitTerminator<"YieldOp">, AutomaticAllocationScope]> {
+  let summary = "a GPU kernel: its arguments, threads per CTA and cluster shape";
+  let description = [{
+    Defines a kernel symbol. Arguments are global-memory `memref`s (dynamic
+    sizes allowed: they travel as MLIR memref descriptors) and scalars
+    (integers, floats, `index`). `threads` is the CTA size, used for launch
+    bounds and to distribute tile work; `cluster` is the optional thread-block
+    cluster shape (sm_90+). The body uses `gpu.block_id` / `gpu.thread_id` for
+    its position in the grid.
+
+    Example:
+
+    ```mlir
+    tile.kernel @vadd(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>)
+        threads(128) {
+      %bx = gpu.block_id x
+      ...
+    }
+    ```
+
+    Rules: no results; `threads` in [1, 1024]; cluster dims positive with a
+    product of at most 16; arguments are memrefs in global memory or scalars;
+    the tensor memory the body allocates fits in 512 columns.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       I32Attr:$threads,
+                       OptionalAttr<DenseI32ArrayAttr>:$cluster,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    /// Cluster shape, 1x1x1 when absent.
+    ::llvm::SmallVector<int32_t, 3> getClusterShape();
+  }];
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
+    ParentOneOf<["KernelOp", "ElementwiseOp", "PipelinedForOp"]>]> {
+  let summary = "terminates a tile region";
+  let description = [{
+    Ends the body of `tile.kernel` and `tile.pipelined_for` (no operands,
+    implicit in the custom form) and yields the per-element results of a
+    `tile.elementwise` body.
+
+    Example: `tile.yield %sum : f32`
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ::mlir::ValueRange()); }]>];
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Allocation
+//===----------------------------------------------------------------------===//
+
+def Tile_AllocSharedOp : Tile_Op<"alloc_shared"> {
+  let summary = "a statically shaped tile buffer in shared memory";
+  let description = [{
+    Allocates a tile in the CTA's shared memory for the whole kernel. The
+    result is a `memref` in `#gpu.address_space<workgroup>`, so upstream
+    memref ops can read it too. The lowering picks the layout (swizzle) that
+    TMA writes and the matrix instructions read.
+
+    Example:
+
+    ```mlir
+    %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+    ```
+
+    Rules: static shape, identity layout, workgroup memory space, and must be
+    inside a `tile.kernel`.
+  }];
+  let results = (outs AnyMemRef:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_AllocFragmentOp : Tile_Op<"alloc_fragment"> {
+  let summary = "a tile held in registers across the CTA";
+  let description = [{
+    Allocates a register fragment. Its contents are undefined until a
+    `tile.fill`, `tile.copy`, `tile.gemm` or `tile.elementwise` writes it.
+
+    Example: `%acc = tile.alloc_fragment : !tile.fragment<128x128xf32>`
+
+    Rules: must be inside a `tile.kernel`.
+  }];
+  let results = (outs Tile_FragmentType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_AllocTmemOp : Tile_Op<"alloc_tmem"> {
+  let summary = "allocates a tile of sm_100 tensor memory";
+  let description = [{
+    Allocates tensor memory for the CTA (`tcgen05.alloc`); the hardware rounds
+    the column count up to a power of two of at least 32. All allocations of
+    a kernel together must fit in 512 columns. Free it with
+    `tile.dealloc_tmem` before the kernel ends.
+
+    Example: `%t = tile.alloc_tmem : !tile.tmem<128x256xf32>`
+  }];
+  let results = (outs Tile_TmemType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_DeallocTmemOp : Tile_Op<"dealloc_tmem"> {
+  let summary = "frees tensor memory";
+  let description = [{
+    Frees a `tile.alloc_tmem` allocation (`tcgen05.dealloc`) and gives up the
+    CTA's allocation permit.
+
+    Example: `tile.dealloc_tmem %t : !tile.tmem<128x256xf32>`
+
+    Rules: the operand must come straight from `tile.alloc_tmem`.
+  }];
+  let arguments = (ins Tile_TmemType:$tmem);
+  let assemblyFormat = "$tmem attr-dict `:` qualified(type($tmem))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// mbarriers
+//===----------------------------------------------------------------------===//
+
+def Tile_AllocBarrierOp : Tile_Op<"alloc_barrier"> {
+  let summary = "allocates and initialises a ring of mbarriers";
+  let description = [{
+    Allocates `N` mbarriers in shared memory (the `!tile.barrier<N>` result)
+    and initialises each with `arrivals` expected arrivals per phase; one
+    thread initialises and the CTA synchronises before any use.
+
+    Example: `%full = tile.alloc_barrier arrivals(1) : !tile.barrier<3>`
+
+    Rules: `arrivals` in [1, 2^20 - 1]; inside a `tile.kernel`.
+  }];
+  let arguments = (ins I32Attr:$arrivals);
+  let results = (outs Tile_BarrierType:$result);
+  let assemblyFormat = "`arrivals` `(` $arrivals `)` attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+class Tile_MBarrierOp<string mnemonic, list<Trait> traits = []>
+    : Tile_Op<"mbarrier." # mnemonic, traits> {
+  let hasVerifier = 1;
+}
+
+def Tile_MBarrierArriveOp : Tile_MBarrierOp<"arrive"> {
+  let summary = "arrives on one barrier of a ring";
+  let description = [{
+    Every thread of the CTA that reaches this op arrives once on
+    barrier `%index` of the ring, unless `leader` is set, in which case only
+    one elected thread arrives (the count given to `tile.alloc_barrier` must
+    match how many arrive per phase).
+
+    Example: `tile.mbarrier.arrive %bar[%i] leader : !tile.barrier<3>`
+  }];
+  let arguments = (ins Tile_BarrierType:$barrier, Index:$index,
+                       UnitAttr:$leader);
+  let assemblyFormat = [{
+    $barrier `[` $index `]` (`leader` $leader^)? attr-dict `:` qualified(type($barrier))
+  }];
+}
+
+def Tile_MBarrierExpectTxOp : Tile_MBarrierOp<"expect_tx"> {
+  let summary = "announces bytes that asynchronous copies will deliver";
+  let description = [{
+    One elected thread arrives on barrier `%index` and raises its expected
+    transaction count by `bytes` (`mbarrier.arrive.expect_tx`): the phase
+    completes when the TMA copies have delivered that many bytes.
+    `tile.copy` with a barrier does this itself; this op is for hand-written
+    protocols.
+
+    Example: `tile.mbarrier.expect_tx %bar[%i], 16384 : !tile.barrier<3>`
+
+    Rules: `bytes` in [1, 2^20 - 1].
+  }];
+  let arguments = (ins Tile_BarrierType:$barrier, Index:$index, I64Attr:$bytes);
+  let assemblyFormat = "$barrier `[` $index `]` `,` $bytes attr-dict `:` qualified(type($barrier))";
+}
+
+def Tile_MBarrierWaitOp : Tile_MBarrierOp<"wait"> {
+  let summary = "waits for a barrier's phase of the given parity to complete";
+  let description = [{
+    Spins (`mbarrier.try_wait.parity`) until the phase of barrier `%index`
+    with parity `%parity` has completed.
+
+    Example: `tile.mbarrier.wait %bar[%i], %phase : !tile.barrier<3>`
+  }];
+  let arguments = (ins Tile_BarrierType:$barrier, Index:$index, I1:$parity);
+  let assemblyFormat = "$barrier `[` $index `]` `,` $parity attr-dict `:` qualified(type($barrier))";
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement and compute
+//===----------------------------------------------------------------------===//
+
+def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
+  let summary = "copies a tile between global, shared, register and tensor memory";
+  let description = [{
+    Copies a tile. When one side is global memory, the other side's static
+    shape is the tile and `[offsets]` on the global side give the element
+    position of the tile's first element (one offset per dimension).
+    Out-of-bounds reads give 0 and out-of-bounds writes are skipped, so edge
+    tiles need no special code. When neither side is global, the two shapes
+    are equal and no offsets are given.
+
+    Legal directions: global -> shared / fragment, shared / fragment ->
+    global, shared <-> fragment, shared -> tmem (`tcgen05.cp`), tmem <->
+    fragment (`tcgen05.ld/st`).
+
+    Without a barrier the copy is complete for the whole CTA when the op
+    returns. With `barrier %b[%i]` (global -> shared only) the copy is
+    asynchronous: it is issued as TMA on sm_90+ and completes on that
+    barrier, whose expected byte count the op raises; wait on it with
+    `tile.mbarrier.wait`.
+
+    Example:
+
+    ```mlir
+    tile.copy %A[%m, %k] to %As[] barrier %full[%s]
+        : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>, !tile.barrier<3>
+    tile.copy %acc[] to %C[%m, %n] : !tile.fragment<128x128xf32>, memref<?x?xf32>
+    ```
+  }];
+  let arguments = (ins Tile_AnyTile:$source, Variadic<Index>:$sourceOffsets,
+                       Tile_AnyTile:$dest, Variadic<Index>:$destOffsets,
+                       Optional<Tile_BarrierType>:$barrier,
+                       Optional<Index>:$barrierIndex);
+  let assemblyFormat = [{
+    $source `[` $sourceOffsets `]` `to` $dest `[` $destOffsets `]`
+    (`barrier` $barrier^ `[` $barrierIndex `]`)?
+    attr-dict `:` type($source) `,` type($dest) (`,` type($barrier)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_GemmOp : Tile_Op<"gemm", [AttrSizedOperandSegments]> {
+  let summary = "C (+)= op(A) * op(B) on tiles";
+  let description = [{
+    Multiplies tiles on the tensor cores: `C = op(A) op(B) + (clear_accum ? 0 : C)`
+    where `op` transposes when `transpose_a` / `transpose_b` is set. A is
+    M x K (K x M transposed), B is K x N (N x K transposed), C is M x N.
+
+    A is a shared-memory tile, a register fragment (sm_80, sm_90a) or a
+    tensor-memory tile (sm_100a); B is a shared-memory tile; C is a register
+    fragment (mma.sync, wgmma) or a tensor-memory tile (tcgen05.mma).
+    Legal element types (A/B -> C): bf16 -> f32, f16 -> f16 or f32,
+    f32 -> f32 (tf32 math), i8 -> i32, f8E4M3FN / f8E5M2 -> f32.
+
+    Without a barrier the product is complete when the op returns. With
+    `barrier %b[%i]` it is asynchronous and completes on that barrier
+    (`tcgen05.commit` on sm_100a).
+
+    Example:
+
+    ```mlir
+    tile.gemm %As, %Bs, %acc {transpose_b}
+        : memref<128x64xbf16, #gpu.address_space<workgroup>>,
+          memref<256x64xbf16, #gpu.address_space<workgroup>>,
+          !tile.fragment<128x256xf32>
+    ```
+  }];
+  let arguments = (ins Tile_AnyTile:$a, AnyMemRef:$b, Tile_AnyTile:$c,
+                       UnitAttr:$transpose_a, UnitAttr:$transpose_b,
+                       UnitAttr:$clear_accum,
+                       Optional<Tile_BarrierType>:$barrier,
+                       Optional<Index>:$barrierIndex);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c (`barrier` $barrier^ `[` $barrierIndex `]`)?
+    attr-dict `:` type($a) `,` type($b) `,` type($c) (`,` type($barrier)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_FillOp : Tile_Op<"fill"> {
+  let summary = "sets every element of a tile to a value";
+  let description = [{
+    Writes `%value` into every element of a register fragment or a
+    shared-memory tile.
+
+    Example: `tile.fill %acc, %zero : !tile.fragment<128x128xf32>, f32`
+
+    Rules: the value's type is the tile's element type.
+  }];
+  let arguments = (ins Tile_AnyTile:$dest, AnyType:$value);
+  let assemblyFormat = "$dest `,` $value attr-dict `:` type($dest) `,` type($value)";
+  let hasVerifier = 1;
+}
+
+def Tile_ElementwiseOp : Tile_Op<"elementwise", [
+    AttrSizedOperandSegments,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "applies scalar code to every element of equally shaped tiles";
+  let description = [{
+    Runs the body once per element position: its block arguments are the
+    elements of the `ins` tiles at that position, and the values it yields
+    are stored to the `outs` tiles there. Values defined outside the body
+    (scalars such as a scale factor) may be used inside it. This is the
+    epilogue and element-wise kernel building block; the lowering spreads
+    elements over the CTA's threads with 16-byte vectors per thread.
+
+    Example:
+
+    ```mlir
+    tile.elementwise ins(%x, %y : !tile.fragment<1024xf32>, !tile.fragment<1024xf32>)
+                     outs(%z : !tile.fragment<1024xf32>) {
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      tile.yield %s : f32
+    }
+    ```
+
+    Rules: `ins` and `outs` are register fragments or shared-memory tiles of
+    one shape; at least one output; the body takes one argument per input,
+    of its element type, and yields one value per output, of its element type.
+  }];
+  let arguments = (ins Variadic<Tile_AnyTile>:$inputs,
+                       Variadic<Tile_AnyTile>:$outputs);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`ins` `(` $inputs^ `:` type($inputs) `)`)?
+    `outs` `(` $outputs `:` type($outputs) `)` $body attr-dict
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Tile_PipelinedForOp : Tile_Op<"pipelined_for", [
+    SingleBlockImplicitTerminator<"YieldOp">,
+    DeclareOpInterfaceMethods<LoopLikeOpInterface,
+        ["getLoopInductionVars", "getLoopLowerBounds",
+         "getLoopUpperBounds", "getLoopSteps"]>]> {
+  let summary = "a k-loop whose copies overlap its compute";
+  let description = [{
+    A counted loop (`%iv` from `%lb` to `%ub` by `%step`) whose body loads
+    tiles and computes on them. The lowering multi-buffers each shared tile
+    the body's copies write into `stages` copies, issues the copies of
+    iteration i + stages - 1 before the compute of iteration i, and makes the
+    copies complete on a ring of `stages` mbarriers whose phase parities it
+    computes. `stages = 1` is an ordinary loop.
+
+    Example:
+
+    ```mlir
+    tile.pipelined_for %k = %c0 to %kt step %c1 stages(3) {
+      tile.copy %A[%m, %k] to %As[] : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
+      ...
+      tile.gemm %As, %Bs, %acc : ...
+    }
+    ```
+
+    Rules: `stages` in [1, 16]; inside a `tile.kernel`.
+  }];
+  let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step,
+                       I32Attr:$stages);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Value getInductionVar() { return getBody().getArgument(0); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Communication between CTAs of a cluster and between GPUs
+//===----------------------------------------------------------------------===//
+
+def Tile_PutOp : Tile_Op<"put", [AttrSizedOperandSegments]> {
+  let summary = "copies a local tile into a peer's symmetric buffer";
+  let description = [{
+    Copies tile `%source` into `%dest` at `[offsets]` on peer `%peer`: another
+    CTA of the cluster (`level cluster`, distributed shared memory; `%dest`
+    is in shared memory) or another process of the job (`level world`,
+    NVSHMEM; `%dest` is a symmetric global buffer). `scope` names the threads
+    that issue it together. With `signal %sig[%i] <set|add> %v` the peer's
+    signal word is updated after the data has arrived.
+
+    Example:
+
+    ```mlir
+    tile.put %buf to %recv[%off] peer %next scope block level world
+        signal %flags[%me] set %one
+        : memref<1024xf32>, memref<?xf32>, memref<?xi64>
+    ```
+
+    Rules: element types agree; `%dest` rank equals the tile's rank and one
+    offset per dimension is given; world-level buffers are in global memory,
+    cluster-level destinations in shared memory; signal words are i64.
+  }];
+  let arguments = (ins AnyMemRef:$source, AnyMemRef:$dest,
+                       Variadic<Index>:$destOffsets, I32:$peer,
+                       Tile_ScopeAttr:$scope, Tile_LevelAttr:$level,
+                       Optional<AnyMemRef>:$signal, Optional<Index>:$signalIndex,
+                       OptionalAttr<Tile_SignalKindAttr>:$signalKind,
+                       Optional<I64>:$signalValue);
+  let assemblyFormat = [{
+    $source `to` $dest `[` $destOffsets `]` `peer` $peer
+    `scope` `` $scope `level` `` $level
+    (`signal` $signal^ `[` $signalIndex `]` `` $signalKind $signalValue)?
+    attr-dict `:` type($source) `,` type($dest) (`,` type($signal)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_GetOp : Tile_Op<"get"> {
+  let summary = "copies a tile out of a peer's symmetric buffer";
+  let description = [{
+    Copies the tile at `[offsets]` of `%source` on peer `%peer` into the local
+    tile `%dest` (shape of `%dest`). Levels and scopes as for `tile.put`; the
+    data is in `%dest` when the op returns.
+
+    Example:
+
+    ```mlir
+    tile.get %src[%off] peer %p scope block level world to %buf
+        : memref<?xf32>, memref<1024xf32>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, Variadic<Index>:$sourceOffsets,
+                       I32:$peer, AnyMemRef:$dest,
+                       Tile_ScopeAttr:$scope, Tile_LevelAttr:$level);
+  let assemblyFormat = [{
+    $source `[` $sourceOffsets `]` `peer` $peer `scope` `` $scope
+    `level` `` $level `to` $dest attr-dict `:` type($source) `,` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_SignalOp : Tile_Op<"signal"> {
+  let summary = "sets or adds to a peer's signal word";
+  let description = [{
+    Updates word `%index` of the symmetric i64 buffer `%signal` on peer
+    `%peer`: `set` stores `%value`, `add` adds it atomically. Ordered after
+    the issuing threads' earlier puts to that peer.
+
+    Example: `tile.signal %flags[%i] add %one peer %p level world : memref<?xi64>`
+  }];
+  let arguments = (ins AnyMemRef:$signal, Index:$index, Tile_SignalKindAttr:$kind,
+                       I64:$value, I32:$peer, Tile_LevelAttr:$level);
+  let assemblyFormat = [{
+    $signal `[` $index `]` `` $kind $value `peer` $peer `level` `` $level
+    attr-dict `:` type($signal)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_WaitOp : Tile_Op<"wait"> {
+  let summary = "waits until a local signal word satisfies a comparison";
+  let description = [{
+    Spins with acquire loads until word `%index` of the local signal buffer
+    compares true against `%value`.
+
+    Example: `tile.wait %flags[%i] ge %expected : memref<?xi64>`
+  }];
+  let arguments = (ins AnyMemRef:$signal, Index:$index, Tile_CmpAttr:$cmp,
+                       I64:$value);
+  let assemblyFormat = "$signal `[` $index `]` `` $cmp $value attr-dict `:` type($signal)";
+  let hasVerifier = 1;
+}
+
+def Tile_FenceOp : Tile_Op<"fence"> {
+  let summary = "orders earlier puts before later ones to the same peer";
+  let description = [{
+    Orders the calling thread's earlier puts and signals before its later
+    ones (`nvshmem_fence` at world level, `fence.acq_rel.cluster` at cluster
+    level).
+
+    Example: `tile.fence level world`
+  }];
+  let arguments = (ins Tile_LevelAttr:$level);
+  let assemblyFormat = "`level` `` $level attr-dict";
+}
+
+def Tile_BarrierAllOp : Tile_Op<"barrier_all"> {
+  let summary = "synchronises all peers and completes their outstanding puts";
+  let description = [{
+    Every CTA of the cluster (`level cluster`: `barrier.cluster`) or every
+    process of the job (`level world`: `nvshmemx_barrier_all_block`) waits
+    for all others, and all earlier puts are complete and visible afterwards.
+
+    Example: `tile.barrier_all level cluster`
+  }];
+  let arguments = (ins Tile_LevelAttr:$level);
+  let assemblyFormat = "`level` `` $level attr-dict";
+}
+
+def Tile_RankOp : Tile_Op<"rank", [Pure]> {
+  let summary = "this CTA's rank in its cluster, or this process's in the job";
+  let description = [{
+    Example: `%me = tile.rank level world : i32`
+  }];
+  let arguments = (ins Tile_LevelAttr:$level);
+  let results = (outs I32:$result);
+  let assemblyFormat = "`level` `` $level attr-dict `:` type($result)";
+}
+
+def Tile_NumRanksOp : Tile_Op<"num_ranks", [Pure]> {
+  let summary = "number of CTAs in the cluster, or of processes in the job";
+  let description = [{
+    Example: `%n = tile.num_ranks level cluster : i32`
+  }];
+  let arguments = (ins Tile_LevelAttr:$level);
+  let results = (outs I32:$result);
+  let assemblyFormat = "`level` `` $level attr-dict `:` type($result)";
+}
+
+#endif // TILE_OPS

@@ -1,0 +1,84 @@
+//===- TileTypes.td - tile dialect types -------------------*- tablegen -*-===//
+
+#ifndef TILE_TYPES
+#define TILE_TYPES
+
+include "tile/Dialect/Tile/IR/TileDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinTypeInterfaces.td"
+
+class Tile_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<Tile_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
+
+// A statically shaped tile that is not addressable memory.
+class Tile_ShapedStorageType<string name, string typeMnemonic,
+                             code extraDecls = "">
+    : Tile_Type<name, typeMnemonic, [ShapedTypeInterface]> {
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType,
+                        DefaultValuedParameter<"::mlir::Attribute", "::mlir::Attribute()">:$layout);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let builders = [
+    TypeBuilderWithInferredContext<(ins "::llvm::ArrayRef<int64_t>":$shape,
+                                        "::mlir::Type":$elementType), [{
+      return $_get(elementType.getContext(), shape, elementType, ::mlir::Attribute());
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    bool hasRank() const { return true; }
+    ::mlir::ShapedType cloneWith(std::optional<::llvm::ArrayRef<int64_t>> shape,
+                                 ::mlir::Type elementType) const {
+      return get(getContext(), shape ? *shape : getShape(), elementType, getLayout());
+    }
+  }] # extraDecls;
+}
+
+def Tile_FragmentType : Tile_ShapedStorageType<"Fragment", "fragment"> {
+  let summary = "a tile held in the registers of a CTA's threads";
+  let description = [{
+    A statically shaped tile spread across the registers of the threads of a
+    CTA. The lowering chooses which thread holds which element (the layout):
+    for element-wise work a blocked layout with 16-byte vectors per thread,
+    for `tile.gemm` accumulators the layout of the matrix instruction.
+    Integer and floating-point elements are allowed.
+
+    Example: `!tile.fragment<128x128xf32>`
+  }];
+}
+
+def Tile_TmemType : Tile_ShapedStorageType<"Tmem", "tmem", [{
+    /// Columns of 32 bits the tile occupies before rounding.
+    int64_t getColumns() const;
+    /// Columns the hardware allocates: a power of two, at least 32.
+    int64_t getAllocatedColumns() const;
+  }]> {
+  let summary = "a tile in sm_100 tensor memory";
+  let description = [{
+    A two-dimensional tile in tensor memory (sm_100a): 128 lanes by up to
+    512 columns of 32 bits per CTA. The first dimension is the lane count
+    (64 or 128); the second, times the element width over 32 bits, is the
+    number of columns, at most 512.
+
+    Example: `!tile.tmem<128x256xf32>` (256 columns)
+  }];
+}
+
+def Tile_BarrierType : Tile_Type<"Barrier", "barrier"> {
+  let summary = "a ring of mbarriers in shared memory";
+  let description = [{
+    `count` mbarriers in shared memory, indexed from 0. A pipelined loop
+    uses a ring with one barrier per stage; a single barrier is `<1>`.
+
+    Example: `!tile.barrier<3>`
+  }];
+  let parameters = (ins "int64_t":$count);
+  let assemblyFormat = "`<` $count `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_AnyTile : AnyTypeOf<[AnyMemRef, Tile_FragmentType, Tile_TmemType]>;
+
+#endif // TILE_TYPES

@@ -1,0 +1,35 @@
+//===- Chip.h - what each supported NVIDIA chip can do ----------*- C++ -*-===//
+//
+// Hardware facts live here, once: passes and translations ask the table
+// instead of comparing chip names.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TARGET_CHIP_H
+#define TILE_TARGET_CHIP_H
+
+#include "llvm/ADT/StringRef.h"
+#include <string>
+
+namespace mlir::tile {
+
+struct ChipInfo {
+  llvm::StringLiteral name;  // as ptxas and LLVM spell it: "sm_90a"
+  unsigned computeCapability; // 80, 90, 100
+  llvm::StringLiteral ptxFeatures; // PTX ISA the NVPTX backend targets
+  bool hasCpAsync;  // cp.async (sm_80+)
+  bool hasTma;      // cp.async.bulk.tensor + mbarrier tx counts (sm_90+)
+  bool hasClusters; // thread-block clusters, distributed shared memory
+  bool hasWgmma;    // wgmma.mma_async (sm_90a only)
+  bool hasTcgen05;  // tcgen05.* and tensor memory (sm_100a)
+};
+
+/// Returns the chip named `name`, or null when tile does not know it.
+const ChipInfo *lookupChip(llvm::StringRef name);
+
+/// Comma-separated names of every known chip, for error messages.
+std::string knownChipNames();
+
+} // namespace mlir::tile
+
+#endif // TILE_TARGET_CHIP_H

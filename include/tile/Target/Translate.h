@@ -1,0 +1,54 @@
+//===- Translate.h - LLVM+NVVM dialect to LLVM IR, PTX and cubin -*- C++ -*-===//
+
+#ifndef TILE_TARGET_TRANSLATE_H
+#define TILE_TARGET_TRANSLATE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/IR/Module.h"
+#include <memory>
+#include <string>
+
+namespace mlir::tile {
+
+struct ChipInfo;
+
+struct TargetOptions {
+  std::string chip = "sm_90a";
+  /// Empty: the chip's default PTX ISA from the chip table.
+  std::string ptxFeatures;
+  unsigned optLevel = 3;
+  /// Extra ptxas options, space separated.
+  std::string ptxasOptions;
+  /// CUDA toolkit root holding bin/ptxas; empty: $CUDA_HOME, then
+  /// /usr/local/cuda, then $PATH.
+  std::string cudaRoot;
+};
+
+/// Translates the device code of `module` (its single gpu.module, or the
+/// module itself when it holds llvm.func kernels directly) to an optimised
+/// LLVM module for NVPTX. Emits located errors on failure.
+FailureOr<std::unique_ptr<llvm::Module>>
+translateToNVPTXModule(ModuleOp module, llvm::LLVMContext &context,
+                       const TargetOptions &options);
+
+/// LLVM's NVPTX backend, in process.
+FailureOr<std::string> compileToPTX(llvm::Module &module,
+                                    const TargetOptions &options, Location loc);
+
+/// CUDA's ptxas; its diagnostics are passed on as an error at `loc`.
+FailureOr<std::string> assembleCubin(StringRef ptx,
+                                     const TargetOptions &options,
+                                     Location loc);
+
+/// Writes the runtime's kernel description ("kinfo") of every kernel in the
+/// LLVM+NVVM module: launch shape, shared memory and TMA tensor maps.
+LogicalResult writeKernelInfo(ModuleOp module, llvm::raw_ostream &os);
+
+/// Registers --tile-to-llvmir, --tile-to-ptx and --tile-to-cubin with
+/// mlir-translate's driver, plus their options.
+void registerTileTranslations();
+
+} // namespace mlir::tile
+
+#endif // TILE_TARGET_TRANSLATE_H

@@ -1,0 +1,247 @@
+//===- Common.cpp - helpers shared by the tile-to-GPU patterns ------------===//
+
+#include "Common.h"
+#include "tile/Conversion/TileToGPU/TileToGPU.h"
+
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+//===----------------------------------------------------------------------===//
+// Type converter
+//===----------------------------------------------------------------------===//
+
+TileToGPUTypeConverter::TileToGPUTypeConverter(MLIRContext *context) {
+  addConversion([](Type type) { return type; });
+  addConversion([](FragmentType type) -> std::optional<Type> {
+    FailureOr<Distribution> dist = Distribution::forFragment(type);
+    if (failed(dist))
+      return std::nullopt;
+    return MemRefType::get({dist->runsPerThread() * dist->vector},
+                           type.getElementType());
+  });
+  addConversion([context](BarrierType type) -> Type {
+    return nvgpu::MBarrierGroupType::get(
+        context,
+        gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup),
+        type.getCount());
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Distribution
+//===----------------------------------------------------------------------===//
+
+int64_t Distribution::numElements() const {
+  return ShapedType::getNumElements(shape);
+}
+
+FailureOr<Distribution> Distribution::forFragment(Type fragmentType) {
+  auto type = dyn_cast<FragmentType>(fragmentType);
+  if (!type)
+    return failure();
+  auto blocked = dyn_cast_if_present<BlockedLayoutAttr>(type.getLayout());
+  if (!blocked)
+    return failure();
+  Distribution dist;
+  dist.shape = llvm::to_vector(type.getShape());
+  dist.threads = blocked.getThreads();
+  dist.vector = blocked.getVector();
+  return dist;
+}
+
+Distribution Distribution::forMemRef(ShapedType type, int64_t threads) {
+  Distribution dist;
+  dist.shape = llvm::to_vector(type.getShape());
+  dist.threads = threads;
+  int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  dist.vector = std::max<int64_t>(1, 16 / bytes);
+  while (dist.vector > 1 && type.getShape().back() % dist.vector != 0)
+    dist.vector /= 2;
+  return dist;
+}
+
+SmallVector<Value> Distribution::runCoordinates(OpBuilder &b, Location loc,
+                                                Value tid, int64_t r) const {
+  // linear = (tid + r * threads) * vector, then row-major delinearisation.
+  Value run = arith::AddIOp::create(b, loc, tid,
+                                    constIndex(b, loc, r * threads));
+  Value linear =
+      arith::MulIOp::create(b, loc, run, constIndex(b, loc, vector));
+  SmallVector<Value> coords(shape.size());
+  int64_t stride = 1;
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    Value c = linear;
+    if (stride != 1)
+      c = arith::DivUIOp::create(b, loc, c, constIndex(b, loc, stride));
+    if (d != 0)
+      c = arith::RemUIOp::create(b, loc, c, constIndex(b, loc, shape[d]));
+    coords[d] = c;
+    stride *= shape[d];
+  }
+  return coords;
+}
+
+Value Distribution::runExists(OpBuilder &b, Location loc, Value tid,
+                              int64_t r) const {
+  Value run = arith::AddIOp::create(b, loc, tid,
+                                    constIndex(b, loc, r * threads));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, run,
+                               constIndex(b, loc, numRuns()));
+}
+
+//===----------------------------------------------------------------------===//
+// Small builders
+//===----------------------------------------------------------------------===//
+
+Value lowering::threadId(OpBuilder &b, Location loc) {
+  return gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+}
+
+Value lowering::constIndex(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+SmallVector<Value> lowering::addIndices(OpBuilder &b, Location loc,
+                                      ValueRange base, ValueRange coords) {
+  SmallVector<Value> sum;
+  for (auto [x, y] : llvm::zip_equal(base, coords))
+    sum.push_back(arith::AddIOp::create(b, loc, x, y));
+  return sum;
+}
+
+void lowering::ctaBarrier(OpBuilder &b, Location loc) {
+  gpu::BarrierOp::create(b, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// Guarded global accesses
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct RunBounds {
+  Value full;  // every element of the run is in bounds
+  Value count; // elements of the run in bounds (0 when its row is outside)
+};
+} // namespace
+
+static RunBounds computeRunBounds(OpBuilder &b, Location loc, Value memref,
+                                  ValueRange indices, int64_t vector) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t rank = type.getRank();
+  Value rowsIn = arith::ConstantIntOp::create(b, loc, 1, 1);
+  for (int64_t d = 0; d + 1 < rank; ++d) {
+    Value size = memref::DimOp::create(b, loc, memref, d);
+    Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                     indices[d], size);
+    rowsIn = arith::AndIOp::create(b, loc, rowsIn, in);
+  }
+  Value last = memref::DimOp::create(b, loc, memref, rank - 1);
+  Value col = indices[rank - 1];
+  Value vec = constIndex(b, loc, vector);
+  Value zero = constIndex(b, loc, 0);
+  // remaining = clamp(size - col, 0, vector), computed without underflow.
+  Value colIn = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
+                                      last);
+  Value left = arith::SubIOp::create(b, loc, last, col);
+  left = arith::MinUIOp::create(b, loc, left, vec);
+  Value any = arith::AndIOp::create(b, loc, rowsIn, colIn);
+  Value count = arith::SelectOp::create(b, loc, any, left, zero);
+  Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, count,
+                                     vec);
+  return {full, count};
+}
+
+// Lanes [0, count) set. vector.create_mask would need the vector-to-LLVM
+// mask materialisation, which gpu-to-nvvm does not run.
+static Value prefixMask(OpBuilder &b, Location loc, Value count,
+                        int64_t vector) {
+  auto indexVec = VectorType::get({vector}, b.getIndexType());
+  SmallVector<APInt> lanes;
+  for (int64_t i = 0; i < vector; ++i)
+    lanes.push_back(APInt(64, i));
+  Value step = arith::ConstantOp::create(
+      b, loc, indexVec, DenseElementsAttr::get(indexVec, lanes));
+  Value limit = vector::BroadcastOp::create(b, loc, indexVec, count);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, step, limit);
+}
+
+Value lowering::loadGlobalRun(OpBuilder &b, Location loc, Value memref,
+                            ValueRange indices, int64_t vector,
+                            Value aligned) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto vecType = VectorType::get({vector}, type.getElementType());
+  RunBounds bounds = computeRunBounds(b, loc, memref, indices, vector);
+  Value fast = arith::AndIOp::create(b, loc, bounds.full, aligned);
+  int64_t bytes = vector * type.getElementTypeBitWidth() / 8;
+  auto ifOp = scf::IfOp::create(
+      b, loc, fast,
+      [&](OpBuilder &then, Location l) {
+        Value v = vector::LoadOp::create(then, l, vecType, memref, indices,
+                                         /*nontemporal=*/false,
+                                         llvm::MaybeAlign(bytes));
+        scf::YieldOp::create(then, l, v);
+      },
+      [&](OpBuilder &els, Location l) {
+        Value mask = prefixMask(els, l, bounds.count, vector);
+        Value zero = arith::ConstantOp::create(
+            els, l, vecType, els.getZeroAttr(vecType));
+        Value v = vector::MaskedLoadOp::create(els, l, vecType, memref,
+                                               indices, mask, zero);
+        scf::YieldOp::create(els, l, v);
+      });
+  return ifOp.getResult(0);
+}
+
+void lowering::storeGlobalRun(OpBuilder &b, Location loc, Value value,
+                            Value memref, ValueRange indices, Value aligned) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto vecType = cast<VectorType>(value.getType());
+  int64_t vector = vecType.getNumElements();
+  RunBounds bounds = computeRunBounds(b, loc, memref, indices, vector);
+  Value fast = arith::AndIOp::create(b, loc, bounds.full, aligned);
+  int64_t bytes = vector * type.getElementTypeBitWidth() / 8;
+  scf::IfOp::create(
+      b, loc, fast,
+      [&](OpBuilder &then, Location l) {
+        vector::StoreOp::create(then, l, value, memref, indices,
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(bytes));
+        scf::YieldOp::create(then, l);
+      },
+      [&](OpBuilder &els, Location l) {
+        Value mask = prefixMask(els, l, bounds.count, vector);
+        vector::MaskedStoreOp::create(els, l, memref, indices, mask, value);
+        scf::YieldOp::create(els, l);
+      });
+}
+
+Value lowering::runsAreAligned(OpBuilder &b, Location loc, Value memref,
+                             Value columnOffset, int64_t vector) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  Value vec = constIndex(b, loc, vector);
+  Value zero = constIndex(b, loc, 0);
+  auto isMultiple = [&](Value v, Value of) {
+    Value rem = arith::RemUIOp::create(b, loc, v, of);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem, zero);
+  };
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  // Byte address of element 0 must be a multiple of the run's bytes.
+  Value start = arith::AddIOp::create(
+      b, loc, ptr,
+      arith::MulIOp::create(b, loc, meta.getOffset(),
+                            constIndex(b, loc, bytes)));
+  Value ok = isMultiple(start, constIndex(b, loc, vector * bytes));
+  ok = arith::AndIOp::create(b, loc, ok, isMultiple(columnOffset, vec));
+  auto strides = meta.getStrides();
+  for (int64_t d = 0; d + 1 < type.getRank(); ++d)
+    ok = arith::AndIOp::create(b, loc, ok, isMultiple(strides[d], vec));
+  // A strided innermost dimension never holds contiguous runs.
+  Value unit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     strides.back(), constIndex(b, loc, 1));
+  return arith::AndIOp::create(b, loc, ok, unit);
+}

@@ -1,0 +1,70 @@
+//===- Common.h - helpers shared by the tile-to-GPU patterns ----*- C++ -*-===//
+
+#ifndef TILE_LIB_CONVERSION_TILETOGPU_COMMON_H
+#define TILE_LIB_CONVERSION_TILETOGPU_COMMON_H
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tile::lowering {
+
+/// How a tile's elements are spread over a CTA's threads: thread `tid`
+/// handles runs `tid + r * threads` (r = 0 .. runsPerThread-1) of `vector`
+/// consecutive row-major elements. This is the #tile.blocked layout, also
+/// used to split copies of shared-memory tiles over the threads.
+struct Distribution {
+  SmallVector<int64_t> shape;
+  int64_t threads = 1;
+  int64_t vector = 1;
+
+  int64_t numElements() const;
+  int64_t numRuns() const { return numElements() / vector; }
+  int64_t runsPerThread() const { return llvm::divideCeil(numRuns(), threads); }
+  /// True when every thread has the same number of runs (no guard needed).
+  bool isEven() const { return numRuns() % threads == 0; }
+
+  /// A fragment's layout.
+  static FailureOr<Distribution> forFragment(Type fragmentType);
+  /// The widest run of at most 16 bytes that divides the innermost dimension.
+  static Distribution forMemRef(ShapedType type, int64_t threads);
+
+  /// Index of run r's first element for thread `tid`, as tile coordinates.
+  SmallVector<Value> runCoordinates(OpBuilder &b, Location loc, Value tid,
+                                    int64_t r) const;
+  /// `tid + r * threads < numRuns()`, for uneven distributions.
+  Value runExists(OpBuilder &b, Location loc, Value tid, int64_t r) const;
+};
+
+/// Thread index within the CTA (kernels are 1-D in threads).
+Value threadId(OpBuilder &b, Location loc);
+Value constIndex(OpBuilder &b, Location loc, int64_t value);
+
+/// Reads `vector` consecutive elements of a global memref starting at
+/// `indices`; elements out of bounds read as 0. Full, aligned runs are a
+/// single vector load; the rest go through a masked load.
+Value loadGlobalRun(OpBuilder &b, Location loc, Value memref,
+                    ValueRange indices, int64_t vector, Value aligned);
+/// Writes a run, skipping elements out of bounds.
+void storeGlobalRun(OpBuilder &b, Location loc, Value value, Value memref,
+                    ValueRange indices, Value aligned);
+/// Whether runs of `vector` elements of `memref` starting at a column that is
+/// a multiple of `vector` past `columnOffset` are 16-byte-aligned vectors:
+/// checked once per copy at run time.
+Value runsAreAligned(OpBuilder &b, Location loc, Value memref,
+                     Value columnOffset, int64_t vector);
+
+/// Adds `base[i]` to `coords[i]`.
+SmallVector<Value> addIndices(OpBuilder &b, Location loc, ValueRange base,
+                              ValueRange coords);
+/// A CTA-wide barrier (bar.sync).
+void ctaBarrier(OpBuilder &b, Location loc);
+
+} // namespace mlir::tile::lowering
+
+#endif // TILE_LIB_CONVERSION_TILETOGPU_COMMON_H

@@ -1,0 +1,152 @@
+//===- CopyToGPU.cpp - tile.copy to coalesced vector accesses -------------===//
+
+#include "Common.h"
+#include "tile/Conversion/TileToGPU/TileToGPU.h"
+#include "tile/Target/Chip.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+namespace {
+// One side of a copy after conversion: how to read or write run r.
+struct CopySide {
+  MemorySpace space;
+  Value value;           // converted operand (fragment storage or memref)
+  ValueRange offsets;    // global side only
+  Value aligned;         // global side only
+  int64_t vector = 1;
+
+  Value read(OpBuilder &b, Location loc, ArrayRef<Value> coords,
+             int64_t r) const {
+    auto type = cast<MemRefType>(value.getType());
+    auto vecType = VectorType::get({vector}, type.getElementType());
+    int64_t bytes = vector * type.getElementTypeBitWidth() / 8;
+    switch (space) {
+    case MemorySpace::Global:
+      return loadGlobalRun(b, loc, value, addIndices(b, loc, offsets, coords),
+                           vector, aligned);
+    case MemorySpace::Shared:
+      return vector::LoadOp::create(b, loc, vecType, value, coords, false,
+                                    llvm::MaybeAlign(bytes));
+    default:
+      return vector::LoadOp::create(b, loc, vecType, value,
+                                    ValueRange{constIndex(b, loc, r * vector)});
+    }
+  }
+
+  void write(OpBuilder &b, Location loc, Value run, ArrayRef<Value> coords,
+             int64_t r) const {
+    auto type = cast<MemRefType>(value.getType());
+    int64_t bytes = vector * type.getElementTypeBitWidth() / 8;
+    switch (space) {
+    case MemorySpace::Global:
+      storeGlobalRun(b, loc, run, value, addIndices(b, loc, offsets, coords),
+                     aligned);
+      return;
+    case MemorySpace::Shared:
+      vector::StoreOp::create(b, loc, run, value, coords, false,
+                              llvm::MaybeAlign(bytes));
+      return;
+    default:
+      vector::StoreOp::create(b, loc, run, value,
+                              ValueRange{constIndex(b, loc, r * vector)});
+      return;
+    }
+  }
+};
+
+struct CopyLowering : OpConversionPattern<CopyOp> {
+  CopyLowering(TypeConverter &converter, MLIRContext *context,
+               const ChipInfo &chip)
+      : OpConversionPattern(converter, context), chip(chip) {}
+
+  LogicalResult
+  matchAndRewrite(CopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type srcType = op.getSource().getType(), dstType = op.getDest().getType();
+    MemorySpace src = getMemorySpace(srcType), dst = getMemorySpace(dstType);
+    if (op.getBarrier()) {
+      if (!chip.hasTma)
+        return op.emitOpError("completes on a barrier, which needs TMA "
+                              "(sm_90 or later); ")
+               << chip.name << " has none";
+      return op.emitOpError("asynchronous (TMA) copies are not lowered yet");
+    }
+    if (src == MemorySpace::Tmem || dst == MemorySpace::Tmem)
+      return op.emitOpError("copies to or from tensor memory are not lowered "
+                            "yet (they need sm_100a's tcgen05.ld/st/cp)");
+
+    // The fragment side's layout decides the distribution; otherwise split
+    // the shared tile over the kernel's threads.
+    FailureOr<Distribution> dist = failure();
+    if (src == MemorySpace::Fragment)
+      dist = Distribution::forFragment(srcType);
+    else if (dst == MemorySpace::Fragment)
+      dist = Distribution::forFragment(dstType);
+    else {
+      int64_t threads = getKernelThreads(op);
+      if (threads < 1)
+        return op.emitOpError("is not inside a kernel with a thread count");
+      dist = Distribution::forMemRef(
+          cast<ShapedType>(src == MemorySpace::Shared ? srcType : dstType),
+          threads);
+    }
+    if (failed(dist))
+      return op.emitOpError("fragment operand has no layout; run "
+                            "tile-assign-layouts first");
+
+    for (auto [type, space] : {std::pair{srcType, src}, {dstType, dst}}) {
+      auto memref = dyn_cast<MemRefType>(type);
+      if (space == MemorySpace::Global &&
+          !memref.getLayout().isIdentity())
+        return op.emitOpError("expects global memrefs with the identity "
+                              "layout; strided views are not lowered yet");
+    }
+
+    CopySide from{src, adaptor.getSource(), adaptor.getSourceOffsets(), {},
+                  dist->vector};
+    CopySide to{dst, adaptor.getDest(), adaptor.getDestOffsets(), {},
+                dist->vector};
+    for (CopySide *side : {&from, &to})
+      if (side->space == MemorySpace::Global)
+        side->aligned = runsAreAligned(rewriter, loc, side->value,
+                                       side->offsets.back(), dist->vector);
+
+    bool writesShared = dst == MemorySpace::Shared;
+    // Earlier readers of the shared tile must be done before it changes.
+    if (writesShared)
+      ctaBarrier(rewriter, loc);
+    Value tid = threadId(rewriter, loc);
+    for (int64_t r = 0; r < dist->runsPerThread(); ++r) {
+      auto emitRun = [&](OpBuilder &b, Location l) {
+        SmallVector<Value> coords = dist->runCoordinates(b, l, tid, r);
+        to.write(b, l, from.read(b, l, coords, r), coords, r);
+      };
+      if (dist->isEven()) {
+        emitRun(rewriter, loc);
+        continue;
+      }
+      scf::IfOp::create(rewriter, loc, dist->runExists(rewriter, loc, tid, r),
+                        [&](OpBuilder &b, Location l) {
+                          emitRun(b, l);
+                          scf::YieldOp::create(b, l);
+                        });
+    }
+    // The copy is complete for the whole CTA when the op returns.
+    if (writesShared)
+      ctaBarrier(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const ChipInfo &chip;
+};
+} // namespace
+
+void mlir::tile::populateTileCopyToGPUPatterns(
+    TileToGPUTypeConverter &converter, RewritePatternSet &patterns,
+    const ChipInfo &chip) {
+  patterns.add<CopyLowering>(converter, patterns.getContext(), chip);
+}

@@ -1,0 +1,159 @@
+//===- ElementwiseToGPU.cpp - tile.elementwise and tile.fill --------------===//
+
+#include "Common.h"
+#include "tile/Conversion/TileToGPU/TileToGPU.h"
+
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+// Fragments carry their distribution; shared tiles take the blocked split for
+// the kernel's threads, unless a fragment operand already fixed one.
+static FailureOr<Distribution> chooseDistribution(Operation *op,
+                                                  ValueRange tiles) {
+  std::optional<Distribution> chosen;
+  for (Value tile : tiles) {
+    if (getMemorySpace(tile.getType()) != MemorySpace::Fragment)
+      continue;
+    FailureOr<Distribution> dist = Distribution::forFragment(tile.getType());
+    if (failed(dist))
+      return op->emitOpError("fragment operand has no layout; run "
+                             "tile-assign-layouts first");
+    if (chosen && (chosen->threads != dist->threads ||
+                   chosen->vector != dist->vector))
+      return op->emitOpError("mixes fragments of different layouts, which is "
+                             "not lowered yet");
+    chosen = *dist;
+  }
+  if (chosen)
+    return *chosen;
+  int64_t threads = getKernelThreads(op);
+  if (threads < 1)
+    return op->emitOpError("is not inside a kernel with a thread count");
+  return Distribution::forMemRef(cast<ShapedType>(tiles.front().getType()),
+                                 threads);
+}
+
+// Index of element v of run r: fragment slot, or shared-tile coordinates.
+static SmallVector<Value> elementIndex(OpBuilder &b, Location loc,
+                                       MemorySpace space,
+                                       ArrayRef<Value> coords, int64_t r,
+                                       int64_t v, int64_t vector) {
+  if (space == MemorySpace::Fragment)
+    return {constIndex(b, loc, r * vector + v)};
+  SmallVector<Value> index(coords);
+  if (v != 0)
+    index.back() =
+        arith::AddIOp::create(b, loc, index.back(), constIndex(b, loc, v));
+  return index;
+}
+
+// Runs `body(b, loc, coords, r)` for each run of the calling thread, guarded
+// where the distribution is uneven, between CTA barriers if shared memory is
+// written.
+static void forEachRun(ConversionPatternRewriter &rewriter, Location loc,
+                       const Distribution &dist, bool writesShared,
+                       function_ref<void(OpBuilder &, Location,
+                                         ArrayRef<Value>, int64_t)>
+                           body) {
+  if (writesShared)
+    ctaBarrier(rewriter, loc);
+  Value tid = threadId(rewriter, loc);
+  for (int64_t r = 0; r < dist.runsPerThread(); ++r) {
+    auto emit = [&](OpBuilder &b, Location l) {
+      body(b, l, dist.runCoordinates(b, l, tid, r), r);
+    };
+    if (dist.isEven()) {
+      emit(rewriter, loc);
+      continue;
+    }
+    scf::IfOp::create(rewriter, loc, dist.runExists(rewriter, loc, tid, r),
+                      [&](OpBuilder &b, Location l) {
+                        emit(b, l);
+                        scf::YieldOp::create(b, l);
+                      });
+  }
+  if (writesShared)
+    ctaBarrier(rewriter, loc);
+}
+
+static bool anyShared(ValueRange values) {
+  return llvm::any_of(values, [](Value v) {
+    return getMemorySpace(v.getType()) == MemorySpace::Shared;
+  });
+}
+
+namespace {
+struct ElementwiseLowering : OpConversionPattern<ElementwiseOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Distribution> dist =
+        chooseDistribution(op, op->getOperands());
+    if (failed(dist))
+      return failure();
+    Block &body = op.getBody().front();
+    auto yield = cast<YieldOp>(body.getTerminator());
+    forEachRun(
+        rewriter, op.getLoc(), *dist, anyShared(op.getOutputs()),
+        [&](OpBuilder &b, Location loc, ArrayRef<Value> coords, int64_t r) {
+          for (int64_t v = 0; v < dist->vector; ++v) {
+            IRMapping mapping;
+            for (auto [arg, orig, conv] : llvm::zip_equal(
+                     body.getArguments(), op.getInputs(), adaptor.getInputs()))
+              mapping.map(arg, memref::LoadOp::create(
+                                   b, loc, conv,
+                                   elementIndex(b, loc,
+                                                getMemorySpace(orig.getType()),
+                                                coords, r, v, dist->vector)));
+            for (Operation &inner : body.without_terminator())
+              b.clone(inner, mapping);
+            for (auto [value, orig, conv] :
+                 llvm::zip_equal(yield.getValues(), op.getOutputs(),
+                                 adaptor.getOutputs()))
+              memref::StoreOp::create(
+                  b, loc, mapping.lookupOrDefault(value), conv,
+                  elementIndex(b, loc, getMemorySpace(orig.getType()), coords,
+                               r, v, dist->vector));
+          }
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct FillLowering : OpConversionPattern<FillOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FillOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Distribution> dist =
+        chooseDistribution(op, ValueRange{op.getDest()});
+    if (failed(dist))
+      return failure();
+    MemorySpace space = getMemorySpace(op.getDest().getType());
+    auto vecType = VectorType::get({dist->vector}, op.getValue().getType());
+    Value splat = vector::BroadcastOp::create(rewriter, op.getLoc(), vecType,
+                                              adaptor.getValue());
+    forEachRun(rewriter, op.getLoc(), *dist, space == MemorySpace::Shared,
+               [&](OpBuilder &b, Location loc, ArrayRef<Value> coords,
+                   int64_t r) {
+                 vector::StoreOp::create(
+                     b, loc, splat, adaptor.getDest(),
+                     elementIndex(b, loc, space, coords, r, 0, dist->vector));
+               });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tile::populateTileElementwiseToGPUPatterns(
+    TileToGPUTypeConverter &converter, RewritePatternSet &patterns,
+    const ChipInfo &chip) {
+  patterns.add<ElementwiseLowering, FillLowering>(converter,
+                                                  patterns.getContext());
+}

@@ -1,0 +1,58 @@
+//===- KernelToGPU.cpp - outline tile.kernel into gpu.func ----------------===//
+
+#include "Common.h"
+#include "tile/Conversion/TileToGPU/TileToGPU.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static constexpr llvm::StringLiteral kGPUModuleName = "tile_kernels";
+
+LogicalResult mlir::tile::outlineTileKernels(ModuleOp module) {
+  auto kernels = llvm::to_vector(module.getOps<KernelOp>());
+  if (kernels.empty())
+    return success();
+  MLIRContext *context = module.getContext();
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(context));
+
+  OpBuilder builder(context);
+  auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>(kGPUModuleName);
+  if (!gpuModule) {
+    builder.setInsertionPointToEnd(module.getBody());
+    gpuModule = gpu::GPUModuleOp::create(builder, module.getLoc(),
+                                         kGPUModuleName);
+  }
+
+  for (KernelOp kernel : kernels) {
+    builder.setInsertionPointToEnd(gpuModule.getBody());
+    auto func = gpu::GPUFuncOp::create(builder, kernel.getLoc(),
+                                       kernel.getSymName(),
+                                       kernel.getFunctionType());
+    func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                  builder.getUnitAttr());
+    func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
+        {static_cast<int32_t>(kernel.getThreads()), 1, 1}));
+    if (kernel.getCluster()) {
+      SmallVector<int32_t, 3> cluster = kernel.getClusterShape();
+      func.setKnownClusterSizeAttr(builder.getDenseI32ArrayAttr(cluster));
+      func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                    builder.getDenseI32ArrayAttr(cluster));
+    }
+    if (ArrayAttr argAttrs = kernel.getArgAttrsAttr())
+      func.setAllArgAttrs(argAttrs);
+    // Replace the builder's empty body with the kernel's.
+    func.getBody().getBlocks().clear();
+    func.getBody().takeBody(kernel.getBody());
+    Block &entry = func.getBody().front();
+    Operation *terminator = entry.getTerminator();
+    builder.setInsertionPoint(terminator);
+    gpu::ReturnOp::create(builder, terminator->getLoc());
+    terminator->erase();
+    kernel.erase();
+  }
+  return success();
+}

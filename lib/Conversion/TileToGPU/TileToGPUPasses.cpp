@@ -1,0 +1,126 @@
+//===- TileToGPUPasses.cpp - the tile-to-GPU passes -----------------------===//
+//
+// Each pass only wires a subset of the patterns; the type converter and its
+// unrealized casts let them run one at a time or all together.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Conversion/Passes.h"
+#include "tile/Conversion/TileToGPU/TileToGPU.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Target/Chip.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_CONVERTTILEKERNELTOGPU
+#define GEN_PASS_DEF_CONVERTTILEMEMORYTOGPU
+#define GEN_PASS_DEF_CONVERTTILECOPYTOGPU
+#define GEN_PASS_DEF_CONVERTTILEELEMENTWISETOGPU
+#define GEN_PASS_DEF_CONVERTTILEMBARRIERTONVGPU
+#define GEN_PASS_DEF_CONVERTTILETOGPU
+#include "tile/Conversion/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+using PopulateFn = void (*)(TileToGPUTypeConverter &, RewritePatternSet &,
+                            const ChipInfo &);
+
+static LogicalResult convert(ModuleOp module, StringRef chipName,
+                             ArrayRef<PopulateFn> populate,
+                             function_ref<void(ConversionTarget &)> illegal) {
+  const ChipInfo *chip = lookupChip(chipName);
+  if (!chip)
+    return emitError(module.getLoc())
+           << "unknown chip '" << chipName << "'; known chips: "
+           << knownChipNames();
+  MLIRContext *context = module.getContext();
+  TileToGPUTypeConverter converter(context);
+  RewritePatternSet patterns(context);
+  for (PopulateFn fn : populate)
+    fn(converter, patterns, *chip);
+  ConversionTarget target(*context);
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  illegal(target);
+  return applyPartialConversion(module, target, std::move(patterns));
+}
+
+namespace {
+struct ConvertTileKernelToGPUPass
+    : tile::impl::ConvertTileKernelToGPUBase<ConvertTileKernelToGPUPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (failed(outlineTileKernels(getOperation())))
+      signalPassFailure();
+  }
+};
+
+struct ConvertTileMemoryToGPUPass
+    : tile::impl::ConvertTileMemoryToGPUBase<ConvertTileMemoryToGPUPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (failed(convert(getOperation(), chip, {populateTileMemoryToGPUPatterns},
+                       [](ConversionTarget &t) {
+                         t.addIllegalOp<AllocSharedOp, AllocFragmentOp,
+                                        AllocBarrierOp>();
+                       })))
+      signalPassFailure();
+  }
+};
+
+struct ConvertTileCopyToGPUPass
+    : tile::impl::ConvertTileCopyToGPUBase<ConvertTileCopyToGPUPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (failed(convert(getOperation(), chip, {populateTileCopyToGPUPatterns},
+                       [](ConversionTarget &t) { t.addIllegalOp<CopyOp>(); })))
+      signalPassFailure();
+  }
+};
+
+struct ConvertTileElementwiseToGPUPass
+    : tile::impl::ConvertTileElementwiseToGPUBase<ConvertTileElementwiseToGPUPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (failed(convert(getOperation(), chip,
+                       {populateTileElementwiseToGPUPatterns},
+                       [](ConversionTarget &t) {
+                         t.addIllegalOp<ElementwiseOp, FillOp>();
+                       })))
+      signalPassFailure();
+  }
+};
+
+struct ConvertTileMBarrierToNVGPUPass
+    : tile::impl::ConvertTileMBarrierToNVGPUBase<ConvertTileMBarrierToNVGPUPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (failed(convert(getOperation(), chip,
+                       {populateTileMBarrierToNVGPUPatterns},
+                       [](ConversionTarget &t) {
+                         t.addIllegalOp<MBarrierArriveOp, MBarrierExpectTxOp,
+                                        MBarrierWaitOp>();
+                       })))
+      signalPassFailure();
+  }
+};
+
+struct ConvertTileToGPUPass
+    : tile::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (failed(outlineTileKernels(module)) ||
+        failed(convert(module, chip,
+                       {populateTileMemoryToGPUPatterns,
+                        populateTileCopyToGPUPatterns,
+                        populateTileElementwiseToGPUPatterns,
+                        populateTileMBarrierToNVGPUPatterns,
+                        populateTileLoopToSCFPatterns},
+                       [](ConversionTarget &t) {
+                         t.addIllegalDialect<TileDialect>();
+                       })))
+      signalPassFailure();
+  }
+};
+} // namespace

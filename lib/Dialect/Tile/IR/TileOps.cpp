@@ -1,0 +1,627 @@
+//===- TileOps.cpp - tile dialect ops: syntax and verifiers ---------------===//
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shared rules
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyInKernel(Operation *op) {
+  // After outlining, the kernel body lives in a gpu.func.
+  if (!op->getParentOfType<KernelOp>() && !op->getParentOfType<gpu::GPUFuncOp>())
+    return op->emitOpError("must be nested in a 'tile.kernel'");
+  return success();
+}
+
+static std::string describe(Type type) {
+  return stringifyMemorySpace(getMemorySpace(type)).str();
+}
+
+// A constant index into a barrier ring must name one of its barriers.
+static LogicalResult verifyBarrierIndex(Operation *op, Value barrier,
+                                        Value index) {
+  if (!barrier)
+    return success();
+  int64_t count = cast<BarrierType>(barrier.getType()).getCount();
+  APInt value;
+  if (index && matchPattern(index, m_ConstantInt(&value)) &&
+      (value.isNegative() || value.getSExtValue() >= count))
+    return op->emitOpError() << "barrier index " << value.getSExtValue()
+                             << " is outside the ring of " << count;
+  return success();
+}
+
+// One offset per dimension of the side a copy addresses into.
+static LogicalResult verifyOffsets(Operation *op, StringRef side, Type type,
+                                   ValueRange offsets) {
+  auto shaped = cast<ShapedType>(type);
+  if (offsets.size() != static_cast<size_t>(shaped.getRank()))
+    return op->emitOpError() << "expects " << shaped.getRank() << " "
+                             << side << " offsets (one per dimension), got "
+                             << offsets.size();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringAttr name;
+  if (parser.parseSymbolName(name, getSymNameAttrName(result.name),
+                             result.attributes))
+    return failure();
+
+  SmallVector<OpAsmParser::Argument> args;
+  SmallVector<Type> resultTypes;
+  SmallVector<DictionaryAttr> resultAttrs;
+  bool isVariadic = false;
+  if (function_interface_impl::parseFunctionSignatureWithArguments(
+          parser, /*allowVariadic=*/false, args, isVariadic, resultTypes,
+          resultAttrs))
+    return failure();
+  SmallVector<Type> argTypes;
+  for (auto &arg : args)
+    argTypes.push_back(arg.type);
+  result.addAttribute(getFunctionTypeAttrName(result.name),
+                      TypeAttr::get(parser.getBuilder().getFunctionType(
+                          argTypes, resultTypes)));
+  call_interface_impl::addArgAndResultAttrs(
+      parser.getBuilder(), result, args, resultAttrs,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+
+  int32_t threads = 0;
+  if (parser.parseKeyword("threads") || parser.parseLParen() ||
+      parser.parseInteger(threads) || parser.parseRParen())
+    return failure();
+  result.addAttribute(getThreadsAttrName(result.name),
+                      parser.getBuilder().getI32IntegerAttr(threads));
+
+  if (succeeded(parser.parseOptionalKeyword("cluster"))) {
+    SmallVector<int32_t> dims;
+    if (parser.parseCommaSeparatedList(
+            OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
+              return parser.parseInteger(dims.emplace_back());
+            }))
+      return failure();
+    result.addAttribute(getClusterAttrName(result.name),
+                        parser.getBuilder().getDenseI32ArrayAttr(dims));
+  }
+
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, args))
+    return failure();
+  KernelOp::ensureTerminator(*body, parser.getBuilder(), result.location);
+  return success();
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printSymbolName(getSymName());
+  function_interface_impl::printFunctionSignature(
+      p, *this, getArgumentTypes(), /*isVariadic=*/false, getResultTypes());
+  p << " threads(" << getThreads() << ")";
+  if (auto cluster = getCluster()) {
+    p << " cluster(";
+    llvm::interleaveComma(*cluster, p);
+    p << ")";
+  }
+  function_interface_impl::printFunctionAttributes(
+      p, *this,
+      {getSymNameAttrName(), getFunctionTypeAttrName(), getThreadsAttrName(),
+       getClusterAttrName(), getArgAttrsAttrName(), getResAttrsAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/false);
+}
+
+SmallVector<int32_t, 3> KernelOp::getClusterShape() {
+  SmallVector<int32_t, 3> shape{1, 1, 1};
+  if (auto cluster = getCluster())
+    llvm::copy(*cluster, shape.begin());
+  return shape;
+}
+
+LogicalResult KernelOp::verify() {
+  if (!getResultTypes().empty())
+    return emitOpError("must not return values, got ")
+           << getResultTypes().size() << " results";
+  int64_t threads = getThreadsAttr().getInt();
+  if (threads < 1 || threads > 1024)
+    return emitOpError("expects threads in [1, 1024], got ") << threads;
+  if (auto cluster = getCluster()) {
+    if (cluster->size() != 3)
+      return emitOpError("expects a cluster shape of 3 dimensions, got ")
+             << cluster->size();
+    int64_t product = 1;
+    for (int32_t dim : *cluster) {
+      if (dim < 1)
+        return emitOpError("expects positive cluster dimensions, got ") << dim;
+      // Saturate: the limit is 16, and huge dims must not wrap around.
+      product = std::min<int64_t>(product * dim, 1 << 20);
+    }
+    if (product > 16)
+      return emitOpError("expects at most 16 CTAs in a cluster, got ")
+             << product;
+  }
+  for (auto [i, type] : llvm::enumerate(getArgumentTypes())) {
+    if (type.isIntOrIndexOrFloat())
+      continue;
+    if (isa<MemRefType>(type) && getMemorySpace(type) == MemorySpace::Global)
+      continue;
+    return emitOpError("argument ")
+           << i << " must be a global-memory memref or a scalar, got " << type;
+  }
+  return success();
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  int64_t columns = 0;
+  WalkResult result = walk([&](AllocTmemOp alloc) {
+    columns += alloc.getType().getAllocatedColumns();
+    if (columns > 512) {
+      alloc.emitOpError("exceeds the 512 tensor-memory columns of a CTA: the "
+                        "kernel's allocations need ")
+          << columns;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// YieldOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult YieldOp::verify() {
+  if (!isa<ElementwiseOp>((*this)->getParentOp()) && !getValues().empty())
+    return emitOpError("yields values only in a 'tile.elementwise' body");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Allocation
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocSharedOp::verify() {
+  auto type = cast<MemRefType>(getType());
+  if (!type.hasStaticShape())
+    return emitOpError("expects a static shape, got ") << type;
+  if (!type.getLayout().isIdentity())
+    return emitOpError("expects the identity layout: the lowering picks the "
+                       "shared-memory layout");
+  if (getMemorySpace(type) != MemorySpace::Shared)
+    return emitOpError("expects a memref in #gpu.address_space<workgroup>, got ")
+           << type;
+  return verifyInKernel(*this);
+}
+
+LogicalResult AllocFragmentOp::verify() { return verifyInKernel(*this); }
+
+LogicalResult AllocTmemOp::verify() { return verifyInKernel(*this); }
+
+LogicalResult DeallocTmemOp::verify() {
+  if (!getTmem().getDefiningOp<AllocTmemOp>())
+    return emitOpError("expects a value produced by 'tile.alloc_tmem'");
+  return success();
+}
+
+static constexpr int64_t kMaxMBarrierCount = (1 << 20) - 1;
+
+LogicalResult AllocBarrierOp::verify() {
+  int64_t arrivals = getArrivalsAttr().getInt();
+  if (arrivals < 1 || arrivals > kMaxMBarrierCount)
+    return emitOpError("expects arrivals in [1, ")
+           << kMaxMBarrierCount << "], got " << arrivals;
+  return verifyInKernel(*this);
+}
+
+LogicalResult MBarrierArriveOp::verify() {
+  return verifyBarrierIndex(*this, getBarrier(), getIndex());
+}
+
+LogicalResult MBarrierExpectTxOp::verify() {
+  int64_t bytes = getBytesAttr().getInt();
+  if (bytes < 1 || bytes > kMaxMBarrierCount)
+    return emitOpError("expects bytes in [1, ")
+           << kMaxMBarrierCount << "], got " << bytes;
+  return verifyBarrierIndex(*this, getBarrier(), getIndex());
+}
+
+LogicalResult MBarrierWaitOp::verify() {
+  return verifyBarrierIndex(*this, getBarrier(), getIndex());
+}
+
+//===----------------------------------------------------------------------===//
+// CopyOp
+//===----------------------------------------------------------------------===//
+
+static bool isLegalCopyDirection(MemorySpace src, MemorySpace dst) {
+  using M = MemorySpace;
+  switch (src) {
+  case M::Global:
+    return dst == M::Shared || dst == M::Fragment;
+  case M::Shared:
+    return dst == M::Global || dst == M::Fragment || dst == M::Tmem;
+  case M::Fragment:
+    return dst == M::Global || dst == M::Shared || dst == M::Tmem;
+  case M::Tmem:
+    return dst == M::Fragment;
+  case M::Other:
+    return false;
+  }
+  return false;
+}
+
+LogicalResult CopyOp::verify() {
+  Type srcType = getSource().getType(), dstType = getDest().getType();
+  MemorySpace src = getMemorySpace(srcType), dst = getMemorySpace(dstType);
+  if (src == MemorySpace::Other || dst == MemorySpace::Other)
+    return emitOpError("expects memrefs in global or workgroup memory, "
+                       "fragments or tensor memory");
+  if (!isLegalCopyDirection(src, dst))
+    return emitOpError("cannot copy from ")
+           << describe(srcType) << " memory to " << describe(dstType)
+           << " memory";
+  auto srcShaped = cast<ShapedType>(srcType);
+  auto dstShaped = cast<ShapedType>(dstType);
+  if (srcShaped.getElementType() != dstShaped.getElementType())
+    return emitOpError("expects equal element types, got ")
+           << srcShaped.getElementType() << " and "
+           << dstShaped.getElementType();
+
+  // The on-chip side is the tile; the global side is addressed by offsets.
+  ShapedType tile = src == MemorySpace::Global ? dstShaped : srcShaped;
+  if (!tile.hasStaticShape())
+    return emitOpError("expects the tile side to have a static shape, got ")
+           << tile;
+  if (src == MemorySpace::Global || dst == MemorySpace::Global) {
+    bool srcIsGlobal = src == MemorySpace::Global;
+    ShapedType global = srcIsGlobal ? srcShaped : dstShaped;
+    if (global.getRank() != tile.getRank())
+      return emitOpError("expects the global operand's rank (")
+             << global.getRank() << ") to equal the tile's rank ("
+             << tile.getRank() << ")";
+    if (failed(verifyOffsets(*this, "global",
+                             global, srcIsGlobal ? getSourceOffsets()
+                                                 : getDestOffsets())))
+      return failure();
+    if (!(srcIsGlobal ? getDestOffsets() : getSourceOffsets()).empty())
+      return emitOpError("expects no offsets on the tile side");
+  } else {
+    if (!getSourceOffsets().empty() || !getDestOffsets().empty())
+      return emitOpError("expects no offsets when neither side is global "
+                         "memory");
+    if (srcShaped.getShape() != dstShaped.getShape())
+      return emitOpError("expects equal shapes, got ")
+             << srcType << " and " << dstType;
+  }
+
+  if (getBarrier()) {
+    if (src != MemorySpace::Global || dst != MemorySpace::Shared)
+      return emitOpError("takes a barrier only for global to shared copies, "
+                         "which complete on it asynchronously");
+    if (!getBarrierIndex())
+      return emitOpError("expects an index into the barrier ring");
+  }
+  return verifyBarrierIndex(*this, getBarrier(), getBarrierIndex());
+}
+
+//===----------------------------------------------------------------------===//
+// GemmOp
+//===----------------------------------------------------------------------===//
+
+// Tensor-core operand/accumulator pairs common to mma.sync, wgmma and
+// tcgen05.mma; the lowering checks what a given chip lacks.
+static bool isLegalGemmTypes(Type ab, Type c) {
+  if (ab.isBF16())
+    return c.isF32();
+  if (ab.isF16())
+    return c.isF16() || c.isF32();
+  if (ab.isF32())
+    return c.isF32();
+  if (ab.isSignlessInteger(8))
+    return c.isSignlessInteger(32);
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(ab))
+    return c.isF32();
+  return false;
+}
+
+LogicalResult GemmOp::verify() {
+  auto a = cast<ShapedType>(getA().getType());
+  auto b = cast<ShapedType>(getB().getType());
+  auto c = cast<ShapedType>(getC().getType());
+  MemorySpace aSpace = getMemorySpace(a), bSpace = getMemorySpace(b),
+              cSpace = getMemorySpace(c);
+  if (aSpace != MemorySpace::Shared && aSpace != MemorySpace::Fragment &&
+      aSpace != MemorySpace::Tmem)
+    return emitOpError("expects A in shared memory, a fragment or tensor "
+                       "memory, got ")
+           << describe(a) << " memory";
+  if (bSpace != MemorySpace::Shared)
+    return emitOpError("expects B in shared memory, got ")
+           << describe(b) << " memory";
+  if (cSpace != MemorySpace::Fragment && cSpace != MemorySpace::Tmem)
+    return emitOpError("expects C in a fragment or tensor memory, got ")
+           << describe(c) << " memory";
+  if (aSpace == MemorySpace::Tmem && cSpace != MemorySpace::Tmem)
+    return emitOpError("expects C in tensor memory when A is");
+  for (auto [name, type] : {std::pair<StringRef, ShapedType>{"A", a},
+                            {"B", b}, {"C", c}})
+    if (type.getRank() != 2 || !type.hasStaticShape())
+      return emitOpError("expects ") << name << " to be a static 2-D tile, got "
+                                     << type;
+  if (a.getElementType() != b.getElementType())
+    return emitOpError("expects A and B of one element type, got ")
+           << a.getElementType() << " and " << b.getElementType();
+  if (!isLegalGemmTypes(a.getElementType(), c.getElementType()))
+    return emitOpError("has no tensor-core form for ")
+           << a.getElementType() << " inputs with a " << c.getElementType()
+           << " accumulator";
+
+  int64_t m = getTransposeA() ? a.getDimSize(1) : a.getDimSize(0);
+  int64_t ka = getTransposeA() ? a.getDimSize(0) : a.getDimSize(1);
+  int64_t kb = getTransposeB() ? b.getDimSize(1) : b.getDimSize(0);
+  int64_t n = getTransposeB() ? b.getDimSize(0) : b.getDimSize(1);
+  if (ka != kb)
+    return emitOpError("expects A's K (")
+           << ka << ") to equal B's K (" << kb << ")";
+  if (c.getDimSize(0) != m || c.getDimSize(1) != n)
+    return emitOpError("expects C to be ")
+           << m << "x" << n << " (M x N), got " << c.getDimSize(0) << "x"
+           << c.getDimSize(1);
+  if (getBarrier() && !getBarrierIndex())
+    return emitOpError("expects an index into the barrier ring");
+  return verifyBarrierIndex(*this, getBarrier(), getBarrierIndex());
+}
+
+//===----------------------------------------------------------------------===//
+// FillOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult FillOp::verify() {
+  MemorySpace space = getMemorySpace(getDest().getType());
+  if (space != MemorySpace::Fragment && space != MemorySpace::Shared)
+    return emitOpError("fills a fragment or a shared-memory tile, got ")
+           << describe(getDest().getType()) << " memory";
+  Type elementType = cast<ShapedType>(getDest().getType()).getElementType();
+  if (getValue().getType() != elementType)
+    return emitOpError("expects a value of the element type ")
+           << elementType << ", got " << getValue().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ElementwiseOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ElementwiseOp::verifyRegions() {
+  if (getOutputs().empty())
+    return emitOpError("expects at least one output");
+  ArrayRef<int64_t> shape =
+      cast<ShapedType>(getOutputs().front().getType()).getShape();
+  for (Value operand : getOperation()->getOperands()) {
+    MemorySpace space = getMemorySpace(operand.getType());
+    if (space != MemorySpace::Fragment && space != MemorySpace::Shared)
+      return emitOpError("works on fragments and shared-memory tiles, got ")
+             << describe(operand.getType()) << " memory";
+    auto shaped = cast<ShapedType>(operand.getType());
+    if (!shaped.hasStaticShape() || shaped.getShape() != shape)
+      return emitOpError("expects every tile to have the outputs' shape, got ")
+             << operand.getType();
+  }
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("expects one body argument per input (")
+           << getInputs().size() << "), got " << body.getNumArguments();
+  for (auto [i, input] : llvm::enumerate(getInputs())) {
+    Type expected = cast<ShapedType>(input.getType()).getElementType();
+    if (body.getArgument(i).getType() != expected)
+      return emitOpError("expects body argument ")
+             << i << " of type " << expected << ", got "
+             << body.getArgument(i).getType();
+  }
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValues().size() != getOutputs().size())
+    return emitOpError("expects the body to yield one value per output (")
+           << getOutputs().size() << "), got " << yield.getValues().size();
+  for (auto [i, output] : llvm::enumerate(getOutputs())) {
+    Type expected = cast<ShapedType>(output.getType()).getElementType();
+    if (yield.getValues()[i].getType() != expected)
+      return emitOpError("expects yielded value ")
+             << i << " of type " << expected << ", got "
+             << yield.getValues()[i].getType();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// PipelinedForOp
+//===----------------------------------------------------------------------===//
+
+ParseResult PipelinedForOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::Argument iv;
+  OpAsmParser::UnresolvedOperand lb, ub, step;
+  int32_t stages = 0;
+  Type index = parser.getBuilder().getIndexType();
+  iv.type = index;
+  if (parser.parseArgument(iv) || parser.parseEqual() ||
+      parser.parseOperand(lb) || parser.parseKeyword("to") ||
+      parser.parseOperand(ub) || parser.parseKeyword("step") ||
+      parser.parseOperand(step) || parser.parseKeyword("stages") ||
+      parser.parseLParen() || parser.parseInteger(stages) ||
+      parser.parseRParen() ||
+      parser.resolveOperands({lb, ub, step}, index, result.operands))
+    return failure();
+  result.addAttribute(getStagesAttrName(result.name),
+                      parser.getBuilder().getI32IntegerAttr(stages));
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, {iv}))
+    return failure();
+  PipelinedForOp::ensureTerminator(*body, parser.getBuilder(), result.location);
+  return success();
+}
+
+void PipelinedForOp::print(OpAsmPrinter &p) {
+  p << ' ' << getInductionVar() << " = " << getLowerBound() << " to "
+    << getUpperBound() << " step " << getStep() << " stages(" << getStages()
+    << ")";
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), {getStagesAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/false);
+}
+
+LogicalResult PipelinedForOp::verify() {
+  int64_t stages = getStagesAttr().getInt();
+  if (stages < 1 || stages > 16)
+    return emitOpError("expects stages in [1, 16], got ") << stages;
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 1 || !body.getArgument(0).getType().isIndex())
+    return emitOpError("expects one index induction variable");
+  return verifyInKernel(*this);
+}
+
+SmallVector<Region *> PipelinedForOp::getLoopRegions() { return {&getBody()}; }
+
+std::optional<SmallVector<Value>> PipelinedForOp::getLoopInductionVars() {
+  return SmallVector<Value>{getInductionVar()};
+}
+
+std::optional<SmallVector<OpFoldResult>> PipelinedForOp::getLoopLowerBounds() {
+  return SmallVector<OpFoldResult>{OpFoldResult(getLowerBound())};
+}
+
+std::optional<SmallVector<OpFoldResult>> PipelinedForOp::getLoopUpperBounds() {
+  return SmallVector<OpFoldResult>{OpFoldResult(getUpperBound())};
+}
+
+std::optional<SmallVector<OpFoldResult>> PipelinedForOp::getLoopSteps() {
+  return SmallVector<OpFoldResult>{OpFoldResult(getStep())};
+}
+
+//===----------------------------------------------------------------------===//
+// Distributed ops
+//===----------------------------------------------------------------------===//
+
+// World-level buffers are symmetric global memory; cluster-level remote
+// buffers are shared memory of a peer CTA.
+static LogicalResult verifyPeerBuffer(Operation *op, StringRef name, Type type,
+                                      Level level) {
+  MemorySpace space = getMemorySpace(type);
+  MemorySpace expected =
+      level == Level::world ? MemorySpace::Global : MemorySpace::Shared;
+  if (space != expected)
+    return op->emitOpError("expects ")
+           << name << " in " << stringifyMemorySpace(expected)
+           << " memory at level '" << stringifyLevel(level) << "', got "
+           << stringifyMemorySpace(space) << " memory";
+  return success();
+}
+
+static LogicalResult verifyLocalTile(Operation *op, StringRef name, Type type) {
+  MemorySpace space = getMemorySpace(type);
+  if (space != MemorySpace::Global && space != MemorySpace::Shared)
+    return op->emitOpError("expects ")
+           << name << " in global or shared memory, got "
+           << stringifyMemorySpace(space) << " memory";
+  if (!cast<MemRefType>(type).hasStaticShape())
+    return op->emitOpError("expects ") << name << " to have a static shape";
+  return success();
+}
+
+static LogicalResult verifyTransfer(Operation *op, Type tileType,
+                                    Type remoteType, ValueRange offsets) {
+  auto tile = cast<MemRefType>(tileType);
+  auto remote = cast<MemRefType>(remoteType);
+  if (tile.getElementType() != remote.getElementType())
+    return op->emitOpError("expects equal element types, got ")
+           << tile.getElementType() << " and " << remote.getElementType();
+  if (tile.getRank() != remote.getRank())
+    return op->emitOpError("expects the remote buffer's rank (")
+           << remote.getRank() << ") to equal the tile's rank ("
+           << tile.getRank() << ")";
+  return verifyOffsets(op, "remote", remote, offsets);
+}
+
+static LogicalResult verifySignalWord(Operation *op, Type type) {
+  auto memref = cast<MemRefType>(type);
+  if (memref.getRank() != 1 || !memref.getElementType().isInteger(64))
+    return op->emitOpError("expects signal words in a 1-D memref of i64, got ")
+           << type;
+  return success();
+}
+
+LogicalResult PutOp::verify() {
+  if (failed(verifyLocalTile(*this, "the source", getSource().getType())) ||
+      failed(verifyPeerBuffer(*this, "the destination", getDest().getType(),
+                              getLevel())) ||
+      failed(verifyTransfer(*this, getSource().getType(), getDest().getType(),
+                            getDestOffsets())))
+    return failure();
+  bool anySignal = getSignal() || getSignalIndex() || getSignalKind() ||
+                   getSignalValue();
+  bool allSignal = getSignal() && getSignalIndex() && getSignalKind() &&
+                   getSignalValue();
+  if (anySignal && !allSignal)
+    return emitOpError("expects a signal buffer, index, kind and value "
+                       "together");
+  if (getSignal()) {
+    if (failed(verifySignalWord(*this, getSignal().getType())) ||
+        failed(verifyPeerBuffer(*this, "the signal", getSignal().getType(),
+                                getLevel())))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult GetOp::verify() {
+  if (failed(verifyLocalTile(*this, "the destination", getDest().getType())) ||
+      failed(verifyPeerBuffer(*this, "the source", getSource().getType(),
+                              getLevel())))
+    return failure();
+  return verifyTransfer(*this, getDest().getType(), getSource().getType(),
+                        getSourceOffsets());
+}
+
+LogicalResult SignalOp::verify() {
+  if (failed(verifySignalWord(*this, getSignal().getType())))
+    return failure();
+  return verifyPeerBuffer(*this, "the signal", getSignal().getType(),
+                          getLevel());
+}
+
+LogicalResult WaitOp::verify() {
+  if (failed(verifySignalWord(*this, getSignal().getType())))
+    return failure();
+  MemorySpace space = getMemorySpace(getSignal().getType());
+  if (space != MemorySpace::Global && space != MemorySpace::Shared)
+    return emitOpError("expects the signal in global or shared memory");
+  return success();
+}
+
+int64_t mlir::tile::getKernelThreads(Operation *op) {
+  if (auto kernel = op->getParentOfType<KernelOp>())
+    return kernel.getThreadsAttr().getInt();
+  if (auto func = op->getParentOfType<gpu::GPUFuncOp>())
+    if (auto known = func.getKnownBlockSizeAttr())
+      return known[0];
+  return 0;
+}

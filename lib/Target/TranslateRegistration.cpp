@@ -1,0 +1,205 @@
+//===- TranslateRegistration.cpp - tile's mlir-translate translations -----===//
+
+#include "tile/Target/Translate.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/InitAllTile.h"
+#include "tile/Conversion/Passes.h"
+
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/Timing.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Timer.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+struct TranslateOptions {
+  llvm::cl::OptionCategory category{"tile translation options"};
+  llvm::cl::opt<std::string> chip{
+      "chip", llvm::cl::desc("Target chip: sm_80, sm_90a, sm_100a, ..."),
+      llvm::cl::init("sm_90a"), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> ptxFeatures{
+      "ptx-features",
+      llvm::cl::desc("PTX ISA feature string for LLVM (default: the chip's)"),
+      llvm::cl::init(""), llvm::cl::cat(category)};
+  llvm::cl::opt<unsigned> optLevel{
+      "opt-level", llvm::cl::desc("LLVM and ptxas optimisation level (0-3)"),
+      llvm::cl::init(3), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> ptxasOptions{
+      "ptxas-options", llvm::cl::desc("Extra ptxas options, space separated"),
+      llvm::cl::init(""), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> cudaRoot{
+      "cuda-root",
+      llvm::cl::desc("CUDA toolkit holding bin/ptxas and nvvm/libdevice"),
+      llvm::cl::init(""), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> kernelInfo{
+      "kernel-info",
+      llvm::cl::desc("Also write the runtime's kernel description here"),
+      llvm::cl::init(""), llvm::cl::cat(category)};
+  llvm::cl::opt<bool> timing{
+      "tile-timing",
+      llvm::cl::desc("Print the time each stage takes to stderr"),
+      llvm::cl::init(false), llvm::cl::cat(category)};
+
+  TargetOptions target() const {
+    TargetOptions options;
+    options.chip = chip;
+    options.ptxFeatures = ptxFeatures;
+    options.optLevel = optLevel;
+    options.ptxasOptions = ptxasOptions;
+    options.cudaRoot = cudaRoot;
+    return options;
+  }
+};
+
+// Wall-clock time of each stage, printed once at the end when asked for.
+class StageTimer {
+public:
+  explicit StageTimer(bool enabled) : enabled(enabled) {}
+  ~StageTimer() {
+    if (!enabled)
+      return;
+    double total = 0;
+    llvm::errs() << "tile-translate stage times:\n";
+    for (auto &[name, ms] : stages) {
+      llvm::errs() << llvm::format("  %-28s %8.2f ms\n", name.c_str(), ms);
+      total += ms;
+    }
+    llvm::errs() << llvm::format("  %-28s %8.2f ms\n", "total", total);
+  }
+  template <typename Fn> auto run(StringRef name, Fn &&fn) {
+    auto start = std::chrono::steady_clock::now();
+    auto result = fn();
+    std::chrono::duration<double, std::milli> elapsed =
+        std::chrono::steady_clock::now() - start;
+    stages.emplace_back(name.str(), elapsed.count());
+    return result;
+  }
+
+private:
+  bool enabled;
+  std::vector<std::pair<std::string, double>> stages;
+};
+} // namespace
+
+static TranslateOptions *options;
+
+static bool isTileLevel(ModuleOp module) {
+  return module
+      .walk([](Operation *op) {
+        return isa<TileDialect>(op->getDialect()) ? WalkResult::interrupt()
+                                                  : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+// Tile-level input goes through the default pipeline first, so that one
+// command takes a tile kernel to PTX or cubin.
+static LogicalResult lowerIfTileLevel(ModuleOp module, StageTimer &timer) {
+  if (!isTileLevel(module))
+    return success();
+  PassManager pm(module.getContext());
+  TileToNVVMPipelineOptions pipelineOptions;
+  pipelineOptions.chip = options->chip;
+  buildTileToNVVMPipeline(pm, pipelineOptions);
+  // --mlir-timing, --mlir-print-ir-after-all and friends apply here too.
+  if (failed(applyPassManagerCLOptions(pm)))
+    return failure();
+  applyDefaultTimingPassManagerCLOptions(pm);
+  return timer.run("tile-to-nvvm pipeline", [&] { return pm.run(module); });
+}
+
+enum class Stage { LLVMIR, PTX, Cubin };
+
+static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
+                               Stage stage) {
+  auto module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    return op->emitError("expects a builtin.module");
+  StageTimer timer(options->timing);
+  TargetOptions target = options->target();
+  if (failed(lowerIfTileLevel(module, timer)))
+    return failure();
+
+  if (!options->kernelInfo.empty()) {
+    std::string error;
+    auto file = openOutputFile(options->kernelInfo, &error);
+    if (!file)
+      return emitError(module.getLoc()) << error;
+    if (failed(writeKernelInfo(module, file->os())))
+      return failure();
+    file->keep();
+  }
+
+  llvm::LLVMContext context;
+  auto llvmModule = timer.run("LLVM IR + LLVM opt", [&] {
+    return translateToNVPTXModule(module, context, target);
+  });
+  if (failed(llvmModule))
+    return failure();
+  if (stage == Stage::LLVMIR) {
+    (*llvmModule)->print(output, nullptr);
+    return success();
+  }
+  auto ptx = timer.run("PTX (NVPTX backend)", [&] {
+    return compileToPTX(**llvmModule, target, module.getLoc());
+  });
+  if (failed(ptx))
+    return failure();
+  if (stage == Stage::PTX) {
+    output << *ptx;
+    return success();
+  }
+  auto cubin = timer.run("cubin (ptxas)", [&] {
+    return assembleCubin(*ptx, target, module.getLoc());
+  });
+  if (failed(cubin))
+    return failure();
+  output << *cubin;
+  return success();
+}
+
+static void registerDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registerAllTile(registry);
+}
+
+void mlir::tile::registerTileTranslations() {
+  static TranslateOptions storage;
+  options = &storage;
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  TranslateFromMLIRRegistration llvmir(
+      "tile-to-llvmir",
+      "Translate LLVM+NVVM (or tile) IR to optimised LLVM IR for NVPTX",
+      [](Operation *op, llvm::raw_ostream &os) {
+        return translate(op, os, Stage::LLVMIR);
+      },
+      registerDialects);
+  TranslateFromMLIRRegistration ptx(
+      "tile-to-ptx", "Translate LLVM+NVVM (or tile) IR to PTX",
+      [](Operation *op, llvm::raw_ostream &os) {
+        return translate(op, os, Stage::PTX);
+      },
+      registerDialects);
+  TranslateFromMLIRRegistration cubin(
+      "tile-to-cubin", "Translate LLVM+NVVM (or tile) IR to a cubin (ptxas)",
+      [](Operation *op, llvm::raw_ostream &os) {
+        return translate(op, os, Stage::Cubin);
+      },
+      registerDialects);
+}

@@ -1,0 +1,1207 @@
+// Every verifier rule of the tile dialect, one per split.
+// RUN: tile-opt %s --split-input-file --verify-diagnostics -o /dev/null
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{fragment dimensions must be positive, got 0}}
+func.func private @fragment_zero_dim(!tile.fragment<0x4xf32>)
+
+// -----
+
+// expected-error @+1 {{fragment must have at least one dimension}}
+func.func private @fragment_no_dims(!tile.fragment<f32>)
+
+// -----
+
+// expected-error @+1 {{fragment element type must be a non-empty integer or float, got 'index'}}
+func.func private @fragment_index(!tile.fragment<4xindex>)
+
+// -----
+
+// expected-error @+1 {{fragment element type must be a non-empty integer or float, got 'vector<4xf32>'}}
+func.func private @fragment_vector(!tile.fragment<4xvector<4xf32>>)
+
+// -----
+
+// expected-error @+1 {{tensor memory tile dimensions must be positive, got 0}}
+func.func private @tmem_zero_dim(!tile.tmem<128x0xf32>)
+
+// -----
+
+// expected-error @+1 {{tensor memory tile element type must be a non-empty integer or float, got 'index'}}
+func.func private @tmem_index(!tile.tmem<128x4xindex>)
+
+// -----
+
+// expected-error @+1 {{tensor memory tile must be 2-D (lanes x columns), got 1 dimensions}}
+func.func private @tmem_1d(!tile.tmem<128xf32>)
+
+// -----
+
+// expected-error @+1 {{tensor memory tile must be 2-D (lanes x columns), got 3 dimensions}}
+func.func private @tmem_3d(!tile.tmem<128x4x4xf32>)
+
+// -----
+
+// expected-error @+1 {{tensor memory tile must span 64 or 128 lanes, got 32}}
+func.func private @tmem_lanes(!tile.tmem<32x4xf32>)
+
+// -----
+
+// expected-error @+1 {{tensor memory element width must divide 32 bits, got 64}}
+func.func private @tmem_f64(!tile.tmem<128x4xf64>)
+
+// -----
+
+// expected-error @+1 {{tensor memory element width must divide 32 bits, got 24}}
+func.func private @tmem_i24(!tile.tmem<128x4xi24>)
+
+// -----
+
+// expected-error @+1 {{tensor memory tile needs 513 columns, more than the 512 a CTA has}}
+func.func private @tmem_columns(!tile.tmem<128x513xf32>)
+
+// -----
+
+// Columns count 32-bit words: 1026 bf16 need 513.
+// expected-error @+1 {{tensor memory tile needs 513 columns}}
+func.func private @tmem_columns_bf16(!tile.tmem<64x1026xbf16>)
+
+// -----
+
+// expected-error @+1 {{barrier ring size must be in [1, 64], got 0}}
+func.func private @barrier_empty(!tile.barrier<0>)
+
+// -----
+
+// expected-error @+1 {{barrier ring size must be in [1, 64], got 65}}
+func.func private @barrier_big(!tile.barrier<65>)
+
+//===----------------------------------------------------------------------===//
+// tile.kernel, tile.yield
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op expects threads in [1, 1024], got 0}}
+tile.kernel @threads_zero() threads(0) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op expects threads in [1, 1024], got 1025}}
+tile.kernel @threads_big() threads(1025) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op expects threads in [1, 1024], got}}
+tile.kernel @threads_negative() threads(-32) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op expects a cluster shape of 3 dimensions, got 2}}
+tile.kernel @cluster_rank() threads(128) cluster(2, 1) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op expects a cluster shape of 3 dimensions, got 4}}
+tile.kernel @cluster_rank4() threads(128) cluster(2, 1, 1, 1) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op expects positive cluster dimensions, got 0}}
+tile.kernel @cluster_zero() threads(128) cluster(2, 0, 1) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op expects positive cluster dimensions, got -2}}
+tile.kernel @cluster_negative() threads(128) cluster(-2, -1, 1) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op expects at most 16 CTAs in a cluster, got 32}}
+tile.kernel @cluster_big() threads(128) cluster(4, 4, 2) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op must not return values, got 1 results}}
+tile.kernel @results() -> i32 threads(128) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op argument 1 must be a global-memory memref or a scalar, got 'memref<4xf32, #gpu.address_space<workgroup>>'}}
+tile.kernel @shared_arg(%a: memref<4xf32>, %b: memref<4xf32, #gpu.address_space<workgroup>>) threads(128) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op argument 0 must be a global-memory memref or a scalar, got 'vector<4xf32>'}}
+tile.kernel @vector_arg(%a: vector<4xf32>) threads(128) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op argument 0 must be a global-memory memref or a scalar, got '!tile.fragment<4xf32>'}}
+tile.kernel @fragment_arg(%a: !tile.fragment<4xf32>) threads(128) {
+}
+
+// -----
+
+// expected-error @+1 {{argument 0 must be a global-memory memref or a scalar, got 'memref<4xf32, 5>'}}
+tile.kernel @other_space_arg(%a: memref<4xf32, 5>) threads(128) {
+}
+
+// -----
+
+tile.kernel @tmem_budget() threads(128) {
+  %a = tile.alloc_tmem : !tile.tmem<128x256xf32>
+  %b = tile.alloc_tmem : !tile.tmem<128x200xf32>
+  // 256 + 256 (rounded up) + 32 (the minimum) columns.
+  // expected-error @+1 {{'tile.alloc_tmem' op exceeds the 512 tensor-memory columns of a CTA: the kernel's allocations need 544}}
+  %c = tile.alloc_tmem : !tile.tmem<128x1xf32>
+}
+
+// -----
+
+tile.kernel @yield_in_kernel() threads(128) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.yield' op yields values only in a 'tile.elementwise' body}}
+  tile.yield %c0 : index
+}
+
+// -----
+
+tile.kernel @yield_in_loop(%n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  tile.pipelined_for %k = %c0 to %n step %n stages(2) {
+    // expected-error @+1 {{'tile.yield' op yields values only in a 'tile.elementwise' body}}
+    tile.yield %k : index
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Allocation
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @shared_dynamic() threads(128) {
+  // expected-error @+1 {{'tile.alloc_shared' op expects a static shape, got 'memref<?x64xf32, #gpu.address_space<workgroup>>'}}
+  %s = tile.alloc_shared : memref<?x64xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @shared_layout() threads(128) {
+  // expected-error @+1 {{'tile.alloc_shared' op expects the identity layout}}
+  %s = tile.alloc_shared : memref<4x4xf32, strided<[1, 4]>, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @shared_space() threads(128) {
+  // expected-error @+1 {{'tile.alloc_shared' op expects a memref in #gpu.address_space<workgroup>, got 'memref<4xf32>'}}
+  %s = tile.alloc_shared : memref<4xf32>
+}
+
+// -----
+
+tile.kernel @shared_private() threads(128) {
+  // expected-error @+1 {{'tile.alloc_shared' op expects a memref in #gpu.address_space<workgroup>}}
+  %s = tile.alloc_shared : memref<4xf32, #gpu.address_space<private>>
+}
+
+// -----
+
+func.func @shared_outside() {
+  // expected-error @+1 {{'tile.alloc_shared' op must be nested in a 'tile.kernel'}}
+  %s = tile.alloc_shared : memref<4xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @fragment_outside() {
+  // expected-error @+1 {{'tile.alloc_fragment' op must be nested in a 'tile.kernel'}}
+  %f = tile.alloc_fragment : !tile.fragment<4xf32>
+  return
+}
+
+// -----
+
+func.func @tmem_outside() {
+  // expected-error @+1 {{'tile.alloc_tmem' op must be nested in a 'tile.kernel'}}
+  %t = tile.alloc_tmem : !tile.tmem<128x32xf32>
+  return
+}
+
+// -----
+
+func.func @barrier_outside() {
+  // expected-error @+1 {{'tile.alloc_barrier' op must be nested in a 'tile.kernel'}}
+  %b = tile.alloc_barrier arrivals(1) : !tile.barrier<2>
+  return
+}
+
+// -----
+
+func.func @dealloc_argument(%t: !tile.tmem<128x32xf32>) {
+  // expected-error @+1 {{'tile.dealloc_tmem' op expects a value produced by 'tile.alloc_tmem'}}
+  tile.dealloc_tmem %t : !tile.tmem<128x32xf32>
+  return
+}
+
+// -----
+
+tile.kernel @dealloc_cast() threads(128) {
+  %t = builtin.unrealized_conversion_cast to !tile.tmem<128x32xf32>
+  // expected-error @+1 {{'tile.dealloc_tmem' op expects a value produced by 'tile.alloc_tmem'}}
+  tile.dealloc_tmem %t : !tile.tmem<128x32xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// mbarriers
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @arrivals_zero() threads(128) {
+  // expected-error @+1 {{'tile.alloc_barrier' op expects arrivals in [1, 1048575], got 0}}
+  %b = tile.alloc_barrier arrivals(0) : !tile.barrier<2>
+}
+
+// -----
+
+tile.kernel @arrivals_big() threads(128) {
+  // expected-error @+1 {{'tile.alloc_barrier' op expects arrivals in [1, 1048575], got 1048576}}
+  %b = tile.alloc_barrier arrivals(1048576) : !tile.barrier<2>
+}
+
+// -----
+
+func.func @expect_tx_zero(%b: !tile.barrier<2>, %i: index) {
+  // expected-error @+1 {{'tile.mbarrier.expect_tx' op expects bytes in [1, 1048575], got 0}}
+  tile.mbarrier.expect_tx %b[%i], 0 : !tile.barrier<2>
+  return
+}
+
+// -----
+
+func.func @expect_tx_big(%b: !tile.barrier<2>, %i: index) {
+  // expected-error @+1 {{'tile.mbarrier.expect_tx' op expects bytes in [1, 1048575], got 1048576}}
+  tile.mbarrier.expect_tx %b[%i], 1048576 : !tile.barrier<2>
+  return
+}
+
+// -----
+
+func.func @expect_tx_index(%b: !tile.barrier<2>) {
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{'tile.mbarrier.expect_tx' op barrier index 2 is outside the ring of 2}}
+  tile.mbarrier.expect_tx %b[%c2], 128 : !tile.barrier<2>
+  return
+}
+
+// -----
+
+func.func @arrive_index(%b: !tile.barrier<3>) {
+  %c3 = arith.constant 3 : index
+  // expected-error @+1 {{'tile.mbarrier.arrive' op barrier index 3 is outside the ring of 3}}
+  tile.mbarrier.arrive %b[%c3] : !tile.barrier<3>
+  return
+}
+
+// -----
+
+func.func @arrive_negative_index(%b: !tile.barrier<3>) {
+  %m1 = arith.constant -1 : index
+  // expected-error @+1 {{'tile.mbarrier.arrive' op barrier index -1 is outside the ring of 3}}
+  tile.mbarrier.arrive %b[%m1] leader : !tile.barrier<3>
+  return
+}
+
+// -----
+
+func.func @wait_index(%b: !tile.barrier<1>, %p: i1) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.mbarrier.wait' op barrier index 1 is outside the ring of 1}}
+  tile.mbarrier.wait %b[%c1], %p : !tile.barrier<1>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.copy
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @copy_private(%g: memref<?xf32>, %p: memref<4xf32, #gpu.address_space<private>>, %i: index) {
+  // expected-error @+1 {{'tile.copy' op expects memrefs in global or workgroup memory, fragments or tensor memory}}
+  tile.copy %g[%i] to %p[] : memref<?xf32>, memref<4xf32, #gpu.address_space<private>>
+  return
+}
+
+// -----
+
+func.func @copy_numeric_space(%s: memref<4xf32, 5>, %f: !tile.fragment<4xf32>) {
+  // expected-error @+1 {{'tile.copy' op expects memrefs in global or workgroup memory, fragments or tensor memory}}
+  tile.copy %s[] to %f[] : memref<4xf32, 5>, !tile.fragment<4xf32>
+  return
+}
+
+// -----
+
+func.func @copy_global_global(%a: memref<?xf32>, %b: memref<4xf32>, %i: index) {
+  // expected-error @+1 {{'tile.copy' op cannot copy from global memory to global memory}}
+  tile.copy %a[%i] to %b[%i] : memref<?xf32>, memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @copy_fragment_fragment(%a: !tile.fragment<4xf32>, %b: !tile.fragment<4xf32>) {
+  // expected-error @+1 {{'tile.copy' op cannot copy from fragment memory to fragment memory}}
+  tile.copy %a[] to %b[] : !tile.fragment<4xf32>, !tile.fragment<4xf32>
+  return
+}
+
+// -----
+
+func.func @copy_shared_shared(%a: memref<4xf32, #gpu.address_space<workgroup>>, %b: memref<4xf32, 3>) {
+  // expected-error @+1 {{'tile.copy' op cannot copy from shared memory to shared memory}}
+  tile.copy %a[] to %b[] : memref<4xf32, #gpu.address_space<workgroup>>, memref<4xf32, 3>
+  return
+}
+
+// -----
+
+func.func @copy_tmem_global(%t: !tile.tmem<128x32xf32>, %g: memref<?x?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.copy' op cannot copy from tensor memory to global memory}}
+  tile.copy %t[] to %g[%i, %i] : !tile.tmem<128x32xf32>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @copy_global_tmem(%g: memref<?x?xf32>, %t: !tile.tmem<128x32xf32>, %i: index) {
+  // expected-error @+1 {{'tile.copy' op cannot copy from global memory to tensor memory}}
+  tile.copy %g[%i, %i] to %t[] : memref<?x?xf32>, !tile.tmem<128x32xf32>
+  return
+}
+
+// -----
+
+func.func @copy_tmem_shared(%t: !tile.tmem<128x32xf32>, %s: memref<128x32xf32, #gpu.address_space<workgroup>>) {
+  // expected-error @+1 {{'tile.copy' op cannot copy from tensor memory to shared memory}}
+  tile.copy %t[] to %s[] : !tile.tmem<128x32xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @copy_tmem_tmem(%a: !tile.tmem<128x32xf32>, %b: !tile.tmem<128x32xf32>) {
+  // expected-error @+1 {{'tile.copy' op cannot copy from tensor memory to tensor memory}}
+  tile.copy %a[] to %b[] : !tile.tmem<128x32xf32>, !tile.tmem<128x32xf32>
+  return
+}
+
+// -----
+
+func.func @copy_element_type(%g: memref<?x?xf16>, %s: memref<4x4xf32, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error @+1 {{'tile.copy' op expects equal element types, got 'f16' and 'f32'}}
+  tile.copy %g[%i, %i] to %s[] : memref<?x?xf16>, memref<4x4xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @copy_dynamic_tile(%g: memref<?x?xf32>, %s: memref<?x4xf32, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error @+1 {{'tile.copy' op expects the tile side to have a static shape, got 'memref<?x4xf32, #gpu.address_space<workgroup>>'}}
+  tile.copy %g[%i, %i] to %s[] : memref<?x?xf32>, memref<?x4xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @copy_dynamic_tile_store(%s: memref<4x?xf32, #gpu.address_space<workgroup>>, %g: memref<?x?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.copy' op expects the tile side to have a static shape}}
+  tile.copy %s[] to %g[%i, %i] : memref<4x?xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @copy_rank(%g: memref<?xf32>, %f: !tile.fragment<4x4xf32>, %i: index) {
+  // expected-error @+1 {{'tile.copy' op expects the global operand's rank (1) to equal the tile's rank (2)}}
+  tile.copy %g[%i] to %f[] : memref<?xf32>, !tile.fragment<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @copy_offset_count(%g: memref<?x?xf32>, %f: !tile.fragment<4x4xf32>, %i: index) {
+  // expected-error @+1 {{'tile.copy' op expects 2 global offsets (one per dimension), got 1}}
+  tile.copy %g[%i] to %f[] : memref<?x?xf32>, !tile.fragment<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @copy_offset_count_store(%f: !tile.fragment<4x4xf32>, %g: memref<?x?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.copy' op expects 2 global offsets (one per dimension), got 3}}
+  tile.copy %f[] to %g[%i, %i, %i] : !tile.fragment<4x4xf32>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @copy_tile_offsets(%g: memref<?x?xf32>, %f: !tile.fragment<4x4xf32>, %i: index) {
+  // expected-error @+1 {{'tile.copy' op expects no offsets on the tile side}}
+  tile.copy %g[%i, %i] to %f[%i, %i] : memref<?x?xf32>, !tile.fragment<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @copy_tile_offsets_store(%s: memref<4x4xf32, #gpu.address_space<workgroup>>, %g: memref<?x?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.copy' op expects no offsets on the tile side}}
+  tile.copy %s[%i, %i] to %g[%i, %i] : memref<4x4xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @copy_on_chip_offsets(%s: memref<4x4xf32, #gpu.address_space<workgroup>>, %f: !tile.fragment<4x4xf32>, %i: index) {
+  // expected-error @+1 {{'tile.copy' op expects no offsets when neither side is global memory}}
+  tile.copy %s[%i, %i] to %f[] : memref<4x4xf32, #gpu.address_space<workgroup>>, !tile.fragment<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @copy_on_chip_shape(%s: memref<4x8xf32, #gpu.address_space<workgroup>>, %f: !tile.fragment<8x4xf32>) {
+  // expected-error @+1 {{'tile.copy' op expects equal shapes, got 'memref<4x8xf32, #gpu.address_space<workgroup>>' and '!tile.fragment<8x4xf32>'}}
+  tile.copy %s[] to %f[] : memref<4x8xf32, #gpu.address_space<workgroup>>, !tile.fragment<8x4xf32>
+  return
+}
+
+// -----
+
+func.func @copy_on_chip_rank(%t: !tile.tmem<128x32xf32>, %f: !tile.fragment<4096xf32>) {
+  // expected-error @+1 {{'tile.copy' op expects equal shapes}}
+  tile.copy %t[] to %f[] : !tile.tmem<128x32xf32>, !tile.fragment<4096xf32>
+  return
+}
+
+// -----
+
+func.func @copy_on_chip_dynamic_dest(%f: !tile.fragment<4xf32>, %s: memref<?xf32, #gpu.address_space<workgroup>>) {
+  // expected-error @+1 {{'tile.copy' op expects equal shapes}}
+  tile.copy %f[] to %s[] : !tile.fragment<4xf32>, memref<?xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @copy_barrier_fragment(%g: memref<?xf32>, %f: !tile.fragment<4xf32>, %b: !tile.barrier<2>, %i: index) {
+  // expected-error @+1 {{'tile.copy' op takes a barrier only for global to shared copies}}
+  tile.copy %g[%i] to %f[] barrier %b[%i] : memref<?xf32>, !tile.fragment<4xf32>, !tile.barrier<2>
+  return
+}
+
+// -----
+
+func.func @copy_barrier_store(%s: memref<4xf32, #gpu.address_space<workgroup>>, %g: memref<?xf32>, %b: !tile.barrier<2>, %i: index) {
+  // expected-error @+1 {{'tile.copy' op takes a barrier only for global to shared copies}}
+  tile.copy %s[] to %g[%i] barrier %b[%i] : memref<4xf32, #gpu.address_space<workgroup>>, memref<?xf32>, !tile.barrier<2>
+  return
+}
+
+// -----
+
+func.func @copy_barrier_index(%g: memref<?xf32>, %s: memref<4xf32, #gpu.address_space<workgroup>>, %b: !tile.barrier<2>, %i: index) {
+  %c5 = arith.constant 5 : index
+  // expected-error @+1 {{'tile.copy' op barrier index 5 is outside the ring of 2}}
+  tile.copy %g[%i] to %s[] barrier %b[%c5] : memref<?xf32>, memref<4xf32, #gpu.address_space<workgroup>>, !tile.barrier<2>
+  return
+}
+
+// -----
+
+// The custom syntax ties the index to the barrier; the generic form can omit it.
+func.func @copy_barrier_no_index(%g: memref<?xf32>, %s: memref<4xf32, #gpu.address_space<workgroup>>, %b: !tile.barrier<2>, %i: index) {
+  // expected-error @+1 {{'tile.copy' op expects an index into the barrier ring}}
+  "tile.copy"(%g, %i, %s, %b) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0>}> : (memref<?xf32>, index, memref<4xf32, #gpu.address_space<workgroup>>, !tile.barrier<2>) -> ()
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.gemm
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @gemm_a_global(%a: memref<16x16xf16>, %b: memref<16x16xf16, #gpu.address_space<workgroup>>, %c: !tile.fragment<16x16xf32>) {
+  // expected-error @+1 {{'tile.gemm' op expects A in shared memory, a fragment or tensor memory, got global memory}}
+  tile.gemm %a, %b, %c : memref<16x16xf16>, memref<16x16xf16, #gpu.address_space<workgroup>>, !tile.fragment<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_a_private(%a: memref<16x16xf16, #gpu.address_space<private>>, %b: memref<16x16xf16, #gpu.address_space<workgroup>>, %c: !tile.fragment<16x16xf32>) {
+  // expected-error @+1 {{'tile.gemm' op expects A in shared memory, a fragment or tensor memory, got unsupported memory}}
+  tile.gemm %a, %b, %c : memref<16x16xf16, #gpu.address_space<private>>, memref<16x16xf16, #gpu.address_space<workgroup>>, !tile.fragment<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_b_global(%a: !tile.fragment<16x16xf16>, %b: memref<16x16xf16>, %c: !tile.fragment<16x16xf32>) {
+  // expected-error @+1 {{'tile.gemm' op expects B in shared memory, got global memory}}
+  tile.gemm %a, %b, %c : !tile.fragment<16x16xf16>, memref<16x16xf16>, !tile.fragment<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_b_fragment(%a: !tile.fragment<16x16xf16>, %b: !tile.fragment<16x16xf16>, %c: !tile.fragment<16x16xf32>) {
+  // B is a memref by its operand type.
+  // expected-error @+1 {{invalid kind of type specified: expected builtin.memref}}
+  tile.gemm %a, %b, %c : !tile.fragment<16x16xf16>, !tile.fragment<16x16xf16>, !tile.fragment<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_c_shared(%a: !tile.fragment<16x16xf16>, %b: memref<16x16xf16, #gpu.address_space<workgroup>>, %c: memref<16x16xf32, #gpu.address_space<workgroup>>) {
+  // expected-error @+1 {{'tile.gemm' op expects C in a fragment or tensor memory, got shared memory}}
+  tile.gemm %a, %b, %c : !tile.fragment<16x16xf16>, memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x16xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @gemm_c_global(%a: !tile.fragment<16x16xf16>, %b: memref<16x16xf16, #gpu.address_space<workgroup>>, %c: memref<16x16xf32>) {
+  // expected-error @+1 {{'tile.gemm' op expects C in a fragment or tensor memory, got global memory}}
+  tile.gemm %a, %b, %c : !tile.fragment<16x16xf16>, memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_a_tmem_c_fragment(%a: !tile.tmem<128x64xbf16>, %b: memref<64x128xbf16, #gpu.address_space<workgroup>>, %c: !tile.fragment<128x128xf32>) {
+  // expected-error @+1 {{'tile.gemm' op expects C in tensor memory when A is}}
+  tile.gemm %a, %b, %c : !tile.tmem<128x64xbf16>, memref<64x128xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x128xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_a_1d(%a: !tile.fragment<16xf16>, %b: memref<16x16xf16, #gpu.address_space<workgroup>>, %c: !tile.fragment<16x16xf32>) {
+  // expected-error @+1 {{'tile.gemm' op expects A to be a static 2-D tile, got '!tile.fragment<16xf16>'}}
+  tile.gemm %a, %b, %c : !tile.fragment<16xf16>, memref<16x16xf16, #gpu.address_space<workgroup>>, !tile.fragment<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_b_3d(%a: !tile.fragment<16x16xf16>, %b: memref<1x16x16xf16, #gpu.address_space<workgroup>>, %c: !tile.fragment<16x16xf32>) {
+  // expected-error @+1 {{'tile.gemm' op expects B to be a static 2-D tile, got 'memref<1x16x16xf16, #gpu.address_space<workgroup>>'}}
+  tile.gemm %a, %b, %c : !tile.fragment<16x16xf16>, memref<1x16x16xf16, #gpu.address_space<workgroup>>, !tile.fragment<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_b_dynamic(%a: !tile.fragment<16x16xf16>, %b: memref<16x?xf16, #gpu.address_space<workgroup>>, %c: !tile.fragment<16x16xf32>) {
+  // expected-error @+1 {{'tile.gemm' op expects B to be a static 2-D tile, got 'memref<16x?xf16, #gpu.address_space<workgroup>>'}}
+  tile.gemm %a, %b, %c : !tile.fragment<16x16xf16>, memref<16x?xf16, #gpu.address_space<workgroup>>, !tile.fragment<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_c_1d(%a: !tile.fragment<16x16xf16>, %b: memref<16x16xf16, #gpu.address_space<workgroup>>, %c: !tile.fragment<256xf32>) {
+  // expected-error @+1 {{'tile.gemm' op expects C to be a static 2-D tile, got '!tile.fragment<256xf32>'}}
+  tile.gemm %a, %b, %c : !tile.fragment<16x16xf16>, memref<16x16xf16, #gpu.address_space<workgroup>>, !tile.fragment<256xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_ab_types(%a: !tile.fragment<16x16xf16>, %b: memref<16x16xbf16, #gpu.address_space<workgroup>>, %c: !tile.fragment<16x16xf32>) {
+  // expected-error @+1 {{'tile.gemm' op expects A and B of one element type, got 'f16' and 'bf16'}}
+  tile.gemm %a, %b, %c : !tile.fragment<16x16xf16>, memref<16x16xbf16, #gpu.address_space<workgroup>>, !tile.fragment<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_bf16_to_bf16(%a: !tile.fragment<16x16xbf16>, %b: memref<16x16xbf16, #gpu.address_space<workgroup>>, %c: !tile.fragment<16x16xbf16>) {
+  // expected-error @+1 {{'tile.gemm' op has no tensor-core form for 'bf16' inputs with a 'bf16' accumulator}}
+  tile.gemm %a, %b, %c : !tile.fragment<16x16xbf16>, memref<16x16xbf16, #gpu.address_space<workgroup>>, !tile.fragment<16x16xbf16>
+  return
+}
+
+// -----
+
+func.func @gemm_f16_to_i32(%a: !tile.fragment<16x16xf16>, %b: memref<16x16xf16, #gpu.address_space<workgroup>>, %c: !tile.fragment<16x16xi32>) {
+  // expected-error @+1 {{'tile.gemm' op has no tensor-core form for 'f16' inputs with a 'i32' accumulator}}
+  tile.gemm %a, %b, %c : !tile.fragment<16x16xf16>, memref<16x16xf16, #gpu.address_space<workgroup>>, !tile.fragment<16x16xi32>
+  return
+}
+
+// -----
+
+func.func @gemm_f32_to_f16(%a: !tile.fragment<16x16xf32>, %b: memref<16x16xf32, #gpu.address_space<workgroup>>, %c: !tile.fragment<16x16xf16>) {
+  // expected-error @+1 {{'tile.gemm' op has no tensor-core form for 'f32' inputs with a 'f16' accumulator}}
+  tile.gemm %a, %b, %c : !tile.fragment<16x16xf32>, memref<16x16xf32, #gpu.address_space<workgroup>>, !tile.fragment<16x16xf16>
+  return
+}
+
+// -----
+
+func.func @gemm_i8_to_f32(%a: !tile.fragment<16x16xi8>, %b: memref<16x16xi8, #gpu.address_space<workgroup>>, %c: !tile.fragment<16x16xf32>) {
+  // expected-error @+1 {{'tile.gemm' op has no tensor-core form for 'i8' inputs with a 'f32' accumulator}}
+  tile.gemm %a, %b, %c : !tile.fragment<16x16xi8>, memref<16x16xi8, #gpu.address_space<workgroup>>, !tile.fragment<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_f8_to_f16(%a: !tile.fragment<16x16xf8E4M3FN>, %b: memref<16x16xf8E4M3FN, #gpu.address_space<workgroup>>, %c: !tile.fragment<16x16xf16>) {
+  // expected-error @+1 {{'tile.gemm' op has no tensor-core form for 'f8E4M3FN' inputs with a 'f16' accumulator}}
+  tile.gemm %a, %b, %c : !tile.fragment<16x16xf8E4M3FN>, memref<16x16xf8E4M3FN, #gpu.address_space<workgroup>>, !tile.fragment<16x16xf16>
+  return
+}
+
+// -----
+
+func.func @gemm_f64(%a: !tile.fragment<16x16xf64>, %b: memref<16x16xf64, #gpu.address_space<workgroup>>, %c: !tile.fragment<16x16xf64>) {
+  // expected-error @+1 {{'tile.gemm' op has no tensor-core form for 'f64' inputs with a 'f64' accumulator}}
+  tile.gemm %a, %b, %c : !tile.fragment<16x16xf64>, memref<16x16xf64, #gpu.address_space<workgroup>>, !tile.fragment<16x16xf64>
+  return
+}
+
+// -----
+
+func.func @gemm_k(%a: !tile.fragment<128x64xbf16>, %b: memref<32x128xbf16, #gpu.address_space<workgroup>>, %c: !tile.fragment<128x128xf32>) {
+  // expected-error @+1 {{'tile.gemm' op expects A's K (64) to equal B's K (32)}}
+  tile.gemm %a, %b, %c : !tile.fragment<128x64xbf16>, memref<32x128xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x128xf32>
+  return
+}
+
+// -----
+
+// Without the transpose this product would be well-formed.
+func.func @gemm_k_transpose_a(%a: memref<128x64xbf16, #gpu.address_space<workgroup>>, %b: memref<64x128xbf16, #gpu.address_space<workgroup>>, %c: !tile.fragment<128x128xf32>) {
+  // expected-error @+1 {{'tile.gemm' op expects A's K (128) to equal B's K (64)}}
+  tile.gemm %a, %b, %c {transpose_a} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x128xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x128xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_k_transpose_b(%a: memref<128x64xbf16, #gpu.address_space<workgroup>>, %b: memref<64x128xbf16, #gpu.address_space<workgroup>>, %c: !tile.fragment<128x128xf32>) {
+  // expected-error @+1 {{'tile.gemm' op expects A's K (64) to equal B's K (128)}}
+  tile.gemm %a, %b, %c {transpose_b} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x128xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x128xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_k_transpose_both(%a: memref<64x128xbf16, #gpu.address_space<workgroup>>, %b: memref<64x32xbf16, #gpu.address_space<workgroup>>, %c: !tile.fragment<128x64xf32>) {
+  // expected-error @+1 {{'tile.gemm' op expects A's K (64) to equal B's K (32)}}
+  tile.gemm %a, %b, %c {transpose_a, transpose_b} : memref<64x128xbf16, #gpu.address_space<workgroup>>, memref<64x32xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x64xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_c_shape(%a: !tile.fragment<128x64xbf16>, %b: memref<64x256xbf16, #gpu.address_space<workgroup>>, %c: !tile.fragment<128x128xf32>) {
+  // expected-error @+1 {{'tile.gemm' op expects C to be 128x256 (M x N), got 128x128}}
+  tile.gemm %a, %b, %c : !tile.fragment<128x64xbf16>, memref<64x256xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x128xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_c_shape_transposed(%a: memref<64x128xbf16, #gpu.address_space<workgroup>>, %b: memref<256x64xbf16, #gpu.address_space<workgroup>>, %c: !tile.fragment<64x64xf32>) {
+  // expected-error @+1 {{'tile.gemm' op expects C to be 128x256 (M x N), got 64x64}}
+  tile.gemm %a, %b, %c {transpose_a, transpose_b} : memref<64x128xbf16, #gpu.address_space<workgroup>>, memref<256x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_barrier_index(%a: !tile.tmem<128x64xbf16>, %b: memref<64x128xbf16, #gpu.address_space<workgroup>>, %c: !tile.tmem<128x128xf32>, %bar: !tile.barrier<1>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.gemm' op barrier index 1 is outside the ring of 1}}
+  tile.gemm %a, %b, %c barrier %bar[%c1] : !tile.tmem<128x64xbf16>, memref<64x128xbf16, #gpu.address_space<workgroup>>, !tile.tmem<128x128xf32>, !tile.barrier<1>
+  return
+}
+
+// -----
+
+// The custom syntax ties the index to the barrier; the generic form can omit it.
+func.func @gemm_barrier_no_index(%a: !tile.tmem<128x64xbf16>, %b: memref<64x128xbf16, #gpu.address_space<workgroup>>, %c: !tile.tmem<128x128xf32>, %bar: !tile.barrier<1>) {
+  // expected-error @+1 {{'tile.gemm' op expects an index into the barrier ring}}
+  "tile.gemm"(%a, %b, %c, %bar) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>}> : (!tile.tmem<128x64xbf16>, memref<64x128xbf16, #gpu.address_space<workgroup>>, !tile.tmem<128x128xf32>, !tile.barrier<1>) -> ()
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.fill
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @fill_global(%g: memref<4xf32>, %v: f32) {
+  // expected-error @+1 {{'tile.fill' op fills a fragment or a shared-memory tile, got global memory}}
+  tile.fill %g, %v : memref<4xf32>, f32
+  return
+}
+
+// -----
+
+func.func @fill_tmem(%t: !tile.tmem<128x32xf32>, %v: f32) {
+  // expected-error @+1 {{'tile.fill' op fills a fragment or a shared-memory tile, got tensor memory}}
+  tile.fill %t, %v : !tile.tmem<128x32xf32>, f32
+  return
+}
+
+// -----
+
+func.func @fill_value_type(%f: !tile.fragment<4xf32>, %v: f16) {
+  // expected-error @+1 {{'tile.fill' op expects a value of the element type 'f32', got 'f16'}}
+  tile.fill %f, %v : !tile.fragment<4xf32>, f16
+  return
+}
+
+// -----
+
+func.func @fill_value_vector(%s: memref<4xf32, #gpu.address_space<workgroup>>, %v: vector<4xf32>) {
+  // expected-error @+1 {{'tile.fill' op expects a value of the element type 'f32', got 'vector<4xf32>'}}
+  tile.fill %s, %v : memref<4xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.elementwise
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// The custom syntax always has an outs list; the generic form can leave it
+// empty.
+func.func @elementwise_no_outputs(%x: !tile.fragment<4xf32>) {
+  // expected-error @+1 {{'tile.elementwise' op expects at least one output}}
+  "tile.elementwise"(%x) <{operandSegmentSizes = array<i32: 1, 0>}> ({
+  ^bb0(%a: f32):
+    "tile.yield"() : () -> ()
+  }) : (!tile.fragment<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @elementwise_global(%x: memref<4xf32>, %y: !tile.fragment<4xf32>) {
+  // expected-error @+1 {{'tile.elementwise' op works on fragments and shared-memory tiles, got global memory}}
+  tile.elementwise ins(%x : memref<4xf32>) outs(%y : !tile.fragment<4xf32>) {
+  ^bb0(%a: f32):
+    tile.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @elementwise_tmem_output(%x: !tile.fragment<128x32xf32>, %t: !tile.tmem<128x32xf32>) {
+  // expected-error @+1 {{'tile.elementwise' op works on fragments and shared-memory tiles, got tensor memory}}
+  tile.elementwise ins(%x : !tile.fragment<128x32xf32>) outs(%t : !tile.tmem<128x32xf32>) {
+  ^bb0(%a: f32):
+    tile.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @elementwise_shape(%x: !tile.fragment<8xf32>, %y: !tile.fragment<4xf32>) {
+  // expected-error @+1 {{'tile.elementwise' op expects every tile to have the outputs' shape, got '!tile.fragment<8xf32>'}}
+  tile.elementwise ins(%x : !tile.fragment<8xf32>) outs(%y : !tile.fragment<4xf32>) {
+  ^bb0(%a: f32):
+    tile.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @elementwise_output_shapes(%y: !tile.fragment<4xf32>, %z: memref<2x2xf32, #gpu.address_space<workgroup>>) {
+  %c = arith.constant 1.0 : f32
+  // expected-error @+1 {{'tile.elementwise' op expects every tile to have the outputs' shape, got 'memref<2x2xf32, #gpu.address_space<workgroup>>'}}
+  tile.elementwise outs(%y, %z : !tile.fragment<4xf32>, memref<2x2xf32, #gpu.address_space<workgroup>>) {
+    tile.yield %c, %c : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @elementwise_dynamic(%x: memref<?xf32, #gpu.address_space<workgroup>>, %y: !tile.fragment<4xf32>) {
+  // expected-error @+1 {{'tile.elementwise' op expects every tile to have the outputs' shape, got 'memref<?xf32, #gpu.address_space<workgroup>>'}}
+  tile.elementwise ins(%x : memref<?xf32, #gpu.address_space<workgroup>>) outs(%y : !tile.fragment<4xf32>) {
+  ^bb0(%a: f32):
+    tile.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @elementwise_arg_count(%x: !tile.fragment<4xf32>, %y: !tile.fragment<4xf32>) {
+  // expected-error @+1 {{'tile.elementwise' op expects one body argument per input (2), got 1}}
+  tile.elementwise ins(%x, %y : !tile.fragment<4xf32>, !tile.fragment<4xf32>) outs(%y : !tile.fragment<4xf32>) {
+  ^bb0(%a: f32):
+    tile.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @elementwise_arg_type(%x: !tile.fragment<4xf32>, %y: !tile.fragment<4xi32>) {
+  // expected-error @+1 {{'tile.elementwise' op expects body argument 1 of type 'i32', got 'f32'}}
+  tile.elementwise ins(%x, %y : !tile.fragment<4xf32>, !tile.fragment<4xi32>) outs(%x : !tile.fragment<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    tile.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @elementwise_yield_count(%x: !tile.fragment<4xf32>, %y: !tile.fragment<4xf32>) {
+  // expected-error @+1 {{'tile.elementwise' op expects the body to yield one value per output (2), got 1}}
+  tile.elementwise ins(%x : !tile.fragment<4xf32>) outs(%x, %y : !tile.fragment<4xf32>, !tile.fragment<4xf32>) {
+  ^bb0(%a: f32):
+    tile.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @elementwise_implicit_yield(%x: !tile.fragment<4xf32>) {
+  // expected-error @+1 {{'tile.elementwise' op expects the body to yield one value per output (1), got 0}}
+  tile.elementwise ins(%x : !tile.fragment<4xf32>) outs(%x : !tile.fragment<4xf32>) {
+  ^bb0(%a: f32):
+  }
+  return
+}
+
+// -----
+
+func.func @elementwise_yield_type(%x: !tile.fragment<4xf32>, %y: !tile.fragment<4xf16>) {
+  // expected-error @+1 {{'tile.elementwise' op expects yielded value 1 of type 'f16', got 'f32'}}
+  tile.elementwise ins(%x : !tile.fragment<4xf32>) outs(%x, %y : !tile.fragment<4xf32>, !tile.fragment<4xf16>) {
+  ^bb0(%a: f32):
+    tile.yield %a, %a : f32, f32
+  }
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.pipelined_for
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @stages_zero(%n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.pipelined_for' op expects stages in [1, 16], got 0}}
+  tile.pipelined_for %k = %c0 to %n step %n stages(0) {
+  }
+}
+
+// -----
+
+tile.kernel @stages_big(%n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.pipelined_for' op expects stages in [1, 16], got 17}}
+  tile.pipelined_for %k = %c0 to %n step %n stages(17) {
+  }
+}
+
+// -----
+
+func.func @loop_outside(%n: index) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.pipelined_for' op must be nested in a 'tile.kernel'}}
+  tile.pipelined_for %k = %c0 to %n step %n stages(2) {
+  }
+  return
+}
+
+// -----
+
+// The custom syntax always declares an index induction variable; the generic
+// form can get it wrong.
+tile.kernel @loop_iv_type(%n: index) threads(128) {
+  // expected-error @+1 {{'tile.pipelined_for' op expects one index induction variable}}
+  "tile.pipelined_for"(%n, %n, %n) <{stages = 2 : i32}> ({
+  ^bb0(%k: i32):
+    "tile.yield"() : () -> ()
+  }) : (index, index, index) -> ()
+}
+
+// -----
+
+tile.kernel @loop_no_iv(%n: index) threads(128) {
+  // expected-error @+1 {{'tile.pipelined_for' op expects one index induction variable}}
+  "tile.pipelined_for"(%n, %n, %n) <{stages = 2 : i32}> ({
+    "tile.yield"() : () -> ()
+  }) : (index, index, index) -> ()
+}
+
+//===----------------------------------------------------------------------===//
+// tile.put, tile.get, tile.signal, tile.wait
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @put_source_private(%s: memref<4xf32, #gpu.address_space<private>>, %d: memref<?xf32>, %i: index, %p: i32) {
+  // expected-error @+1 {{'tile.put' op expects the source in global or shared memory, got unsupported memory}}
+  tile.put %s to %d[%i] peer %p scope block level world : memref<4xf32, #gpu.address_space<private>>, memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @put_source_dynamic(%s: memref<?xf32>, %d: memref<?xf32>, %i: index, %p: i32) {
+  // expected-error @+1 {{'tile.put' op expects the source to have a static shape}}
+  tile.put %s to %d[%i] peer %p scope block level world : memref<?xf32>, memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @put_world_shared_dest(%s: memref<4xf32>, %d: memref<16xf32, #gpu.address_space<workgroup>>, %i: index, %p: i32) {
+  // expected-error @+1 {{'tile.put' op expects the destination in global memory at level 'world', got shared memory}}
+  tile.put %s to %d[%i] peer %p scope block level world : memref<4xf32>, memref<16xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @put_cluster_global_dest(%s: memref<4xf32>, %d: memref<?xf32>, %i: index, %p: i32) {
+  // expected-error @+1 {{'tile.put' op expects the destination in shared memory at level 'cluster', got global memory}}
+  tile.put %s to %d[%i] peer %p scope block level cluster : memref<4xf32>, memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @put_element_type(%s: memref<4xf32>, %d: memref<?xf16>, %i: index, %p: i32) {
+  // expected-error @+1 {{'tile.put' op expects equal element types, got 'f32' and 'f16'}}
+  tile.put %s to %d[%i] peer %p scope block level world : memref<4xf32>, memref<?xf16>
+  return
+}
+
+// -----
+
+func.func @put_rank(%s: memref<4x4xf32>, %d: memref<?xf32>, %i: index, %p: i32) {
+  // expected-error @+1 {{'tile.put' op expects the remote buffer's rank (1) to equal the tile's rank (2)}}
+  tile.put %s to %d[%i] peer %p scope block level world : memref<4x4xf32>, memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @put_offsets(%s: memref<4x4xf32>, %d: memref<?x?xf32>, %i: index, %p: i32) {
+  // expected-error @+1 {{'tile.put' op expects 2 remote offsets (one per dimension), got 1}}
+  tile.put %s to %d[%i] peer %p scope block level world : memref<4x4xf32>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @put_signal_type(%s: memref<4xf32>, %d: memref<?xf32>, %f: memref<?xi32>, %i: index, %p: i32, %v: i64) {
+  // expected-error @+1 {{'tile.put' op expects signal words in a 1-D memref of i64, got 'memref<?xi32>'}}
+  tile.put %s to %d[%i] peer %p scope block level world signal %f[%i] set %v : memref<4xf32>, memref<?xf32>, memref<?xi32>
+  return
+}
+
+// -----
+
+func.func @put_signal_rank(%s: memref<4xf32>, %d: memref<?xf32>, %f: memref<2x2xi64>, %i: index, %p: i32, %v: i64) {
+  // expected-error @+1 {{'tile.put' op expects signal words in a 1-D memref of i64, got 'memref<2x2xi64>'}}
+  tile.put %s to %d[%i] peer %p scope block level world signal %f[%i] add %v : memref<4xf32>, memref<?xf32>, memref<2x2xi64>
+  return
+}
+
+// -----
+
+func.func @put_signal_space(%s: memref<4xf32>, %d: memref<?xf32>, %f: memref<4xi64, #gpu.address_space<workgroup>>, %i: index, %p: i32, %v: i64) {
+  // expected-error @+1 {{'tile.put' op expects the signal in global memory at level 'world', got shared memory}}
+  tile.put %s to %d[%i] peer %p scope block level world signal %f[%i] set %v : memref<4xf32>, memref<?xf32>, memref<4xi64, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @put_cluster_signal_space(%s: memref<4xf32>, %d: memref<16xf32, #gpu.address_space<workgroup>>, %f: memref<?xi64>, %i: index, %p: i32, %v: i64) {
+  // expected-error @+1 {{'tile.put' op expects the signal in shared memory at level 'cluster', got global memory}}
+  tile.put %s to %d[%i] peer %p scope block level cluster signal %f[%i] set %v : memref<4xf32>, memref<16xf32, #gpu.address_space<workgroup>>, memref<?xi64>
+  return
+}
+
+// -----
+
+// The custom syntax gives the signal operands together; the generic form can
+// give some of them.
+func.func @put_partial_signal(%s: memref<4xf32>, %d: memref<?xf32>, %f: memref<?xi64>, %i: index, %p: i32) {
+  // expected-error @+1 {{'tile.put' op expects a signal buffer, index, kind and value together}}
+  "tile.put"(%s, %d, %i, %p, %f, %i) <{level = #tile<level world>, scope = #tile<scope block>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 0>}> : (memref<4xf32>, memref<?xf32>, index, i32, memref<?xi64>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @put_signal_kind_only(%s: memref<4xf32>, %d: memref<?xf32>, %i: index, %p: i32) {
+  // expected-error @+1 {{'tile.put' op expects a signal buffer, index, kind and value together}}
+  "tile.put"(%s, %d, %i, %p) <{level = #tile<level world>, scope = #tile<scope block>, signalKind = #tile<signal_kind add>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>}> : (memref<4xf32>, memref<?xf32>, index, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @put_signal_no_kind(%s: memref<4xf32>, %d: memref<?xf32>, %f: memref<?xi64>, %i: index, %p: i32, %v: i64) {
+  // expected-error @+1 {{'tile.put' op expects a signal buffer, index, kind and value together}}
+  "tile.put"(%s, %d, %i, %p, %f, %i, %v) <{level = #tile<level world>, scope = #tile<scope block>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1>}> : (memref<4xf32>, memref<?xf32>, index, i32, memref<?xi64>, index, i64) -> ()
+  return
+}
+
+// -----
+
+func.func @get_dest_private(%s: memref<?xf32>, %d: memref<4xf32, #gpu.address_space<private>>, %i: index, %p: i32) {
+  // expected-error @+1 {{'tile.get' op expects the destination in global or shared memory, got unsupported memory}}
+  tile.get %s[%i] peer %p scope block level world to %d : memref<?xf32>, memref<4xf32, #gpu.address_space<private>>
+  return
+}
+
+// -----
+
+func.func @get_dest_dynamic(%s: memref<?xf32>, %d: memref<?xf32, #gpu.address_space<workgroup>>, %i: index, %p: i32) {
+  // expected-error @+1 {{'tile.get' op expects the destination to have a static shape}}
+  tile.get %s[%i] peer %p scope block level world to %d : memref<?xf32>, memref<?xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @get_world_shared_source(%s: memref<16xf32, #gpu.address_space<workgroup>>, %d: memref<4xf32>, %i: index, %p: i32) {
+  // expected-error @+1 {{'tile.get' op expects the source in global memory at level 'world', got shared memory}}
+  tile.get %s[%i] peer %p scope block level world to %d : memref<16xf32, #gpu.address_space<workgroup>>, memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @get_cluster_global_source(%s: memref<?xf32>, %d: memref<4xf32>, %i: index, %p: i32) {
+  // expected-error @+1 {{'tile.get' op expects the source in shared memory at level 'cluster', got global memory}}
+  tile.get %s[%i] peer %p scope warp level cluster to %d : memref<?xf32>, memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @get_element_type(%s: memref<?xi32>, %d: memref<4xf32>, %i: index, %p: i32) {
+  // expected-error @+1 {{'tile.get' op expects equal element types, got 'f32' and 'i32'}}
+  tile.get %s[%i] peer %p scope block level world to %d : memref<?xi32>, memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @get_rank(%s: memref<?x?xf32>, %d: memref<4xf32>, %i: index, %p: i32) {
+  // expected-error @+1 {{'tile.get' op expects the remote buffer's rank (2) to equal the tile's rank (1)}}
+  tile.get %s[%i, %i] peer %p scope block level world to %d : memref<?x?xf32>, memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @get_offsets(%s: memref<?x?xf32>, %d: memref<4x4xf32>, %i: index, %p: i32) {
+  // expected-error @+1 {{'tile.get' op expects 2 remote offsets (one per dimension), got 0}}
+  tile.get %s[] peer %p scope block level world to %d : memref<?x?xf32>, memref<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @signal_type(%f: memref<?xf32>, %i: index, %p: i32, %v: i64) {
+  // expected-error @+1 {{'tile.signal' op expects signal words in a 1-D memref of i64, got 'memref<?xf32>'}}
+  tile.signal %f[%i] set %v peer %p level world : memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @signal_rank(%f: memref<?x?xi64>, %i: index, %p: i32, %v: i64) {
+  // expected-error @+1 {{'tile.signal' op expects signal words in a 1-D memref of i64, got 'memref<?x?xi64>'}}
+  tile.signal %f[%i] add %v peer %p level world : memref<?x?xi64>
+  return
+}
+
+// -----
+
+func.func @signal_world_shared(%f: memref<4xi64, #gpu.address_space<workgroup>>, %i: index, %p: i32, %v: i64) {
+  // expected-error @+1 {{'tile.signal' op expects the signal in global memory at level 'world', got shared memory}}
+  tile.signal %f[%i] set %v peer %p level world : memref<4xi64, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @signal_cluster_global(%f: memref<?xi64>, %i: index, %p: i32, %v: i64) {
+  // expected-error @+1 {{'tile.signal' op expects the signal in shared memory at level 'cluster', got global memory}}
+  tile.signal %f[%i] add %v peer %p level cluster : memref<?xi64>
+  return
+}
+
+// -----
+
+func.func @wait_type(%f: memref<?xi32>, %i: index, %v: i64) {
+  // expected-error @+1 {{'tile.wait' op expects signal words in a 1-D memref of i64, got 'memref<?xi32>'}}
+  tile.wait %f[%i] eq %v : memref<?xi32>
+  return
+}
+
+// -----
+
+func.func @wait_rank(%f: memref<1x4xi64>, %i: index, %v: i64) {
+  // expected-error @+1 {{'tile.wait' op expects signal words in a 1-D memref of i64, got 'memref<1x4xi64>'}}
+  tile.wait %f[%i] ge %v : memref<1x4xi64>
+  return
+}
+
+// -----
+
+func.func @wait_space(%f: memref<4xi64, #gpu.address_space<private>>, %i: index, %v: i64) {
+  // expected-error @+1 {{'tile.wait' op expects the signal in global or shared memory}}
+  tile.wait %f[%i] lt %v : memref<4xi64, #gpu.address_space<private>>
+  return
+}
