@@ -13,7 +13,8 @@ using namespace mlir;
 
 void mlir::tile::buildTileToNVVMPipeline(
     OpPassManager &pm, const TileToNVVMPipelineOptions &options) {
-  pm.addPass(createTileAssignLayouts());
+  pm.addPass(createTileAssignLayouts({options.chip}));
+  pm.addPass(createTilePipelineLoops({options.chip}));
   pm.addPass(createConvertTileToGPU({options.chip}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Target/Translate.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -23,7 +24,10 @@ static void printDims(llvm::raw_ostream &os, Operation *op, StringRef name) {
 LogicalResult mlir::tile::writeKernelInfo(ModuleOp module,
                                           llvm::raw_ostream &os) {
   os << "# tile kernel description: launch shape, shared memory, TMA maps\n";
-  WalkResult result = module.walk([&](LLVM::LLVMFuncOp func) {
+  Operation *device = getDeviceCode(module);
+  if (!device)
+    return failure();
+  WalkResult result = device->walk([&](LLVM::LLVMFuncOp func) {
     if (!func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
       return WalkResult::advance();
     StringRef block = func->hasAttr(NVVM::NVVMDialect::getReqntidAttrName())
@@ -34,10 +38,10 @@ LogicalResult mlir::tile::writeKernelInfo(ModuleOp module,
     os << " cluster ";
     printDims(os, func, NVVM::NVVMDialect::getClusterDimAttrName());
     int64_t smem = 0;
-    if (auto attr = func->getAttrOfType<IntegerAttr>("tile.dynamic_shared_bytes"))
+    if (auto attr = func->getAttrOfType<IntegerAttr>(tile::kDynamicSharedBytesAttrName))
       smem = attr.getInt();
     os << " smem " << smem << "\n";
-    auto tmas = func->getAttrOfType<ArrayAttr>("tile.tma");
+    auto tmas = func->getAttrOfType<ArrayAttr>(tile::kTmaAttrName);
     if (!tmas)
       return WalkResult::advance();
     for (Attribute entry : tmas) {

@@ -55,6 +55,20 @@ createTargetMachine(const TargetOptions &options, Location loc) {
   std::string features = options.ptxFeatures.empty()
                              ? chip->ptxFeatures.str()
                              : options.ptxFeatures;
+  // LLVM aborts on a PTX ISA too old for the chip: say so first.
+  llvm::SmallVector<llvm::StringRef> parts;
+  llvm::StringRef(features).split(parts, ',');
+  for (llvm::StringRef part : parts) {
+    unsigned version = 0;
+    if (part.consume_front("+ptx") && !part.getAsInteger(10, version) &&
+        version < chip->minPtxVersion) {
+      emitError(loc) << "chip " << chip->name << " needs PTX ISA "
+                     << chip->minPtxVersion / 10 << "." << chip->minPtxVersion % 10
+                     << " or later; --ptx-features asks for "
+                     << version / 10 << "." << version % 10;
+      return nullptr;
+    }
+  }
   auto level = options.optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
                : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
                : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
@@ -98,18 +112,23 @@ static LogicalResult linkLibdeviceIfNeeded(llvm::Module &module,
   return success();
 }
 
+Operation *mlir::tile::getDeviceCode(ModuleOp module) {
+  auto gpuModules = llvm::to_vector(module.getOps<gpu::GPUModuleOp>());
+  if (gpuModules.size() > 1) {
+    emitError(gpuModules[1].getLoc())
+        << "expects one gpu.module to translate, found " << gpuModules.size();
+    return nullptr;
+  }
+  return gpuModules.empty() ? module.getOperation() : gpuModules.front();
+}
+
 FailureOr<std::unique_ptr<llvm::Module>>
 mlir::tile::translateToNVPTXModule(ModuleOp module, llvm::LLVMContext &context,
                                    const TargetOptions &options) {
   Location loc = module.getLoc();
-  Operation *device = module;
-  auto gpuModules = llvm::to_vector(module.getOps<gpu::GPUModuleOp>());
-  if (gpuModules.size() > 1)
-    return emitError(gpuModules[1].getLoc())
-           << "expects one gpu.module to translate, found "
-           << gpuModules.size();
-  if (gpuModules.size() == 1)
-    device = gpuModules.front();
+  Operation *device = getDeviceCode(module);
+  if (!device)
+    return failure();
   if (!llvm::any_of(device->getRegion(0).getOps<LLVM::LLVMFuncOp>(),
                     [](LLVM::LLVMFuncOp f) {
                       return f->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName());
@@ -127,6 +146,19 @@ mlir::tile::translateToNVPTXModule(ModuleOp module, llvm::LLVMContext &context,
       translateModuleToLLVMIR(device, context, "tile");
   if (!llvmModule)
     return emitError(loc) << "translation to LLVM IR failed";
+  // gpu.dynamic_shared_memory becomes an internal zero-size global, which
+  // PTX treats as static shared memory; the dynamic window is an extern
+  // array, aligned for 128-byte swizzles.
+  for (llvm::GlobalVariable &global : llvmModule->globals()) {
+    auto *array = dyn_cast<llvm::ArrayType>(global.getValueType());
+    if (global.getAddressSpace() == 3 && array &&
+        array->getNumElements() == 0 &&
+        global.getName().starts_with("__dynamic_shmem__")) {
+      global.setInitializer(nullptr);
+      global.setLinkage(llvm::GlobalValue::ExternalLinkage);
+      global.setAlignment(llvm::Align(1024));
+    }
+  }
   llvmModule->setTargetTriple(machine->getTargetTriple());
   llvmModule->setDataLayout(machine->createDataLayout());
   if (failed(linkLibdeviceIfNeeded(*llvmModule, options, loc)))

@@ -59,6 +59,16 @@ def ConvertTileElementwiseToGPU : TileToGPUPass<"convert-tile-elementwise-to-gpu
     kernel's threads. Writes to shared memory end with a CTA barrier.
   }]>;
 
+def ConvertTileGemmToNVVM : TileToGPUPass<"convert-tile-gemm-to-nvvm",
+    "Lowers tile.gemm to the chip's matrix instructions", [{
+    sm_90a: A (M x K) and B (N x K, `transpose_b`) in swizzled shared tiles,
+    C in a `#tile.wgmma` fragment: per warpgroup, `wgmma.fence`, one
+    `wgmma.mma_async` m64nNk16 per 16-wide K slice (descriptors built from
+    the tiles' shared addresses and swizzles), `wgmma.commit_group` and
+    `wgmma.wait_group 0`. Other chips and operand forms fail with an error
+    naming what is not lowered yet.
+  }]>;
+
 def ConvertTileMBarrierToNVGPU : TileToGPUPass<"convert-tile-mbarrier-to-nvgpu",
     "Lowers the tile.mbarrier ops to nvgpu mbarrier ops", [{
     `arrive` (every thread, or one elected thread with `leader`),

@@ -17,6 +17,7 @@ struct ChipInfo {
   llvm::StringLiteral name;  // as ptxas and LLVM spell it: "sm_90a"
   unsigned computeCapability; // 80, 90, 100
   llvm::StringLiteral ptxFeatures; // PTX ISA the NVPTX backend targets
+  unsigned minPtxVersion;          // oldest PTX ISA with this target (x10)
   bool hasCpAsync;  // cp.async (sm_80+)
   bool hasTma;      // cp.async.bulk.tensor + mbarrier tx counts (sm_90+)
   bool hasClusters; // thread-block clusters, distributed shared memory

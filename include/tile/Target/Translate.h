@@ -25,6 +25,11 @@ struct TargetOptions {
   std::string cudaRoot;
 };
 
+/// The operation holding `module`'s device code: its single gpu.module, or
+/// the module itself when it has none. Null (with an error) when it has
+/// several.
+Operation *getDeviceCode(ModuleOp module);
+
 /// Translates the device code of `module` (its single gpu.module, or the
 /// module itself when it holds llvm.func kernels directly) to an optimised
 /// LLVM module for NVPTX. Emits located errors on failure.

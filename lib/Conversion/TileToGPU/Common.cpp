@@ -28,6 +28,15 @@ TileToGPUTypeConverter::TileToGPUTypeConverter(MLIRContext *context) {
         gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup),
         type.getCount());
   });
+  // Passes that convert part of the ops meet the rest through casts, which
+  // a later pass (or reconcile-unrealized-casts) folds away.
+  auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
+                 Location loc) -> Value {
+    return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+        .getResult(0);
+  };
+  addSourceMaterialization(cast);
+  addTargetMaterialization(cast);
 }
 
 //===----------------------------------------------------------------------===//
@@ -42,11 +51,17 @@ FailureOr<Distribution> Distribution::forFragment(Type fragmentType) {
   auto type = dyn_cast<FragmentType>(fragmentType);
   if (!type)
     return failure();
+  Distribution dist;
+  dist.shape = llvm::to_vector(type.getShape());
+  if (auto wgmma = dyn_cast_if_present<WgmmaLayoutAttr>(type.getLayout())) {
+    dist.kind = Kind::Wgmma;
+    dist.threads = 128 * wgmma.getWarpgroups();
+    dist.vector = 2;
+    return dist;
+  }
   auto blocked = dyn_cast_if_present<BlockedLayoutAttr>(type.getLayout());
   if (!blocked)
     return failure();
-  Distribution dist;
-  dist.shape = llvm::to_vector(type.getShape());
   dist.threads = blocked.getThreads();
   dist.vector = blocked.getVector();
   return dist;
@@ -65,6 +80,25 @@ Distribution Distribution::forMemRef(ShapedType type, int64_t threads) {
 
 SmallVector<Value> Distribution::runCoordinates(OpBuilder &b, Location loc,
                                                 Value tid, int64_t r) const {
+  if (kind == Kind::Wgmma) {
+    // Run r = 2 c + h: row 64 g + 16 w + l / 4 + 8 h, column 8 c + 2 (l % 4).
+    auto div = [&](Value v, int64_t d) -> Value {
+      return arith::DivUIOp::create(b, loc, v, constIndex(b, loc, d));
+    };
+    auto rem = [&](Value v, int64_t d) -> Value {
+      return arith::RemUIOp::create(b, loc, v, constIndex(b, loc, d));
+    };
+    Value lane = rem(tid, 32);
+    Value row = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, div(tid, 32), constIndex(b, loc, 16)),
+        div(lane, 4));
+    row = arith::AddIOp::create(b, loc, row, constIndex(b, loc, 8 * (r % 2)));
+    Value col = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, rem(lane, 4), constIndex(b, loc, 2)),
+        constIndex(b, loc, 8 * (r / 2)));
+    return {row, col};
+  }
   // linear = (tid + r * threads) * vector, then row-major delinearisation.
   Value run = arith::AddIOp::create(b, loc, tid,
                                     constIndex(b, loc, r * threads));

@@ -19,13 +19,19 @@ namespace mlir::tile::lowering {
 /// consecutive row-major elements. This is the #tile.blocked layout, also
 /// used to split copies of shared-memory tiles over the threads.
 struct Distribution {
+  /// Blocked: the #tile.blocked layout (also used to split shared tiles).
+  /// Wgmma: the #tile.wgmma accumulator layout, runs of 2 columns.
+  enum class Kind { Blocked, Wgmma };
+  Kind kind = Kind::Blocked;
   SmallVector<int64_t> shape;
   int64_t threads = 1;
   int64_t vector = 1;
 
   int64_t numElements() const;
   int64_t numRuns() const { return numElements() / vector; }
-  int64_t runsPerThread() const { return llvm::divideCeil(numRuns(), threads); }
+  int64_t runsPerThread() const {
+    return llvm::divideCeil(numRuns(), threads);
+  }
   /// True when every thread has the same number of runs (no guard needed).
   bool isEven() const { return numRuns() % threads == 0; }
 
@@ -64,6 +70,14 @@ SmallVector<Value> addIndices(OpBuilder &b, Location loc, ValueRange base,
                               ValueRange coords);
 /// A CTA-wide barrier (bar.sync).
 void ctaBarrier(OpBuilder &b, Location loc);
+
+/// The swizzle (bytes) of the shared tile `memref` views, 0 for none.
+int64_t sharedSwizzle(Value memref);
+
+/// Set on asynchronous copies by assignTmaParameters: the kernel parameter
+/// holding their tensor map, and the swizzle it was encoded with.
+constexpr llvm::StringLiteral kTmaParamAttr = "tile.tma_param";
+constexpr llvm::StringLiteral kTmaSwizzleAttr = "tile.tma_swizzle";
 
 } // namespace mlir::tile::lowering
 

@@ -4,6 +4,8 @@
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 #include "tile/Target/Chip.h"
 
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
 using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
@@ -72,8 +74,10 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
         return op.emitOpError("completes on a barrier, which needs TMA "
                               "(sm_90 or later); ")
                << chip.name << " has none";
-      return op.emitOpError("asynchronous (TMA) copies are not lowered yet");
+      return lowerToTma(op, adaptor, rewriter);
     }
+    if (cast<ShapedType>(srcType).getElementTypeBitWidth() % 8 != 0)
+      return op.emitOpError("copies of sub-byte elements are not lowered yet");
     if (src == MemorySpace::Tmem || dst == MemorySpace::Tmem)
       return op.emitOpError("copies to or from tensor memory are not lowered "
                             "yet (they need sm_100a's tcgen05.ld/st/cp)");
@@ -137,6 +141,63 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
     // The copy is complete for the whole CTA when the op returns.
     if (writesShared)
       ctaBarrier(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  // Thread 0 raises the barrier's expected bytes (one arrival) and issues
+  // the bulk tensor copy that completes on it.
+  LogicalResult lowerToTma(CopyOp op, OpAdaptor adaptor,
+                           ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    auto param = op->getAttrOfType<IntegerAttr>(kTmaParamAttr);
+    auto swizzle = op->getAttrOfType<IntegerAttr>(kTmaSwizzleAttr);
+    auto func = op->getParentOfType<gpu::GPUFuncOp>();
+    if (!param || !swizzle || !func)
+      return op.emitOpError("has no tensor-map parameter; run the copy "
+                            "lowering on outlined kernels");
+    MLIRContext *context = getContext();
+    auto tile = cast<MemRefType>(op.getDest().getType());
+    nvgpu::TensorMapSwizzleKind kind;
+    switch (swizzle.getInt()) {
+    case 0:
+      kind = nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE;
+      break;
+    case 32:
+      kind = nvgpu::TensorMapSwizzleKind::SWIZZLE_32B;
+      break;
+    case 64:
+      kind = nvgpu::TensorMapSwizzleKind::SWIZZLE_64B;
+      break;
+    default:
+      kind = nvgpu::TensorMapSwizzleKind::SWIZZLE_128B;
+      break;
+    }
+    auto boxType = MemRefType::get(
+        tile.getShape(), tile.getElementType(), MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
+    auto descType = nvgpu::TensorMapDescriptorType::get(
+        context, boxType, kind, nvgpu::TensorMapL2PromoKind::L2PROMO_128B,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+    Value desc = UnrealizedConversionCastOp::create(
+                     rewriter, loc, descType,
+                     func.getArgument(param.getInt()))
+                     .getResult(0);
+    Value leader = arith::CmpIOp::create(rewriter, loc,
+                                         arith::CmpIPredicate::eq,
+                                         threadId(rewriter, loc),
+                                         constIndex(rewriter, loc, 0));
+    int64_t bytes = tile.getNumElements() * tile.getElementTypeBitWidth() / 8;
+    nvgpu::MBarrierArriveExpectTxOp::create(
+        rewriter, loc, adaptor.getBarrier(), constIndex(rewriter, loc, bytes),
+        adaptor.getBarrierIndex(), leader);
+    // TMA coordinates run innermost first.
+    SmallVector<Value> coords(llvm::reverse(adaptor.getSourceOffsets()));
+    nvgpu::TmaAsyncLoadOp::create(rewriter, loc, adaptor.getDest(),
+                                  adaptor.getBarrier(), desc, coords,
+                                  adaptor.getBarrierIndex(),
+                                  /*multicastMask=*/Value(), leader);
     rewriter.eraseOp(op);
     return success();
   }

@@ -5,16 +5,22 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "tile/Target/Chip.h"
 
 using namespace mlir;
 using namespace mlir::tile;
 
 static constexpr llvm::StringLiteral kGPUModuleName = "tile_kernels";
 
-LogicalResult mlir::tile::outlineTileKernels(ModuleOp module) {
+LogicalResult mlir::tile::outlineTileKernels(ModuleOp module,
+                                          const ChipInfo &chip) {
   auto kernels = llvm::to_vector(module.getOps<KernelOp>());
   if (kernels.empty())
     return success();
+  for (KernelOp kernel : kernels)
+    if (kernel.getCluster() && !chip.hasClusters)
+      return kernel.emitOpError("asks for a cluster, which ")
+             << chip.name << " does not have (sm_90 or later)";
   MLIRContext *context = module.getContext();
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   UnitAttr::get(context));

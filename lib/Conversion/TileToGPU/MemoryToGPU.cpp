@@ -10,37 +10,68 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
+static constexpr int64_t kSharedAlignment = 1024;
+static constexpr llvm::StringLiteral kSharedOffsetAttr = "tile.shared_offset";
+
+LogicalResult mlir::tile::assignSharedOffsets(ModuleOp module) {
+  WalkResult result = module.walk([&](gpu::GPUFuncOp func) {
+    int64_t offset = 0;
+    func.walk([&](AllocSharedOp alloc) {
+      auto type = cast<MemRefType>(alloc.getType());
+      int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
+      alloc->setAttr(kSharedOffsetAttr,
+                     IntegerAttr::get(IndexType::get(func.getContext()), offset));
+      offset = llvm::alignTo(offset + bytes, kSharedAlignment);
+    });
+    if (offset == 0)
+      return WalkResult::advance();
+    // Room to realign the base at run time.
+    func->setAttr(kDynamicSharedBytesAttrName,
+                  IntegerAttr::get(IntegerType::get(func.getContext(), 32),
+                                   offset + kSharedAlignment));
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 namespace {
-// Shared tiles live for the whole kernel: one workgroup global each, aligned
-// for 128-byte-swizzled TMA boxes.
+// Shared tiles live in the kernel's dynamic shared memory (static shared
+// memory stops at 48 KiB) at the offsets assignSharedOffsets chose. The
+// base is realigned to 1024 bytes at run time, as 128-byte swizzles need.
 struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(AllocSharedOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto gpuModule = op->getParentOfType<gpu::GPUModuleOp>();
-    if (!gpuModule)
-      return op.emitOpError("must be outlined into a gpu.module first "
-                            "(convert-tile-kernel-to-gpu)");
-    auto type = cast<MemRefType>(op.getType());
-    // Globals are only ever added, so their count makes a fresh name.
-    std::string name =
-        "__tile_shared_" +
-        std::to_string(llvm::range_size(gpuModule.getOps<memref::GlobalOp>()));
-    memref::GlobalOp global;
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(gpuModule.getBody());
-      global = memref::GlobalOp::create(
-        rewriter, op.getLoc(), name, rewriter.getStringAttr("private"),
-        type, /*initial_value=*/rewriter.getUnitAttr(), /*constant=*/false,
-        /*alignment=*/rewriter.getI64IntegerAttr(1024));
-    }
-    rewriter.replaceOpWithNewOp<memref::GetGlobalOp>(op, type,
-                                                     global.getSymName());
+    auto offset = op->getAttrOfType<IntegerAttr>(kSharedOffsetAttr);
+    if (!offset)
+      return op.emitOpError("has no shared-memory offset; it must be inside "
+                            "an outlined kernel");
+    Location loc = op.getLoc();
+    MLIRContext *context = getContext();
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+    auto bytesType = MemRefType::get({ShapedType::kDynamic},
+                                     rewriter.getI8Type(), nullptr, workgroup);
+    Value base = gpu::DynamicSharedMemoryOp::create(rewriter, loc, bytesType);
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, base);
+    Value align = constIndex(rewriter, loc, kSharedAlignment);
+    // pad = (align - address % align) % align
+    Value pad = arith::RemUIOp::create(
+        rewriter, loc,
+        arith::SubIOp::create(
+            rewriter, loc, align,
+            arith::RemUIOp::create(rewriter, loc, address, align)),
+        align);
+    Value start = arith::AddIOp::create(
+        rewriter, loc, pad, constIndex(rewriter, loc, offset.getInt()));
+    rewriter.replaceOpWithNewOp<memref::ViewOp>(op, op.getType(), base, start,
+                                                ValueRange{});
     return success();
   }
 };
+
 
 // A fragment is the per-thread slice its layout describes; allocas at the
 // function entry are promoted to registers by LLVM once indexing is constant.

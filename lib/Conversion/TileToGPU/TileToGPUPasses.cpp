@@ -15,6 +15,7 @@ namespace mlir::tile {
 #define GEN_PASS_DEF_CONVERTTILEMEMORYTOGPU
 #define GEN_PASS_DEF_CONVERTTILECOPYTOGPU
 #define GEN_PASS_DEF_CONVERTTILEELEMENTWISETOGPU
+#define GEN_PASS_DEF_CONVERTTILEGEMMTONVVM
 #define GEN_PASS_DEF_CONVERTTILEMBARRIERTONVGPU
 #define GEN_PASS_DEF_CONVERTTILETOGPU
 #include "tile/Conversion/Passes.h.inc"
@@ -26,14 +27,20 @@ using namespace mlir::tile;
 using PopulateFn = void (*)(TileToGPUTypeConverter &, RewritePatternSet &,
                             const ChipInfo &);
 
+static const ChipInfo *requireChip(ModuleOp module, StringRef chipName) {
+  const ChipInfo *chip = lookupChip(chipName);
+  if (!chip)
+    emitError(module.getLoc()) << "unknown chip '" << chipName
+                               << "'; known chips: " << knownChipNames();
+  return chip;
+}
+
 static LogicalResult convert(ModuleOp module, StringRef chipName,
                              ArrayRef<PopulateFn> populate,
                              function_ref<void(ConversionTarget &)> illegal) {
-  const ChipInfo *chip = lookupChip(chipName);
+  const ChipInfo *chip = requireChip(module, chipName);
   if (!chip)
-    return emitError(module.getLoc())
-           << "unknown chip '" << chipName << "'; known chips: "
-           << knownChipNames();
+    return failure();
   MLIRContext *context = module.getContext();
   TileToGPUTypeConverter converter(context);
   RewritePatternSet patterns(context);
@@ -50,7 +57,8 @@ struct ConvertTileKernelToGPUPass
     : tile::impl::ConvertTileKernelToGPUBase<ConvertTileKernelToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(outlineTileKernels(getOperation())))
+    const ChipInfo *target = requireChip(getOperation(), chip);
+    if (!target || failed(outlineTileKernels(getOperation(), *target)))
       signalPassFailure();
   }
 };
@@ -59,7 +67,8 @@ struct ConvertTileMemoryToGPUPass
     : tile::impl::ConvertTileMemoryToGPUBase<ConvertTileMemoryToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(convert(getOperation(), chip, {populateTileMemoryToGPUPatterns},
+    if (failed(assignSharedOffsets(getOperation())) ||
+        failed(convert(getOperation(), chip, {populateTileMemoryToGPUPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalOp<AllocSharedOp, AllocFragmentOp,
                                         AllocBarrierOp>();
@@ -72,7 +81,10 @@ struct ConvertTileCopyToGPUPass
     : tile::impl::ConvertTileCopyToGPUBase<ConvertTileCopyToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(convert(getOperation(), chip, {populateTileCopyToGPUPatterns},
+    const ChipInfo *target = requireChip(getOperation(), chip);
+    if (!target ||
+        (target->hasTma && failed(assignTmaParameters(getOperation()))) ||
+        failed(convert(getOperation(), chip, {populateTileCopyToGPUPatterns},
                        [](ConversionTarget &t) { t.addIllegalOp<CopyOp>(); })))
       signalPassFailure();
   }
@@ -87,6 +99,17 @@ struct ConvertTileElementwiseToGPUPass
                        [](ConversionTarget &t) {
                          t.addIllegalOp<ElementwiseOp, FillOp>();
                        })))
+      signalPassFailure();
+  }
+};
+
+struct ConvertTileGemmToNVVMPass
+    : tile::impl::ConvertTileGemmToNVVMBase<ConvertTileGemmToNVVMPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    annotateGemmSwizzles(getOperation());
+    if (failed(convert(getOperation(), chip, {populateTileGemmToNVVMPatterns},
+                       [](ConversionTarget &t) { t.addIllegalOp<GemmOp>(); })))
       signalPassFailure();
   }
 };
@@ -110,9 +133,15 @@ struct ConvertTileToGPUPass
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(outlineTileKernels(module)) ||
-        failed(convert(module, chip,
+    const ChipInfo *target = requireChip(module, chip);
+    if (!target || failed(outlineTileKernels(module, *target)) ||
+        failed(assignSharedOffsets(module)) ||
+        (target->hasTma && failed(assignTmaParameters(module))))
+      return signalPassFailure();
+    annotateGemmSwizzles(module);
+    if (failed(convert(module, chip,
                        {populateTileMemoryToGPUPatterns,
+                        populateTileGemmToNVVMPatterns,
                         populateTileCopyToGPUPatterns,
                         populateTileElementwiseToGPUPatterns,
                         populateTileMBarrierToNVGPUPatterns,

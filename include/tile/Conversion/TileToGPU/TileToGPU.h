@@ -19,7 +19,16 @@ public:
 };
 
 /// Moves every tile.kernel into a gpu.module as a gpu.func kernel.
-LogicalResult outlineTileKernels(ModuleOp module);
+LogicalResult outlineTileKernels(ModuleOp module, const ChipInfo &chip);
+
+/// Places every tile.alloc_shared of each outlined kernel in its dynamic
+/// shared memory (1024-byte aligned) and records the kernel's total.
+LogicalResult assignSharedOffsets(ModuleOp module);
+
+/// Gives each kernel one tensor-map parameter per distinct (global argument,
+/// box, swizzle) its asynchronous copies use, and records them for the
+/// runtime. Copies learn their parameter through an attribute.
+LogicalResult assignTmaParameters(ModuleOp module);
 
 void populateTileMemoryToGPUPatterns(TileToGPUTypeConverter &converter,
                                      RewritePatternSet &patterns,
@@ -30,6 +39,11 @@ void populateTileCopyToGPUPatterns(TileToGPUTypeConverter &converter,
 void populateTileElementwiseToGPUPatterns(TileToGPUTypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           const ChipInfo &chip);
+void populateTileGemmToNVVMPatterns(TileToGPUTypeConverter &converter,
+                                     RewritePatternSet &patterns,
+                                     const ChipInfo &chip);
+/// Records on each tile.gemm the swizzles of its shared operands.
+void annotateGemmSwizzles(ModuleOp module);
 void populateTileLoopToSCFPatterns(TileToGPUTypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    const ChipInfo &chip);

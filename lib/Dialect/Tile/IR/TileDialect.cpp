@@ -153,6 +153,13 @@ FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
     return failure();
   if (!layout)
     return success();
+  if (auto wgmma = dyn_cast<WgmmaLayoutAttr>(layout)) {
+    if (shape.size() != 2 || shape[0] != 64 * wgmma.getWarpgroups() ||
+        shape[1] % 8 != 0 || shape[1] > 256)
+      return emitError() << "wgmma layout needs a (64 x warpgroups) x N tile "
+                            "with N a multiple of 8 up to 256";
+    return success();
+  }
   auto blocked = dyn_cast<BlockedLayoutAttr>(layout);
   if (!blocked)
     return emitError() << "fragment layout must be a tile layout attribute, got "

@@ -208,10 +208,35 @@ LogicalResult AllocSharedOp::verify() {
   if (getMemorySpace(type) != MemorySpace::Shared)
     return emitOpError("expects a memref in #gpu.address_space<workgroup>, got ")
            << type;
+  if (std::optional<uint64_t> swizzle = getSwizzle()) {
+    int64_t rowBytes = type.getShape().back() * type.getElementTypeBitWidth() / 8;
+    if (*swizzle != 0 && *swizzle != 32 && *swizzle != 64 && *swizzle != 128)
+      return emitOpError("expects a swizzle of 0, 32, 64 or 128 bytes, got ")
+             << *swizzle;
+    if (*swizzle != 0 && rowBytes != static_cast<int64_t>(*swizzle))
+      return emitOpError("expects rows of ")
+             << *swizzle << " bytes for a " << *swizzle
+             << "-byte swizzle, got " << rowBytes;
+  }
   return verifyInKernel(*this);
 }
 
-LogicalResult AllocFragmentOp::verify() { return verifyInKernel(*this); }
+LogicalResult AllocFragmentOp::verify() {
+  if (failed(verifyInKernel(*this)))
+    return failure();
+  // A layout spreads the tile over a number of threads: the kernel's.
+  Attribute layout = getType().getLayout();
+  int64_t layoutThreads = 0;
+  if (auto blocked = dyn_cast_if_present<BlockedLayoutAttr>(layout))
+    layoutThreads = blocked.getThreads();
+  else if (auto wgmma = dyn_cast_if_present<WgmmaLayoutAttr>(layout))
+    layoutThreads = 128 * wgmma.getWarpgroups();
+  int64_t threads = getKernelThreads(*this);
+  if (layoutThreads && threads && layoutThreads != threads)
+    return emitOpError("has a layout for ")
+           << layoutThreads << " threads in a kernel of " << threads;
+  return success();
+}
 
 LogicalResult AllocTmemOp::verify() { return verifyInKernel(*this); }
 

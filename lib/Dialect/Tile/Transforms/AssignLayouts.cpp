@@ -1,7 +1,8 @@
-//===- AssignLayouts.cpp - choose fragment layouts ------------------------===//
+//===- AssignLayouts.cpp - choose fragment layouts and shared swizzles ----===//
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "tile/Target/Chip.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEASSIGNLAYOUTS
@@ -25,10 +26,93 @@ static FailureOr<BlockedLayoutAttr> chooseBlocked(FragmentType type,
   return failure();
 }
 
+static void setLayout(Value fragment, Attribute layout) {
+  auto type = cast<FragmentType>(fragment.getType());
+  fragment.setType(FragmentType::get(type.getContext(), type.getShape(),
+                                     type.getElementType(), layout));
+}
+
+static AllocSharedOp getSharedAlloc(Value memref) {
+  while (auto view = memref.getDefiningOp<memref::SubViewOp>())
+    memref = view.getSource();
+  return memref.getDefiningOp<AllocSharedOp>();
+}
+
 namespace {
 struct TileAssignLayoutsPass
     : public tile::impl::TileAssignLayoutsBase<TileAssignLayoutsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
+    const ChipInfo *target = lookupChip(chip);
+    if (!target) {
+      emitError(getOperation().getLoc(), "unknown chip '")
+          << chip << "'; known chips: " << knownChipNames();
+      return signalPassFailure();
+    }
+    if (failed(assignMatrixLayouts(*target)) || failed(assignBlocked()))
+      signalPassFailure();
+  }
+
+  // gemm accumulators take the matrix instruction's layout; fragments that
+  // meet them in an elementwise op take it too, so no shuffle is needed.
+  LogicalResult assignMatrixLayouts(const ChipInfo &target) {
+    WalkResult result = getOperation().walk([&](GemmOp gemm) {
+      for (Value operand : {Value(gemm.getA()), Value(gemm.getB())})
+        if (AllocSharedOp alloc = getSharedAlloc(operand))
+          if (!alloc.getSwizzle()) {
+            auto type = cast<MemRefType>(alloc.getType());
+            int64_t rowBytes =
+                type.getShape().back() * type.getElementTypeBitWidth() / 8;
+            int64_t swizzle =
+                llvm::is_contained({32, 64, 128}, rowBytes) ? rowBytes : 0;
+            alloc.setSwizzle(swizzle);
+          }
+      auto c = dyn_cast<FragmentType>(gemm.getC().getType());
+      if (!c || c.getLayout())
+        return WalkResult::advance();
+      if (!target.hasWgmma) {
+        gemm.emitOpError("accumulator layouts for ")
+            << target.name << " (mma.sync) are not implemented yet";
+        return WalkResult::interrupt();
+      }
+      int64_t threads = getKernelThreads(gemm);
+      if (threads % 128 != 0 || c.getShape()[0] != 64 * (threads / 128)) {
+        gemm.emitOpError("wgmma needs M = 64 x warpgroups: ")
+            << c.getShape()[0] << " rows with " << threads << " threads";
+        return WalkResult::interrupt();
+      }
+      setLayout(gemm.getC(),
+                WgmmaLayoutAttr::get(gemm.getContext(), threads / 128));
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return failure();
+
+    // Spread matrix layouts to elementwise partners until nothing changes.
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      getOperation().walk([&](ElementwiseOp op) {
+        Attribute layout;
+        for (Value v : op->getOperands())
+          if (auto f = dyn_cast<FragmentType>(v.getType()))
+            if (isa_and_present<WgmmaLayoutAttr>(f.getLayout()))
+              layout = f.getLayout();
+        if (!layout)
+          return;
+        for (Value v : op->getOperands())
+          if (auto f = dyn_cast<FragmentType>(v.getType()))
+            if (!f.getLayout()) {
+              setLayout(v, layout);
+              changed = true;
+            }
+      });
+    }
+    return success();
+  }
+
+  LogicalResult assignBlocked() {
     WalkResult result = getOperation().walk([&](AllocFragmentOp alloc) {
       FragmentType type = alloc.getType();
       if (type.getLayout())
@@ -45,12 +129,10 @@ struct TileAssignLayoutsPass
             << threads << " threads";
         return WalkResult::interrupt();
       }
-      alloc.getResult().setType(FragmentType::get(
-          type.getContext(), type.getShape(), type.getElementType(), *layout));
+      setLayout(alloc.getResult(), *layout);
       return WalkResult::advance();
     });
-    if (result.wasInterrupted())
-      signalPassFailure();
+    return failure(result.wasInterrupted());
   }
 };
 } // namespace

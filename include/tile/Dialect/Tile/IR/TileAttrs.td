@@ -77,3 +77,22 @@ def Tile_BlockedLayoutAttr : AttrDef<Tile_Dialect, "BlockedLayout"> {
   let assemblyFormat = "`<` `threads` `=` $threads `,` `vector` `=` $vector `>`";
 }
 #endif
+
+#ifndef TILE_WGMMA_LAYOUT_ATTR
+#define TILE_WGMMA_LAYOUT_ATTR
+def Tile_WgmmaLayoutAttr : AttrDef<Tile_Dialect, "WgmmaLayout"> {
+  let mnemonic = "wgmma";
+  let summary = "fragment layout of sm_90a wgmma accumulators";
+  let description = [{
+    The accumulator layout of `wgmma.mma_async` m64nNk*: warpgroup `g` of the
+    CTA holds rows [64 g, 64 g + 64) of an M x N tile (M = 64 x warpgroups).
+    Within it, lane `l` of warp `w` holds, for every 8-column chunk `c`, the
+    pairs (row 16 w + l / 4 + 8 h, columns 8 c + 2 (l mod 4) + {0, 1}) for
+    h = 0, 1: `N / 2` registers per thread, in slots `4 c + 2 h + {0, 1}`.
+
+    Example: `!tile.fragment<128x256xf32, #tile.wgmma<warpgroups = 2>>`
+  }];
+  let parameters = (ins "int64_t":$warpgroups);
+  let assemblyFormat = "`<` `warpgroups` `=` $warpgroups `>`";
+}
+#endif

@@ -27,6 +27,13 @@ enum class MemorySpace { Global, Shared, Fragment, Tmem, Other };
 MemorySpace getMemorySpace(Type type);
 StringRef stringifyMemorySpace(MemorySpace space);
 
+/// Attributes the lowering leaves on kernels for the runtime's description
+/// (tile-translate --kernel-info): dynamic shared memory bytes, and the TMA
+/// tensor maps the kernel takes as extra parameters.
+constexpr llvm::StringLiteral kDynamicSharedBytesAttrName =
+    "tile.dynamic_shared_bytes";
+constexpr llvm::StringLiteral kTmaAttrName = "tile.tma";
+
 /// Threads per CTA of the kernel holding `op`: its tile.kernel, or after
 /// outlining its gpu.func's known block size; 0 when there is none.
 int64_t getKernelThreads(Operation *op);

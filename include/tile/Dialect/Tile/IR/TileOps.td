@@ -106,9 +106,15 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared"> {
     %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
     ```
 
+    `swizzle` (0, 32, 64 or 128 bytes; absent = chosen by
+    `tile-assign-layouts`) is the XOR swizzle of 16-byte chunks within rows
+    that TMA writes and wgmma reads without bank conflicts.
+
     Rules: static shape, identity layout, workgroup memory space, and must be
-    inside a `tile.kernel`.
+    inside a `tile.kernel`. With a swizzle, the innermost
+    dimension spans exactly the swizzle's bytes.
   }];
+  let arguments = (ins OptionalAttr<I64Attr>:$swizzle);
   let results = (outs AnyMemRef:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;

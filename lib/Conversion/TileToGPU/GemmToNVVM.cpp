@@ -1,0 +1,184 @@
+//===- GemmToNVVM.cpp - tile.gemm to sm_90a wgmma -------------------------===//
+//
+// C (+)= A B^T with A (M x K) and B (N x K) in 128/64/32-byte-swizzled shared
+// tiles and C in #tile.wgmma registers. Warpgroup g multiplies rows
+// [64 g, 64 g + 64) of A by all of B with one wgmma.mma_async m64nNk16 per
+// 16-wide slice of K, between one wgmma.fence and one commit + wait, so
+// ptxas sees the accumulators untouched while the group is in flight.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+#include "tile/Conversion/TileToGPU/TileToGPU.h"
+#include "tile/Target/Chip.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+static constexpr llvm::StringLiteral kSwizzleA = "tile.swizzle_a";
+static constexpr llvm::StringLiteral kSwizzleB = "tile.swizzle_b";
+
+void mlir::tile::annotateGemmSwizzles(ModuleOp module) {
+  module.walk([](GemmOp gemm) {
+    Builder b(gemm.getContext());
+    gemm->setAttr(kSwizzleA, b.getI64IntegerAttr(sharedSwizzle(gemm.getA())));
+    gemm->setAttr(kSwizzleB, b.getI64IntegerAttr(sharedSwizzle(gemm.getB())));
+  });
+}
+
+// Shared-window byte address of a shared memref's first element, as i64.
+static Value sharedAddress(OpBuilder &b, Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value bytes = arith::MulIOp::create(
+      b, loc, meta.getOffset(),
+      constIndex(b, loc, type.getElementTypeBitWidth() / 8));
+  Value address = arith::AddIOp::create(b, loc, ptr, bytes);
+  return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
+}
+
+// The wgmma matrix descriptor of a K-major, swizzled tile starting at
+// `address`: 8-row core-matrix groups `8 * swizzle` bytes apart.
+static Value descriptor(OpBuilder &b, Location loc, Value address,
+                        int64_t swizzle) {
+  auto i64 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, 64);
+  };
+  int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
+  int64_t fixed = (int64_t(1) << 16) |                // leading byte offset (unused)
+                  (int64_t(8 * swizzle / 16) << 32) | // stride byte offset
+                  (mode << 62);
+  Value start = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, address, i64(0x3FFFF)), i64(4));
+  return arith::OrIOp::create(b, loc, start, i64(fixed));
+}
+
+namespace {
+struct GemmLowering : OpConversionPattern<GemmOp> {
+  GemmLowering(TypeConverter &converter, MLIRContext *context,
+               const ChipInfo &chip)
+      : OpConversionPattern(converter, context), chip(chip) {}
+
+  LogicalResult
+  matchAndRewrite(GemmOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!chip.hasWgmma)
+      return op.emitOpError("on ")
+             << chip.name
+             << " is not lowered yet (only sm_90a's wgmma is implemented)";
+    auto c = dyn_cast<FragmentType>(op.getC().getType());
+    auto layout = c ? dyn_cast_if_present<WgmmaLayoutAttr>(c.getLayout())
+                    : nullptr;
+    if (!layout)
+      return op.emitOpError("expects C in a fragment with the #tile.wgmma "
+                            "layout (tile-assign-layouts)");
+    if (getMemorySpace(op.getA().getType()) != MemorySpace::Shared)
+      return op.emitOpError("with A in registers or tensor memory is not "
+                            "lowered yet");
+    if (op.getTransposeA() || !op.getTransposeB())
+      return op.emitOpError("lowers for K-major operands only so far: A as "
+                            "M x K and B as N x K (transpose_b)");
+    if (op.getBarrier())
+      return op.emitOpError("completing on a barrier is not lowered yet");
+    auto a = cast<MemRefType>(op.getA().getType());
+    Type element = a.getElementType();
+    NVVM::WGMMATypes inputType;
+    if (element.isBF16())
+      inputType = NVVM::WGMMATypes::bf16;
+    else if (element.isF16())
+      inputType = NVVM::WGMMATypes::f16;
+    else
+      return op.emitOpError("wgmma lowering handles bf16 and f16 inputs so "
+                            "far, got ")
+             << element;
+    if (!c.getElementType().isF32())
+      return op.emitOpError("wgmma lowering accumulates in f32 only so far");
+
+    int64_t n = c.getShape()[1];
+    int64_t k = a.getShape()[1];
+    int64_t rowBytes = k * a.getElementTypeBitWidth() / 8;
+    int64_t swizzleA = op->getAttrOfType<IntegerAttr>(kSwizzleA).getInt();
+    int64_t swizzleB = op->getAttrOfType<IntegerAttr>(kSwizzleB).getInt();
+    if (swizzleA != rowBytes || swizzleB != rowBytes ||
+        !llvm::is_contained({32, 64, 128}, rowBytes))
+      return op.emitOpError("needs A and B rows of 32, 64 or 128 bytes, "
+                            "swizzled to match (got ")
+             << rowBytes << "-byte rows, swizzles " << swizzleA << " and "
+             << swizzleB << ")";
+
+    Location loc = op.getLoc();
+    MLIRContext *context = getContext();
+    Value tid = threadId(rewriter, loc);
+    Value warpgroup = arith::IndexCastUIOp::create(
+        rewriter, loc, rewriter.getI64Type(),
+        arith::DivUIOp::create(rewriter, loc, tid, constIndex(rewriter, loc, 128)));
+    Value addrA = arith::AddIOp::create(
+        rewriter, loc, sharedAddress(rewriter, loc, adaptor.getA()),
+        arith::MulIOp::create(
+            rewriter, loc, warpgroup,
+            arith::ConstantIntOp::create(rewriter, loc, 64 * rowBytes, 64)));
+    Value addrB = sharedAddress(rewriter, loc, adaptor.getB());
+
+    // The accumulators as the struct wgmma reads and writes.
+    Value acc = adaptor.getC();
+    int64_t regs = n / 2;
+    Type f32 = rewriter.getF32Type();
+    auto structType =
+        LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(regs, f32));
+    Value inout = LLVM::UndefOp::create(rewriter, loc, structType);
+    for (int64_t i = 0; i < regs; ++i) {
+      Value v = memref::LoadOp::create(rewriter, loc, acc,
+                                       ValueRange{constIndex(rewriter, loc, i)});
+      inout = LLVM::InsertValueOp::create(rewriter, loc, inout, v, i);
+    }
+
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    auto typeAttr = NVVM::WGMMATypesAttr::get(context, inputType);
+    for (int64_t kk = 0; kk < k / 16; ++kk) {
+      Value step = arith::ConstantIntOp::create(
+          rewriter, loc, kk * 16 * a.getElementTypeBitWidth() / 8, 64);
+      Value descA = descriptor(
+          rewriter, loc, arith::AddIOp::create(rewriter, loc, addrA, step),
+          swizzleA);
+      Value descB = descriptor(
+          rewriter, loc, arith::AddIOp::create(rewriter, loc, addrB, step),
+          swizzleB);
+      auto scaleD = (kk == 0 && op.getClearAccum()) ? NVVM::WGMMAScaleOut::zero
+                                                    : NVVM::WGMMAScaleOut::one;
+      inout = NVVM::WgmmaMmaAsyncOp::create(
+          rewriter, loc, structType, inout, descA, descB,
+          NVVM::MMAShapeAttr::get(context, 64, n, 16), typeAttr, typeAttr,
+          NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
+          NVVM::WGMMAScaleOutAttr::get(context, scaleD),
+          NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one),
+          NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one),
+          NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
+          NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::col),
+          /*satfinite=*/nullptr);
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc,
+                                       rewriter.getI64IntegerAttr(0));
+    for (int64_t i = 0; i < regs; ++i) {
+      Value v = LLVM::ExtractValueOp::create(rewriter, loc, inout, i);
+      memref::StoreOp::create(rewriter, loc, v, acc,
+                              ValueRange{constIndex(rewriter, loc, i)});
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const ChipInfo &chip;
+};
+} // namespace
+
+void mlir::tile::populateTileGemmToNVVMPatterns(
+    TileToGPUTypeConverter &converter, RewritePatternSet &patterns,
+    const ChipInfo &chip) {
+  patterns.add<GemmLowering>(converter, patterns.getContext(), chip);
+}

@@ -1,0 +1,100 @@
+//===- TmaParameters.cpp - tensor-map parameters of TMA copies ------------===//
+//
+// A TMA copy reads global memory through a tensor map (CUtensorMap) the host
+// builds with cuTensorMapEncodeTiled. Each kernel takes one, as a pointer to
+// 128 bytes of device memory, per distinct (argument, box, swizzle); the
+// runtime learns which from the kernel description.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+#include "tile/Conversion/TileToGPU/TileToGPU.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static std::optional<StringRef> tmaElementType(Type type) {
+  if (type.isBF16())
+    return StringRef("bf16");
+  if (type.isF16())
+    return StringRef("f16");
+  if (type.isF32())
+    return StringRef("f32");
+  if (type.isInteger(8))
+    return StringRef("i8");
+  if (type.isInteger(32))
+    return StringRef("i32");
+  return std::nullopt;
+}
+
+int64_t mlir::tile::lowering::sharedSwizzle(Value memref) {
+  while (auto view = memref.getDefiningOp<memref::SubViewOp>())
+    memref = view.getSource();
+  if (auto alloc = memref.getDefiningOp<AllocSharedOp>())
+    return alloc.getSwizzle().value_or(0);
+  return 0;
+}
+
+LogicalResult mlir::tile::assignTmaParameters(ModuleOp module) {
+  WalkResult result = module.walk([&](gpu::GPUFuncOp func) {
+    MLIRContext *context = func.getContext();
+    Builder b(context);
+    SmallVector<Attribute> entries;
+    std::map<std::tuple<unsigned, std::vector<int64_t>, int64_t>, unsigned>
+        params;
+    WalkResult inner = func.walk([&](CopyOp copy) {
+      if (!copy.getBarrier())
+        return WalkResult::advance();
+      auto arg = dyn_cast<BlockArgument>(copy.getSource());
+      if (!arg || arg.getOwner() != &func.getBody().front()) {
+        copy.emitOpError("completes on a barrier through TMA, which needs the "
+                         "global source to be a kernel argument");
+        return WalkResult::interrupt();
+      }
+      auto tile = cast<MemRefType>(copy.getDest().getType());
+      std::optional<StringRef> element = tmaElementType(tile.getElementType());
+      if (!element) {
+        copy.emitOpError("has no TMA element type for ")
+            << tile.getElementType();
+        return WalkResult::interrupt();
+      }
+      if (llvm::any_of(tile.getShape(), [](int64_t d) { return d > 256; })) {
+        copy.emitOpError("TMA boxes are at most 256 elements per dimension, "
+                         "got ")
+            << tile;
+        return WalkResult::interrupt();
+      }
+      int64_t swizzle = lowering::sharedSwizzle(copy.getDest());
+      auto key = std::make_tuple(arg.getArgNumber(),
+                                 std::vector<int64_t>(tile.getShape().begin(),
+                                                      tile.getShape().end()),
+                                 swizzle);
+      auto [it, inserted] = params.try_emplace(key, func.getNumArguments());
+      if (inserted) {
+        if (failed(func.insertArgument(it->second,
+                                       LLVM::LLVMPointerType::get(context),
+                                       DictionaryAttr::get(context),
+                                       copy.getLoc())))
+          return WalkResult::interrupt();
+        entries.push_back(b.getDictionaryAttr({
+            b.getNamedAttr("param", b.getI64IntegerAttr(it->second)),
+            b.getNamedAttr("arg", b.getI64IntegerAttr(arg.getArgNumber())),
+            b.getNamedAttr("type", b.getStringAttr(*element)),
+            b.getNamedAttr("box", b.getDenseI64ArrayAttr(tile.getShape())),
+            b.getNamedAttr("swizzle", b.getI64IntegerAttr(swizzle)),
+        }));
+      }
+      copy->setAttr(lowering::kTmaParamAttr, b.getI64IntegerAttr(it->second));
+      copy->setAttr(lowering::kTmaSwizzleAttr, b.getI64IntegerAttr(swizzle));
+      return WalkResult::advance();
+    });
+    if (inner.wasInterrupted())
+      return WalkResult::interrupt();
+    if (!entries.empty())
+      func->setAttr(kTmaAttrName, b.getArrayAttr(entries));
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}

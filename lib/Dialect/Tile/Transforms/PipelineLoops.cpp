@@ -1,0 +1,208 @@
+//===- PipelineLoops.cpp - multi-buffer tile.pipelined_for loads ----------===//
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "tile/Target/Chip.h"
+
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEPIPELINELOOPS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static bool isProducer(CopyOp copy) {
+  return !copy.getBarrier() &&
+         getMemorySpace(copy.getSource().getType()) == MemorySpace::Global &&
+         getMemorySpace(copy.getDest().getType()) == MemorySpace::Shared;
+}
+
+namespace {
+struct Ring {
+  AllocSharedOp original;
+  AllocSharedOp ring;
+};
+
+class LoopPipeliner {
+public:
+  LoopPipeliner(PipelinedForOp loop) : loop(loop), b(loop) {}
+
+  LogicalResult run();
+
+private:
+  // memref<shape> view of slot `slot` of `ring`.
+  Value slotView(Location loc, AllocSharedOp ring, Value slot);
+  // Clones the producers (and the pure ops they need) for iteration `k`
+  // into slot `slot`, completing on barrier `slot` of `full`.
+  void issueProducers(Value k, Value slot);
+
+  PipelinedForOp loop;
+  OpBuilder b;
+  SmallVector<CopyOp> producers;
+  SmallVector<Ring> rings;
+  Value full;
+};
+} // namespace
+
+Value LoopPipeliner::slotView(Location loc, AllocSharedOp ring, Value slot) {
+  auto type = cast<MemRefType>(ring.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+  offsets[0] = slot;
+  SmallVector<OpFoldResult> sizes{b.getIndexAttr(1)};
+  for (int64_t d = 1; d < rank; ++d)
+    sizes.push_back(b.getIndexAttr(type.getDimSize(d)));
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  auto resultType = cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
+      type.getShape().drop_front(), type, offsets, sizes, strides));
+  return memref::SubViewOp::create(b, loc, resultType, ring, offsets, sizes,
+                                   strides);
+}
+
+void LoopPipeliner::issueProducers(Value k, Value slot) {
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), k);
+  for (Ring &r : rings)
+    mapping.map(r.original.getResult(), slotView(loop.getLoc(), r.ring, slot));
+  for (Operation &op : loop.getBody().front().without_terminator()) {
+    auto copy = dyn_cast<CopyOp>(op);
+    if (copy && llvm::is_contained(producers, copy)) {
+      auto async = cast<CopyOp>(b.clone(op, mapping));
+      async.getBarrierMutable().assign(full);
+      async.getBarrierIndexMutable().assign(slot);
+      continue;
+    }
+    // Offsets are computed by pure ops; the rest of the body is not needed.
+    if (isPure(&op))
+      b.clone(op, mapping);
+  }
+}
+
+LogicalResult LoopPipeliner::run() {
+  Location loc = loop.getLoc();
+  int64_t stages = loop.getStagesAttr().getInt();
+  Block &body = loop.getBody().front();
+  for (Operation &op : body.without_terminator())
+    if (auto copy = dyn_cast<CopyOp>(op); copy && isProducer(copy))
+      producers.push_back(copy);
+  if (producers.empty())
+    return loop.emitOpError("has no global-to-shared copy to pipeline");
+
+  // Each producer destination becomes a ring of `stages` tiles.
+  for (CopyOp copy : producers) {
+    auto alloc = copy.getDest().getDefiningOp<AllocSharedOp>();
+    if (!alloc || loop->isAncestor(alloc))
+      return copy.emitOpError("in a pipelined loop must write a shared tile "
+                              "allocated outside the loop");
+    for (Operation *user : alloc->getUsers())
+      if (!loop->isAncestor(user))
+        return user->emitOpError("uses a shared tile that a pipelined loop "
+                                 "multi-buffers; use it only inside the loop");
+    if (llvm::any_of(rings, [&](Ring &r) { return r.original == alloc; }))
+      return copy.emitOpError("writes a shared tile another copy in the loop "
+                              "also writes");
+    auto type = cast<MemRefType>(alloc.getType());
+    SmallVector<int64_t> shape{stages};
+    llvm::append_range(shape, type.getShape());
+    b.setInsertionPointAfter(alloc);
+    auto ring = AllocSharedOp::create(
+        b, alloc.getLoc(),
+        MemRefType::get(shape, type.getElementType(), MemRefLayoutAttrInterface(),
+                        type.getMemorySpace()),
+        alloc.getSwizzleAttr());
+    rings.push_back({alloc, ring});
+  }
+
+  b.setInsertionPoint(loop);
+  full = AllocBarrierOp::create(
+      b, loc, BarrierType::get(b.getContext(), stages),
+      b.getI32IntegerAttr(static_cast<int32_t>(producers.size())));
+
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value lb = loop.getLowerBound(), step = loop.getStep();
+  // iterations = ceil((ub - lb) / step), 0 when ub <= lb.
+  Value span = arith::SubIOp::create(b, loc, loop.getUpperBound(), lb);
+  Value spanPos = arith::MaxSIOp::create(b, loc, span, cst(0));
+  Value iterations = arith::CeilDivUIOp::create(b, loc, spanPos, step);
+  auto kOf = [&](Value it) -> Value {
+    return arith::AddIOp::create(b, loc, lb,
+                                 arith::MulIOp::create(b, loc, it, step));
+  };
+  auto ifIteration = [&](Value it, function_ref<void()> fn) {
+    Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, it,
+                                         iterations);
+    auto ifOp = scf::IfOp::create(b, loc, exists, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    fn();
+  };
+
+  // Prologue: the first stages - 1 iterations' loads.
+  for (int64_t i = 0; i + 1 < stages; ++i)
+    ifIteration(cst(i), [&] { issueProducers(kOf(cst(i)), cst(i)); });
+
+  auto newLoop = scf::ForOp::create(b, loc, cst(0), iterations, cst(1));
+  b.setInsertionPointToStart(newLoop.getBody());
+  Value it = newLoop.getInductionVar();
+  Value k = kOf(it);
+  Value slot = arith::RemUIOp::create(b, loc, it, cst(stages));
+  Value round = arith::DivUIOp::create(b, loc, it, cst(stages));
+  Value parity = arith::TruncIOp::create(
+      b, loc, b.getI1Type(), arith::RemUIOp::create(b, loc, round, cst(2)));
+  MBarrierWaitOp::create(b, loc, full, slot, parity);
+  // Every thread is done with iteration it - 1, whose slot is refilled now.
+  gpu::BarrierOp::create(b, loc);
+  Value next = arith::AddIOp::create(b, loc, it, cst(stages - 1));
+  ifIteration(next, [&] {
+    issueProducers(kOf(next), arith::RemUIOp::create(b, loc, next, cst(stages)));
+  });
+
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), k);
+  for (Ring &r : rings)
+    mapping.map(r.original.getResult(), slotView(loc, r.ring, slot));
+  for (Operation &op : body.without_terminator())
+    if (!llvm::is_contained(producers, dyn_cast<CopyOp>(op)))
+      b.clone(op, mapping);
+
+  loop.erase();
+  for (Ring &r : rings)
+    r.original.erase();
+  return success();
+}
+
+namespace {
+struct TilePipelineLoopsPass
+    : public tile::impl::TilePipelineLoopsBase<TilePipelineLoopsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    const ChipInfo *target = lookupChip(chip);
+    if (!target) {
+      emitError(getOperation().getLoc(), "unknown chip '")
+          << chip << "'; known chips: " << knownChipNames();
+      return signalPassFailure();
+    }
+    SmallVector<PipelinedForOp> loops;
+    getOperation().walk([&](PipelinedForOp loop) {
+      if (loop.getStagesAttr().getInt() > 1)
+        loops.push_back(loop);
+    });
+    for (PipelinedForOp loop : loops) {
+      if (!target->hasTma) {
+        loop.emitOpError("with stages > 1 needs TMA (sm_90 or later) for its "
+                         "asynchronous copies; ")
+            << target->name << " has none (the cp.async pipeline is not "
+                               "implemented yet)";
+        return signalPassFailure();
+      }
+      if (failed(LoopPipeliner(loop).run()))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,15 @@
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --verify-diagnostics -o /dev/null
+
+// Fewer elements than threads.
+tile.kernel @too_few() threads(128) {
+  // expected-error @below {{'tile.alloc_fragment' op has no blocked layout: 100 elements do not spread evenly over 128 threads}}
+  %x = tile.alloc_fragment : !tile.fragment<100xf32>
+}
+
+// -----
+
+// 96 elements: no run length gives 64 threads the same number of runs.
+tile.kernel @uneven() threads(64) {
+  // expected-error @below {{'tile.alloc_fragment' op has no blocked layout: 96 elements do not spread evenly over 64 threads}}
+  %x = tile.alloc_fragment : !tile.fragment<96xf32>
+}

@@ -1,0 +1,55 @@
+// What convert-tile-to-gpu refuses, each with a located error (followed by the
+// conversion driver's own "failed to legalize").
+// RUN: tile-opt %s --split-input-file --convert-tile-to-gpu=chip=sm_80 --verify-diagnostics -o /dev/null
+
+// A copy that completes on an mbarrier is a TMA copy: sm_80 has no TMA.
+tile.kernel @barrier_on_sm80(%g: memref<?xf32>, %i: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<1024xf32, #gpu.address_space<workgroup>>
+  %bar = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
+  // expected-error @below {{'tile.copy' op completes on a barrier, which needs TMA (sm_90 or later); sm_80 has none}}
+  // expected-error @below {{failed to legalize operation 'tile.copy' that was explicitly marked illegal}}
+  tile.copy %g[%i] to %s[] barrier %bar[%c0] : memref<?xf32>, memref<1024xf32, #gpu.address_space<workgroup>>, !tile.barrier<1>
+}
+
+// -----
+
+// Multi-stage pipelining is not lowered; asking for it must not silently
+// give a plain loop.
+tile.kernel @stages(%n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{'tile.pipelined_for' op with stages > 1 is not lowered yet; use stages(1) for a plain loop}}
+  // expected-error @below {{failed to legalize operation 'tile.pipelined_for' that was explicitly marked illegal}}
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) {
+  }
+}
+
+// -----
+
+// A strided view of global memory.
+tile.kernel @strided(%g: memref<?x?xf32, strided<[?, 1], offset: ?>>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<8x64xf32, #gpu.address_space<workgroup>>
+  // expected-error @below {{'tile.copy' op expects global memrefs with the identity layout; strided views are not lowered yet}}
+  // expected-error @below {{failed to legalize operation 'tile.copy' that was explicitly marked illegal}}
+  tile.copy %g[%c0, %c0] to %s[] : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<8x64xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+// A fragment without a layout (tile-assign-layouts did not run).
+tile.kernel @no_layout() threads(128) {
+  // expected-error @below {{'tile.alloc_fragment' op fragment has no layout the lowering knows; run tile-assign-layouts first}}
+  // expected-error @below {{failed to legalize operation 'tile.alloc_fragment' that was explicitly marked illegal}}
+  %x = tile.alloc_fragment : !tile.fragment<1024xf32>
+}
+
+// -----
+
+// Tensor memory has no lowering yet: the first tile op left is named.
+tile.kernel @tmem() threads(128) {
+  // expected-error @below {{failed to legalize operation 'tile.alloc_tmem' that was explicitly marked illegal}}
+  %t = tile.alloc_tmem : !tile.tmem<128x64xf16>
+  tile.dealloc_tmem %t : !tile.tmem<128x64xf16>
+}

@@ -1,0 +1,27 @@
+// The tile-to-nvvm pipeline on a small c = a + b: the kernel signature (the
+// memref descriptors unpacked, nvvm.kernel and nvvm.maxntid), the 16-byte
+// accesses with their masked edge paths, and nothing of tile, memref,
+// vector or scf (or an unrealized cast) left.
+// RUN: tile-opt %s --tile-to-nvvm | grep -o 'llvm.func @vadd.*'
+// RUN: tile-opt %s --tile-to-nvvm | grep -oE 'llvm\.(intr\.masked\.)?(load|store) .*vector<4xf32>.*' | sed -E 's/%[a-z0-9_]+/%/g' | sort | uniq -c
+// RUN: tile-opt %s --tile-to-nvvm | awk '/llvm\.fadd/ {f++} /nvvm\.read\.ptx\.sreg/ {s++} /tile\.|unrealized_conversion_cast|memref\.|vector\.|scf\./ {left++} END {print "fadd", f+0, "sreg", s+0, "left", left+0}'
+// An unknown chip (only the error line: the whole module attached as a note
+// is no part of it).
+// RUN: not tile-opt %s --tile-to-nvvm=chip=sm_1000 2>&1 | grep error: | sed -E 's|^/[^:]*/||'
+
+tile.kernel @vadd(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>) threads(128) {
+  %bx = gpu.block_id x
+  %tile = arith.constant 512 : index
+  %base = arith.muli %bx, %tile : index
+  %x = tile.alloc_fragment : !tile.fragment<512xf32>
+  %y = tile.alloc_fragment : !tile.fragment<512xf32>
+  tile.copy %a[%base] to %x[] : memref<?xf32>, !tile.fragment<512xf32>
+  tile.copy %b[%base] to %y[] : memref<?xf32>, !tile.fragment<512xf32>
+  tile.elementwise ins(%x, %y : !tile.fragment<512xf32>, !tile.fragment<512xf32>)
+                   outs(%x : !tile.fragment<512xf32>) {
+  ^bb0(%u: f32, %v: f32):
+    %s = arith.addf %u, %v : f32
+    tile.yield %s : f32
+  }
+  tile.copy %x[] to %c[%base] : !tile.fragment<512xf32>, memref<?xf32>
+}

@@ -1,0 +1,28 @@
+// tile-translate's failures: each exits non-zero with one clear error and
+// writes no output file.
+// RUN: rm -f %t.cubin
+// Unknown chip, for tile-level input (tile-to-nvvm refuses it) and for
+// LLVM+NVVM input (the PTX stage does).
+// (Only the error line: the whole module attached as a note is no part of it.)
+// RUN: not tile-translate --tile-to-cubin --chip=sm_999 %s -o %t.cubin 2>&1 | grep error: | sed -E 's|^/[^:]*/||'
+// RUN: not echo 'llvm.func @k() attributes {nvvm.kernel} { llvm.return }' | tile-translate --tile-to-ptx --chip=sm_999
+// No ptxas under an explicit --cuda-root (no fallback to another toolkit).
+// RUN: not tile-translate --tile-to-cubin --cuda-root=/nonexistent %s -o %t.cubin
+// ptxas's own error is passed through.
+// RUN: not tile-translate --tile-to-cubin --ptxas-options=--bogus-flag %s -o %t.cubin
+// RUN: test ! -e %t.cubin && echo 'no cubin written'
+// An input file that cannot be read.
+// RUN: not tile-translate --tile-to-ptx /nonexistent.mlir
+// Neither tile kernels nor LLVM+NVVM kernels.
+// RUN: not echo 'func.func @f() { return }' | tile-translate --tile-to-ptx
+// Tile-level input the pipeline refuses (100 elements over 128 threads).
+// RUN: not echo 'tile.kernel @k() threads(128) { %m = tile.alloc_fragment : !tile.fragment<100xf32> }' | tile-translate --tile-to-ptx
+// Malformed IR.
+// RUN: not echo 'func.func @f( {' | tile-translate --tile-to-ptx
+
+tile.kernel @copy(%a: memref<?xf32>, %b: memref<?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %x = tile.alloc_fragment : !tile.fragment<512xf32>
+  tile.copy %a[%c0] to %x[] : memref<?xf32>, !tile.fragment<512xf32>
+  tile.copy %x[] to %b[%c0] : !tile.fragment<512xf32>, memref<?xf32>
+}
