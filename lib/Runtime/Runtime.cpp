@@ -1119,3 +1119,46 @@ float tile::rt::halfToFloat(uint16_t bits) {
   }
   return bitsToFloat(sign | ((exponent + 112u) << 23) | (mantissa << 13));
 }
+
+//===----------------------------------------------------------------------===//
+// Kernel arguments with tensor maps
+//===----------------------------------------------------------------------===//
+
+namespace tile {
+namespace rt {
+
+void appendTensorMaps(const KernelInfo &info,
+                      const std::vector<MemRefArg> &memrefsByArgument,
+                      ArgPack &args, std::vector<DeviceBuffer> &tensorMaps) {
+  std::vector<const TmaInfo *> ordered;
+  for (const TmaInfo &tma : info.tmas)
+    ordered.push_back(&tma);
+  std::sort(ordered.begin(), ordered.end(),
+            [](const TmaInfo *a, const TmaInfo *b) { return a->param < b->param; });
+  for (const TmaInfo *tma : ordered) {
+    if (tma->arg < 0 || static_cast<size_t>(tma->arg) >= memrefsByArgument.size())
+      throw Error("kernel '" + info.name + "': tensor map for argument " +
+                  std::to_string(tma->arg) + ", which is not a memref given");
+    const MemRefArg &memref = memrefsByArgument[tma->arg];
+    unsigned bytes = elementTypeBytes(tma->spec.elementType);
+    std::vector<uint64_t> dims(memref.sizes.begin(), memref.sizes.end());
+    std::vector<uint64_t> strides;
+    for (int64_t stride : memref.strides)
+      strides.push_back(static_cast<uint64_t>(stride) * bytes);
+    CUtensorMap map =
+        encodeTiledTensorMap(tma->spec, memref.base, dims, strides);
+    tensorMaps.emplace_back(sizeof(CUtensorMap));
+    tensorMaps.back().upload(&map, sizeof(map));
+    args.addPointer(tensorMaps.back().ptr());
+  }
+}
+
+void packMemRefArgs(const KernelInfo &info, const std::vector<MemRefArg> &memrefs,
+                    ArgPack &args, std::vector<DeviceBuffer> &tensorMaps) {
+  for (const MemRefArg &memref : memrefs)
+    args.addMemRef(memref.base, memref.sizes, memref.strides);
+  appendTensorMaps(info, memrefs, args, tensorMaps);
+}
+
+} // namespace rt
+} // namespace tile

@@ -338,6 +338,25 @@ const KernelInfo &findKernel(const std::vector<KernelInfo> &infos,
 LaunchConfig launchConfigFor(const KernelInfo &info, Dim3 grid,
                              CUstream stream = nullptr);
 
+/// A global-memory kernel argument as tile kernels see it: a memref.
+struct MemRefArg {
+  CUdeviceptr base = 0;
+  std::vector<int64_t> sizes;   // outermost first
+  std::vector<int64_t> strides; // in elements, outermost first
+};
+
+/// Packs a kernel's arguments: `memrefs` and then, for each TMA entry of
+/// `info` in parameter order, a device pointer to the tensor map built from
+/// the memref it names (encoded with cuTensorMapEncodeTiled and uploaded
+/// into `tensorMaps`, which must outlive the launch). Kernels whose
+/// arguments mix scalars and memrefs build their ArgPack by hand and call
+/// appendTensorMaps.
+void packMemRefArgs(const KernelInfo &info, const std::vector<MemRefArg> &memrefs,
+                    ArgPack &args, std::vector<DeviceBuffer> &tensorMaps);
+void appendTensorMaps(const KernelInfo &info,
+                      const std::vector<MemRefArg> &memrefsByArgument,
+                      ArgPack &args, std::vector<DeviceBuffer> &tensorMaps);
+
 //===----------------------------------------------------------------------===//
 // Host-side float conversions
 //===----------------------------------------------------------------------===//

@@ -30,11 +30,8 @@ static std::optional<StringRef> tmaElementType(Type type) {
 }
 
 int64_t mlir::tile::lowering::sharedSwizzle(Value memref) {
-  while (auto view = memref.getDefiningOp<memref::SubViewOp>())
-    memref = view.getSource();
-  if (auto alloc = memref.getDefiningOp<AllocSharedOp>())
-    return alloc.getSwizzle().value_or(0);
-  return 0;
+  AllocSharedOp alloc = getSharedAllocation(memref);
+  return alloc ? alloc.getSwizzle().value_or(0) : 0;
 }
 
 LogicalResult mlir::tile::assignTmaParameters(ModuleOp module) {

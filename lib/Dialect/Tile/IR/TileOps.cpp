@@ -650,3 +650,17 @@ int64_t mlir::tile::getKernelThreads(Operation *op) {
       return known[0];
   return 0;
 }
+
+AllocSharedOp mlir::tile::getSharedAllocation(Value memref) {
+  while (Operation *op = memref.getDefiningOp()) {
+    if (auto alloc = dyn_cast<AllocSharedOp>(op))
+      return alloc;
+    if (auto view = dyn_cast<memref::SubViewOp>(op))
+      memref = view.getSource();
+    else if (auto cast = dyn_cast<memref::CastOp>(op))
+      memref = cast.getSource();
+    else
+      break;
+  }
+  return nullptr;
+}

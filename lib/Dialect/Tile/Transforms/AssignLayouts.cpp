@@ -32,12 +32,6 @@ static void setLayout(Value fragment, Attribute layout) {
                                      type.getElementType(), layout));
 }
 
-static AllocSharedOp getSharedAlloc(Value memref) {
-  while (auto view = memref.getDefiningOp<memref::SubViewOp>())
-    memref = view.getSource();
-  return memref.getDefiningOp<AllocSharedOp>();
-}
-
 namespace {
 struct TileAssignLayoutsPass
     : public tile::impl::TileAssignLayoutsBase<TileAssignLayoutsPass> {
@@ -59,7 +53,7 @@ struct TileAssignLayoutsPass
   LogicalResult assignMatrixLayouts(const ChipInfo &target) {
     WalkResult result = getOperation().walk([&](GemmOp gemm) {
       for (Value operand : {Value(gemm.getA()), Value(gemm.getB())})
-        if (AllocSharedOp alloc = getSharedAlloc(operand))
+        if (AllocSharedOp alloc = getSharedAllocation(operand))
           if (!alloc.getSwizzle()) {
             auto type = cast<MemRefType>(alloc.getType());
             int64_t rowBytes =

@@ -152,8 +152,9 @@ LogicalResult LoopPipeliner::run() {
   Value k = kOf(it);
   Value slot = arith::RemUIOp::create(b, loc, it, cst(stages));
   Value round = arith::DivUIOp::create(b, loc, it, cst(stages));
-  Value parity = arith::TruncIOp::create(
-      b, loc, b.getI1Type(), arith::RemUIOp::create(b, loc, round, cst(2)));
+  Value parity = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne,
+      arith::RemUIOp::create(b, loc, round, cst(2)), cst(0));
   MBarrierWaitOp::create(b, loc, full, slot, parity);
   // Every thread is done with iteration it - 1, whose slot is refilled now.
   gpu::BarrierOp::create(b, loc);

@@ -37,6 +37,11 @@ constexpr llvm::StringLiteral kTmaAttrName = "tile.tma";
 /// Threads per CTA of the kernel holding `op`: its tile.kernel, or after
 /// outlining its gpu.func's known block size; 0 when there is none.
 int64_t getKernelThreads(Operation *op);
+
+class AllocSharedOp;
+/// The tile.alloc_shared a shared memref views (through subviews and casts),
+/// or null.
+AllocSharedOp getSharedAllocation(Value memref);
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEDIALECT_H

@@ -1,0 +1,48 @@
+// A bf16 GEMM for Hopper, written as a tile program.
+//
+//   C[M, N] = A[M, K] * B[N, K]^T     (bf16 inputs, fp32 accumulation)
+//
+// Each CTA of 256 threads (two warpgroups) computes one 128 x 256 tile of C.
+// It walks K in steps of 64: TMA loads a 128 x 64 tile of A and a 256 x 64
+// tile of B into shared memory, and the tensor cores (wgmma) accumulate
+// their product into registers. `stages(3)` asks the compiler to keep three
+// such loads in flight: it multi-buffers As and Bs, makes the loads complete
+// on a ring of mbarriers and computes their phases, so the loads for step
+// k + 2 overlap the math of step k. Edge tiles need no code: out-of-bounds
+// loads read zeros and out-of-bounds stores are skipped.
+tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
+                       %C: memref<?x?xf32>) threads(256) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant 0.0 : f32
+
+  // This CTA's tile of C.
+  %bx = gpu.block_id x
+  %by = gpu.block_id y
+  %m0 = arith.muli %by, %c128 : index
+  %n0 = arith.muli %bx, %c256 : index
+  %K = memref.dim %A, %c1 : memref<?x?xbf16>
+  %ktiles = arith.ceildivui %K, %c64 : index
+
+  %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<256x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<128x256xf32>
+  tile.fill %acc, %zero : !tile.fragment<128x256xf32>, f32
+
+  tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(3) {
+    %k0 = arith.muli %kt, %c64 : index
+    tile.copy %A[%m0, %k0] to %As[]
+        : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%n0, %k0] to %Bs[]
+        : memref<?x?xbf16>, memref<256x64xbf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs, %acc {transpose_b}
+        : memref<128x64xbf16, #gpu.address_space<workgroup>>,
+          memref<256x64xbf16, #gpu.address_space<workgroup>>,
+          !tile.fragment<128x256xf32>
+  }
+
+  tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<128x256xf32>, memref<?x?xf32>
+}
