@@ -13,9 +13,15 @@ class TileGemm {
 public:
   static constexpr unsigned kTileM = 128, kTileN = 256;
 
-  TileGemm()
-      : module(rt::Module::loadCubinFile(kernelFile(GEMM_KERNEL_CUBIN))),
-        infos(rt::loadKernelInfo(kernelFile(GEMM_KERNEL_KINFO))),
+  /// The kernel built from gemm.mlir, or `variant`.cubin/.kinfo beside the
+  /// program (other tile configurations compiled with tile-translate).
+  explicit TileGemm(const std::string &variant = "")
+      : module(rt::Module::loadCubinFile(
+            variant.empty() ? kernelFile(GEMM_KERNEL_CUBIN)
+                            : kernelFile(variant + ".cubin"))),
+        infos(rt::loadKernelInfo(variant.empty()
+                                     ? kernelFile(GEMM_KERNEL_KINFO)
+                                     : kernelFile(variant + ".kinfo"))),
         info(rt::findKernel(infos, "gemm_bf16")),
         kernel(module.kernel("gemm_bf16")) {}
 

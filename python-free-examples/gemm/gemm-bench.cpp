@@ -24,16 +24,17 @@ int main(int argc, char **argv) {
   requireGpu("gemm-bench");
   try {
     rt::Device device = rt::Device::open();
-    TileGemm gemm;
+    // gemm-bench [size] [kernel variant]
+    TileGemm gemm(argc > 2 ? argv[2] : "");
     cublasHandle_t handle;
     checkCublas(cublasCreate(&handle), "cublasCreate");
     std::printf("gemm-bench on %s: C = A B^T, bf16 in, fp32 out; "
-                "tile 128x256x64, 3 stages, 256 threads\n",
-                device.name().c_str());
+                "tile 128x256x64, 256 threads, kernel %s\n",
+                device.name().c_str(), argc > 2 ? argv[2] : "gemm.mlir");
     std::printf("%6s %6s %6s %12s %12s %7s\n", "M", "N", "K", "tile TF/s",
                 "cuBLAS TF/s", "ratio");
     std::vector<int64_t> sizes = {1024, 2048, 3072, 4096, 6144, 8192};
-    if (argc > 1)
+    if (argc > 1 && std::atoll(argv[1]) > 0)
       sizes = {std::atoll(argv[1])};
     for (int64_t s : sizes) {
       int64_t m = s, n = s, k = s;

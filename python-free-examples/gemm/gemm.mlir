@@ -5,11 +5,11 @@
 // Each CTA of 256 threads (two warpgroups) computes one 128 x 256 tile of C.
 // It walks K in steps of 64: TMA loads a 128 x 64 tile of A and a 256 x 64
 // tile of B into shared memory, and the tensor cores (wgmma) accumulate
-// their product into registers. `stages(3)` asks the compiler to keep three
-// such loads in flight: it multi-buffers As and Bs, makes the loads complete
-// on a ring of mbarriers and computes their phases, so the loads for step
-// k + 2 overlap the math of step k. Edge tiles need no code: out-of-bounds
-// loads read zeros and out-of-bounds stores are skipped.
+// their product into registers. `stages(4)` asks the compiler to keep up to three
+// loads ahead of the math: it multi-buffers As and Bs, makes the loads complete
+// on a ring of mbarriers and computes their phases, so the loads for steps
+// k + 1 .. k + 3 overlap the math of step k. Edge tiles need no code:
+// out-of-bounds loads read zeros and out-of-bounds stores are skipped.
 tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
                        %C: memref<?x?xf32>) threads(256) {
   %c0 = arith.constant 0 : index
@@ -19,11 +19,27 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %c256 = arith.constant 256 : index
   %zero = arith.constant 0.0 : f32
 
-  // This CTA's tile of C.
+  // This CTA's tile of C. CTAs run in launch order, so walk the tiles in
+  // groups of 8 tile-rows: CTAs running together share rows of A and
+  // columns of B in L2 (Triton's "grouped ordering").
   %bx = gpu.block_id x
   %by = gpu.block_id y
-  %m0 = arith.muli %by, %c128 : index
-  %n0 = arith.muli %bx, %c256 : index
+  %nx = gpu.grid_dim x
+  %ny = gpu.grid_dim y
+  %c8 = arith.constant 8 : index
+  %row = arith.muli %by, %nx : index
+  %pid = arith.addi %row, %bx : index
+  %per_group = arith.muli %nx, %c8 : index
+  %group = arith.divui %pid, %per_group : index
+  %first_m = arith.muli %group, %c8 : index
+  %rows_left = arith.subi %ny, %first_m : index
+  %group_m = arith.minui %rows_left, %c8 : index
+  %in_group = arith.remui %pid, %per_group : index
+  %pm_off = arith.remui %in_group, %group_m : index
+  %pm = arith.addi %first_m, %pm_off : index
+  %pn = arith.divui %in_group, %group_m : index
+  %m0 = arith.muli %pm, %c128 : index
+  %n0 = arith.muli %pn, %c256 : index
   %K = memref.dim %A, %c1 : memref<?x?xbf16>
   %ktiles = arith.ceildivui %K, %c64 : index
 

@@ -162,8 +162,25 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
           /*satfinite=*/nullptr);
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    // In a pipelined loop the group may stay in flight (the loop keeps its
+    // operands in place); everything is waited for once the loop ends.
+    int64_t inFlight = 0;
+    if (auto attr = op->getAttrOfType<IntegerAttr>(kGemmInFlightAttrName))
+      inFlight = attr.getInt();
+    auto loop = op->getParentOfType<scf::ForOp>();
+    if (inFlight && !loop)
+      return op.emitOpError("is marked in flight outside a loop");
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc,
-                                       rewriter.getI64IntegerAttr(0));
+                                       rewriter.getI64IntegerAttr(inFlight));
+    if (inFlight) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfter(loop);
+      auto next = dyn_cast_or_null<NVVM::WgmmaWaitGroupSyncOp>(
+          loop->getNextNode());
+      if (!next || next.getGroup() != 0)
+        NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc,
+                                           rewriter.getI64IntegerAttr(0));
+    }
     for (int64_t i = 0; i < regs; ++i) {
       Value v = LLVM::ExtractValueOp::create(rewriter, loc, inout, i);
       memref::StoreOp::create(rewriter, loc, v, acc,

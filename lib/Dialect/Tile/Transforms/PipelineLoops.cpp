@@ -156,20 +156,31 @@ LogicalResult LoopPipeliner::run() {
       b, loc, arith::CmpIPredicate::ne,
       arith::RemUIOp::create(b, loc, round, cst(2)), cst(0));
   MBarrierWaitOp::create(b, loc, full, slot, parity);
+
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), k);
+  for (Ring &r : rings)
+    mapping.map(r.original.getResult(), slotView(loc, r.ring, slot));
+  for (Operation &op : body.without_terminator()) {
+    if (llvm::is_contained(producers, dyn_cast<CopyOp>(op)))
+      continue;
+    Operation *clone = b.clone(op, mapping);
+    // A product whose accumulator only gemms touch in the loop may finish
+    // one iteration late: its operands' slot is refilled only after the
+    // next iteration's gemm has waited for it (below).
+    if (auto gemm = dyn_cast<GemmOp>(clone))
+      if (llvm::all_of(gemm.getC().getUsers(), [&](Operation *user) {
+            return !newLoop->isAncestor(user) || isa<GemmOp>(user);
+          }))
+        gemm->setAttr(kGemmInFlightAttrName, b.getI64IntegerAttr(1));
+  }
+
   // Every thread is done with iteration it - 1, whose slot is refilled now.
   gpu::BarrierOp::create(b, loc);
   Value next = arith::AddIOp::create(b, loc, it, cst(stages - 1));
   ifIteration(next, [&] {
     issueProducers(kOf(next), arith::RemUIOp::create(b, loc, next, cst(stages)));
   });
-
-  IRMapping mapping;
-  mapping.map(loop.getInductionVar(), k);
-  for (Ring &r : rings)
-    mapping.map(r.original.getResult(), slotView(loc, r.ring, slot));
-  for (Operation &op : body.without_terminator())
-    if (!llvm::is_contained(producers, dyn_cast<CopyOp>(op)))
-      b.clone(op, mapping);
 
   loop.erase();
   for (Ring &r : rings)

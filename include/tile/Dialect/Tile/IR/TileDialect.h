@@ -33,6 +33,10 @@ StringRef stringifyMemorySpace(MemorySpace space);
 constexpr llvm::StringLiteral kDynamicSharedBytesAttrName =
     "tile.dynamic_shared_bytes";
 constexpr llvm::StringLiteral kTmaAttrName = "tile.tma";
+/// Set by tile-pipeline-loops on a tile.gemm in a pipelined loop: the product
+/// may still be in flight (at most this many) when the op returns; the loop
+/// guarantees its operands stay put and the lowering waits after the loop.
+constexpr llvm::StringLiteral kGemmInFlightAttrName = "tile.gemm_in_flight";
 
 /// Threads per CTA of the kernel holding `op`: its tile.kernel, or after
 /// outlining its gpu.func's known block size; 0 when there is none.

@@ -1,0 +1,123 @@
+// What the wgmma lowering of tile.gemm refuses (sm_90a), each with a located
+// error and the conversion driver's "failed to legalize".
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --convert-tile-to-gpu --verify-diagnostics -o /dev/null
+
+// B as K x N (MN-major) is not lowered yet.
+tile.kernel @no_transpose_b() threads(128) {
+  %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @below {{'tile.gemm' op lowers for K-major operands only so far: A as M x K and B as N x K (transpose_b)}}
+  // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
+  tile.gemm %As, %Bs, %acc : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+// Nor A as K x M.
+tile.kernel @transpose_a() threads(128) {
+  %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @below {{'tile.gemm' op lowers for K-major operands only so far: A as M x K and B as N x K (transpose_b)}}
+  // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
+  tile.gemm %As, %Bs, %acc {transpose_a, transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+// f32 inputs (tf32 math) are legal tile IR but not lowered yet.
+tile.kernel @f32_inputs() threads(128) {
+  %As = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @below {{'tile.gemm' op wgmma lowering handles bf16 and f16 inputs so far, got 'f32'}}
+  // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
+  tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<64x32xf32, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+// An f16 accumulator.
+tile.kernel @f16_accumulator() threads(128) {
+  %As = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf16>
+  // expected-error @below {{'tile.gemm' op wgmma lowering accumulates in f32 only so far}}
+  // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
+  tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf16>
+}
+
+// -----
+
+// 256-byte rows have no swizzle.
+tile.kernel @wide_rows() threads(128) {
+  %As = tile.alloc_shared : memref<64x128xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x128xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @below {{'tile.gemm' op needs A and B rows of 32, 64 or 128 bytes, swizzled to match (got 256-byte rows, swizzles 0 and 0)}}
+  // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
+  tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x128xbf16, #gpu.address_space<workgroup>>, memref<64x128xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+// 16-byte rows neither.
+tile.kernel @narrow_rows() threads(128) {
+  %As = tile.alloc_shared : memref<64x8xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x8xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @below {{'tile.gemm' op needs A and B rows of 32, 64 or 128 bytes, swizzled to match (got 16-byte rows, swizzles 0 and 0)}}
+  // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
+  tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x8xbf16, #gpu.address_space<workgroup>>, memref<64x8xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+// A swizzle chosen by hand that is not the row's: B unswizzled.
+tile.kernel @unswizzled_b() threads(128) {
+  %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared {swizzle = 0} : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @below {{'tile.gemm' op needs A and B rows of 32, 64 or 128 bytes, swizzled to match (got 128-byte rows, swizzles 128 and 0)}}
+  // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
+  tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+// A in registers.
+tile.kernel @a_fragment() threads(128) {
+  %A = tile.alloc_fragment : !tile.fragment<64x64xbf16>
+  %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @below {{'tile.gemm' op with A in registers or tensor memory is not lowered yet}}
+  // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
+  tile.gemm %A, %Bs, %acc {transpose_b} : !tile.fragment<64x64xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+// Completion on a barrier.
+tile.kernel @gemm_barrier() threads(128) {
+  %c0 = arith.constant 0 : index
+  %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %bar = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
+  // expected-error @below {{'tile.gemm' op completing on a barrier is not lowered yet}}
+  // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
+  tile.gemm %As, %Bs, %acc barrier %bar[%c0] {transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>, !tile.barrier<1>
+}
+
+// -----
+
+// A blocked accumulator given by hand.
+tile.kernel @blocked_c() threads(128) {
+  %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.blocked<threads = 128, vector = 4>>
+  // expected-error @below {{'tile.gemm' op expects C in a fragment with the #tile.wgmma layout (tile-assign-layouts)}}
+  // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
+  tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32, #tile.blocked<threads = 128, vector = 4>>
+}

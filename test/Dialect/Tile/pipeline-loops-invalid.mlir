@@ -1,0 +1,70 @@
+// What tile-pipeline-loops refuses, each with a located error.
+// RUN: tile-opt %s --split-input-file --tile-pipeline-loops --verify-diagnostics -o /dev/null
+
+// Nothing to multi-buffer: the body only reads shared memory.
+tile.kernel @no_producer(%n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  %x = tile.alloc_fragment : !tile.fragment<8x32xf32, #tile.blocked<threads = 128, vector = 2>>
+  // expected-error @below {{'tile.pipelined_for' op has no global-to-shared copy to pipeline}}
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) {
+    tile.copy %s[] to %x[] : memref<8x32xf32, #gpu.address_space<workgroup>>, !tile.fragment<8x32xf32, #tile.blocked<threads = 128, vector = 2>>
+  }
+}
+
+// -----
+
+// The destination is allocated in the loop: there is no tile to make a ring of.
+tile.kernel @alloc_inside(%A: memref<?x?xf32>, %n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) {
+    %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+    // expected-error @below {{'tile.copy' op in a pipelined loop must write a shared tile allocated outside the loop}}
+    tile.copy %A[%k, %c0] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
+// The destination is a view, not the allocation itself.
+tile.kernel @view_dest(%A: memref<?x?xf32>, %n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<16x32xf32, #gpu.address_space<workgroup>>
+  %v = memref.subview %s[0, 0] [8, 32] [1, 1] : memref<16x32xf32, #gpu.address_space<workgroup>> to memref<8x32xf32, strided<[32, 1]>, #gpu.address_space<workgroup>>
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) {
+    // expected-error @below {{'tile.copy' op in a pipelined loop must write a shared tile allocated outside the loop}}
+    tile.copy %A[%k, %c0] to %v[] : memref<?x?xf32>, memref<8x32xf32, strided<[32, 1]>, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
+// The multi-buffered tile is read after the loop: which slot would it be?
+tile.kernel @used_after(%A: memref<?x?xf32>, %n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  %x = tile.alloc_fragment : !tile.fragment<8x32xf32, #tile.blocked<threads = 128, vector = 2>>
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) {
+    tile.copy %A[%k, %c0] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+  }
+  // expected-error @below {{'tile.copy' op uses a shared tile that a pipelined loop multi-buffers; use it only inside the loop}}
+  tile.copy %s[] to %x[] : memref<8x32xf32, #gpu.address_space<workgroup>>, !tile.fragment<8x32xf32, #tile.blocked<threads = 128, vector = 2>>
+}
+
+// -----
+
+// Two copies into one tile.
+tile.kernel @two_writers(%A: memref<?x?xf32>, %n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) {
+    tile.copy %A[%k, %c0] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+    // expected-error @below {{'tile.copy' op writes a shared tile another copy in the loop also writes}}
+    tile.copy %A[%c0, %k] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+  }
+}

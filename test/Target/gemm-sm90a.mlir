@@ -1,0 +1,23 @@
+// The shipped GEMM example (python-free-examples/gemm/gemm.mlir) compiled
+// for sm_90a. The PTX holds per CTA: 4 wgmma.mma_async (one m64n256k16 per
+// 16 of the 64-wide K tile, each warpgroup issuing it for its 64 rows), 6
+// TMA loads and 6 arrive.expect_tx (A and B for each of the 2 prologue
+// iterations and the in-loop refill), and the one phase wait of the loop.
+// REQUIRES: ptxas
+// RUN: tile-translate --tile-to-ptx --chip=sm_90a %S/../../python-free-examples/gemm/gemm.mlir -o %t.ptx
+// RUN: grep -oE 'wgmma\.(mma_async|fence|commit_group|wait_group)|cp\.async\.bulk\.tensor|mbarrier\.(try_wait\.parity|arrive\.expect_tx)' %t.ptx | sort | uniq -c
+// ptxas must accept it without complaint: no C7510/C7511/C7517/C7519
+// (wgmma serialised or accumulators moved between wgmmas) and no other
+// warning; any such line changes the output below.
+// RUN: tile-translate --tile-to-cubin --chip=sm_90a %S/../../python-free-examples/gemm/gemm.mlir -o %t.cubin --kernel-info=%t.kinfo --ptxas-options=-v 2>%t.ptxas
+// RUN: grep -iE 'C75(10|11|17|19)|warning' %t.ptxas || echo 'no ptxas warnings'
+// No spills and no stack frame (128 fp32 accumulators per thread).
+// RUN: grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' %t.ptxas
+// The runtime's kernel description: 256 threads, 3 x (16 KiB of A + 32 KiB
+// of B) of dynamic shared memory plus 1 KiB to realign it, and one tensor
+// map per operand.
+// RUN: cat %t.kinfo
+// sm_80 has no wgmma and no mma.sync lowering yet: one clean error, no cubin.
+// RUN: rm -f %t80.cubin
+// RUN: not tile-translate --tile-to-cubin --chip=sm_80 %S/../../python-free-examples/gemm/gemm.mlir -o %t80.cubin 2>&1 | grep error: | sed -E 's|^.*: error: |error: |'
+// RUN: test ! -e %t80.cubin && echo 'no cubin written'
