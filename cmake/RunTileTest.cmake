@@ -1,7 +1,12 @@
 # Runs one lit-style test file; see TileTest.cmake. Invoked as
 #   cmake -DTEST_FILE=... -DTOOLS_DIR=... -DSCRATCH_DIR=... [-DPTXAS=...] -P RunTileTest.cmake
 
-file(STRINGS ${TEST_FILE} lines)
+# file(STRINGS) would split lines at ';' and let a trailing '\' escape the
+# list separator: read the text, protect both, then split at newlines.
+file(READ ${TEST_FILE} text)
+string(REPLACE ";" "@SEMICOLON@" text "${text}")
+string(REPLACE "\\" "@BACKSLASH@" text "${text}")
+string(REPLACE "\n" ";" lines "${text}")
 get_filename_component(test_dir ${TEST_FILE} DIRECTORY)
 get_filename_component(test_name ${TEST_FILE} NAME)
 file(MAKE_DIRECTORY ${SCRATCH_DIR})
@@ -20,7 +25,7 @@ foreach(line IN LISTS lines)
     endforeach()
   elseif(line MATCHES "^// RUN: ?(.*)$")
     set(text "${CMAKE_MATCH_1}")
-    if(text MATCHES "^(.*)\\\\ *$")
+    if(text MATCHES "^(.*)@BACKSLASH@ *$")
       string(APPEND pending "${CMAKE_MATCH_1} ")
     else()
       list(APPEND commands "${pending}${text}")
@@ -40,6 +45,8 @@ foreach(command IN LISTS commands)
     set(expect_failure ON)
     set(command "${CMAKE_MATCH_1}")
   endif()
+  string(REPLACE "@SEMICOLON@" ";" command "${command}")
+  string(REPLACE "@BACKSLASH@" "\\" command "${command}")
   string(REPLACE "%s" "${TEST_FILE}" command "${command}")
   string(REPLACE "%S" "${test_dir}" command "${command}")
   string(REPLACE "%t" "${scratch}" command "${command}")

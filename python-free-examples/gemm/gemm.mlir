@@ -48,7 +48,7 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %acc = tile.alloc_fragment : !tile.fragment<128x256xf32>
   tile.fill %acc, %zero : !tile.fragment<128x256xf32>, f32
 
-  tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(3) {
+  tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(4) {
     %k0 = arith.muli %kt, %c64 : index
     tile.copy %A[%m0, %k0] to %As[]
         : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>

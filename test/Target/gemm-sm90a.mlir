@@ -1,14 +1,16 @@
-// The shipped GEMM example (python-free-examples/gemm/gemm.mlir) compiled
-// for sm_90a. The PTX holds per CTA: 4 wgmma.mma_async (one m64n256k16 per
-// 16 of the 64-wide K tile, each warpgroup issuing it for its 64 rows), 6
-// TMA loads and 6 arrive.expect_tx (A and B for each of the 2 prologue
-// iterations and the in-loop refill), and the one phase wait of the loop.
+// The shipped GEMM example (python-free-examples/gemm/gemm.mlir, stages(3))
+// compiled for sm_90a. The PTX holds: 4 wgmma.mma_async (one m64n256k16 per
+// 16 of the 64-wide K tile; each warpgroup issues it for its 64 rows)
+// between one fence and one commit, 2 waits (wait_group 1 in the loop, the
+// group staying in flight, and wait_group 0 after it), 6 TMA loads and 6
+// arrive.expect_tx (A and B for the 2 prologue iterations and the in-loop
+// refill), and the loop's one phase wait.
 // REQUIRES: ptxas
 // RUN: tile-translate --tile-to-ptx --chip=sm_90a %S/../../python-free-examples/gemm/gemm.mlir -o %t.ptx
 // RUN: grep -oE 'wgmma\.(mma_async|fence|commit_group|wait_group)|cp\.async\.bulk\.tensor|mbarrier\.(try_wait\.parity|arrive\.expect_tx)' %t.ptx | sort | uniq -c
 // ptxas must accept it without complaint: no C7510/C7511/C7517/C7519
 // (wgmma serialised or accumulators moved between wgmmas) and no other
-// warning; any such line changes the output below.
+// warning: any such line changes the output below.
 // RUN: tile-translate --tile-to-cubin --chip=sm_90a %S/../../python-free-examples/gemm/gemm.mlir -o %t.cubin --kernel-info=%t.kinfo --ptxas-options=-v 2>%t.ptxas
 // RUN: grep -iE 'C75(10|11|17|19)|warning' %t.ptxas || echo 'no ptxas warnings'
 // No spills and no stack frame (128 fp32 accumulators per thread).

@@ -3,6 +3,9 @@
 #include "Common.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "tile/Target/Chip.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 using namespace mlir;
@@ -154,14 +157,7 @@ void lowering::ctaBarrier(OpBuilder &b, Location loc) {
 // Guarded global accesses
 //===----------------------------------------------------------------------===//
 
-namespace {
-struct RunBounds {
-  Value full;  // every element of the run is in bounds
-  Value count; // elements of the run in bounds (0 when its row is outside)
-};
-} // namespace
-
-static RunBounds computeRunBounds(OpBuilder &b, Location loc, Value memref,
+RunBounds lowering::computeRunBounds(OpBuilder &b, Location loc, Value memref,
                                   ValueRange indices, int64_t vector) {
   auto type = cast<MemRefType>(memref.getType());
   int64_t rank = type.getRank();
@@ -278,4 +274,33 @@ Value lowering::runsAreAligned(OpBuilder &b, Location loc, Value memref,
   Value unit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                      strides.back(), constIndex(b, loc, 1));
   return arith::AndIOp::create(b, loc, ok, unit);
+}
+
+Value lowering::elementPointer(OpBuilder &b, Location loc, Value memref,
+                               ValueRange indices, unsigned addressSpace) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value linear = meta.getOffset();
+  for (auto [index, stride] : llvm::zip_equal(indices, meta.getStrides()))
+    linear = arith::AddIOp::create(b, loc, linear,
+                                   arith::MulIOp::create(b, loc, index, stride));
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value address = arith::AddIOp::create(
+      b, loc, base,
+      arith::MulIOp::create(
+          b, loc, linear,
+          constIndex(b, loc, type.getElementTypeBitWidth() / 8)));
+  Value i64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), addressSpace), i64);
+}
+
+void lowering::publishSharedWrites(OpBuilder &b, Location loc,
+                                   const ChipInfo &chip) {
+  if (chip.hasTma)
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+  ctaBarrier(b, loc);
 }

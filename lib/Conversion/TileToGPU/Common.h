@@ -12,6 +12,10 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 
+namespace mlir::tile {
+struct ChipInfo;
+}
+
 namespace mlir::tile::lowering {
 
 /// How a tile's elements are spread over a CTA's threads: thread `tid`
@@ -51,6 +55,19 @@ struct Distribution {
 Value threadId(OpBuilder &b, Location loc);
 Value constIndex(OpBuilder &b, Location loc, int64_t value);
 
+struct RunBounds {
+  Value full;  // every element of the run is in bounds
+  Value count; // elements of the run in bounds (0 when its row is outside)
+};
+/// Bounds of the run of `vector` elements of `memref` starting at `indices`.
+RunBounds computeRunBounds(OpBuilder &b, Location loc, Value memref,
+                           ValueRange indices, int64_t vector);
+
+/// The address of `memref[indices]` as an LLVM pointer in `addressSpace`
+/// (1 global, 3 shared), for NVVM ops that take pointers.
+Value elementPointer(OpBuilder &b, Location loc, Value memref,
+                     ValueRange indices, unsigned addressSpace);
+
 /// Reads `vector` consecutive elements of a global memref starting at
 /// `indices`; elements out of bounds read as 0. Full, aligned runs are a
 /// single vector load; the rest go through a masked load.
@@ -70,6 +87,10 @@ SmallVector<Value> addIndices(OpBuilder &b, Location loc, ValueRange base,
                               ValueRange coords);
 /// A CTA-wide barrier (bar.sync).
 void ctaBarrier(OpBuilder &b, Location loc);
+/// Ends a write of shared memory by ordinary stores: on chips whose TMA and
+/// matrix units read shared memory through the async proxy, each writing
+/// thread fences that proxy first; then the CTA synchronises.
+void publishSharedWrites(OpBuilder &b, Location loc, const ChipInfo &chip);
 
 /// The swizzle (bytes) of the shared tile `memref` views, 0 for none.
 int64_t sharedSwizzle(Value memref);

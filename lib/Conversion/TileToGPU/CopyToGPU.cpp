@@ -4,6 +4,7 @@
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 #include "tile/Target/Chip.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 using namespace mlir;
@@ -123,24 +124,78 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
     if (writesShared)
       ctaBarrier(rewriter, loc);
     Value tid = threadId(rewriter, loc);
-    for (int64_t r = 0; r < dist->runsPerThread(); ++r) {
-      auto emitRun = [&](OpBuilder &b, Location l) {
-        SmallVector<Value> coords = dist->runCoordinates(b, l, tid, r);
-        to.write(b, l, from.read(b, l, coords, r), coords, r);
-      };
-      if (dist->isEven()) {
-        emitRun(rewriter, loc);
-        continue;
+    auto forEachRun = [&](OpBuilder &b, Location l,
+                          function_ref<void(OpBuilder &, Location,
+                                            ArrayRef<Value>, int64_t)> fn) {
+      for (int64_t r = 0; r < dist->runsPerThread(); ++r) {
+        if (dist->isEven()) {
+          fn(b, l, dist->runCoordinates(b, l, tid, r), r);
+          continue;
+        }
+        scf::IfOp::create(b, l, dist->runExists(b, l, tid, r),
+                          [&](OpBuilder &ib, Location il) {
+                            fn(ib, il, dist->runCoordinates(ib, il, tid, r), r);
+                            scf::YieldOp::create(ib, il);
+                          });
       }
-      scf::IfOp::create(rewriter, loc, dist->runExists(rewriter, loc, tid, r),
-                        [&](OpBuilder &b, Location l) {
-                          emitRun(b, l);
-                          scf::YieldOp::create(b, l);
-                        });
+    };
+    auto throughRegisters = [&](OpBuilder &b, Location l) {
+      forEachRun(b, l,
+                 [&](OpBuilder &rb, Location rl, ArrayRef<Value> coords,
+                     int64_t r) {
+                   to.write(rb, rl, from.read(rb, rl, coords, r), coords, r);
+                 });
+    };
+    int64_t runBytes = dist->vector *
+                       cast<ShapedType>(srcType).getElementTypeBitWidth() / 8;
+    if (src == MemorySpace::Global && dst == MemorySpace::Shared &&
+        chip.hasCpAsync && runBytes == 16) {
+      // cp.async moves aligned 16-byte runs without registers; its source
+      // size zero-fills the part of a run past the edge. Unaligned rows take
+      // the register path.
+      scf::IfOp::create(
+          rewriter, loc, from.aligned,
+          [&](OpBuilder &b, Location l) {
+            forEachRun(b, l, [&](OpBuilder &rb, Location rl,
+                                 ArrayRef<Value> coords, int64_t) {
+              SmallVector<Value> global =
+                  addIndices(rb, rl, from.offsets, coords);
+              RunBounds bounds =
+                  computeRunBounds(rb, rl, from.value, global, dist->vector);
+              // A run with nothing in bounds reads from element 0 instead.
+              Value any = arith::CmpIOp::create(
+                  rb, rl, arith::CmpIPredicate::ne, bounds.count,
+                  constIndex(rb, rl, 0));
+              for (Value &index : global)
+                index = arith::SelectOp::create(rb, rl, any, index,
+                                                constIndex(rb, rl, 0));
+              Value srcBytes = arith::IndexCastUIOp::create(
+                  rb, rl, rb.getI32Type(),
+                  arith::MulIOp::create(
+                      rb, rl, bounds.count,
+                      constIndex(rb, rl, runBytes / dist->vector)));
+              NVVM::CpAsyncOp::create(
+                  rb, rl, elementPointer(rb, rl, to.value, coords, 3),
+                  elementPointer(rb, rl, from.value, global, 1),
+                  rb.getI32IntegerAttr(16),
+                  NVVM::LoadCacheModifierKindAttr::get(
+                      rb.getContext(), NVVM::LoadCacheModifierKind::CG),
+                  srcBytes);
+            });
+            NVVM::CpAsyncCommitGroupOp::create(b, l);
+            NVVM::CpAsyncWaitGroupOp::create(b, l, b.getI32IntegerAttr(0));
+            scf::YieldOp::create(b, l);
+          },
+          [&](OpBuilder &b, Location l) {
+            throughRegisters(b, l);
+            scf::YieldOp::create(b, l);
+          });
+    } else {
+      throughRegisters(rewriter, loc);
     }
     // The copy is complete for the whole CTA when the op returns.
     if (writesShared)
-      ctaBarrier(rewriter, loc);
+      publishSharedWrites(rewriter, loc, chip);
     rewriter.eraseOp(op);
     return success();
   }

@@ -4,6 +4,7 @@
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "tile/Target/Chip.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -55,6 +56,7 @@ static SmallVector<Value> elementIndex(OpBuilder &b, Location loc,
 // written.
 static void forEachRun(ConversionPatternRewriter &rewriter, Location loc,
                        const Distribution &dist, bool writesShared,
+                       const ChipInfo &chip,
                        function_ref<void(OpBuilder &, Location,
                                          ArrayRef<Value>, int64_t)>
                            body) {
@@ -76,7 +78,7 @@ static void forEachRun(ConversionPatternRewriter &rewriter, Location loc,
                       });
   }
   if (writesShared)
-    ctaBarrier(rewriter, loc);
+    publishSharedWrites(rewriter, loc, chip);
 }
 
 static bool anyShared(ValueRange values) {
@@ -87,7 +89,10 @@ static bool anyShared(ValueRange values) {
 
 namespace {
 struct ElementwiseLowering : OpConversionPattern<ElementwiseOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ElementwiseLowering(TypeConverter &converter, MLIRContext *context,
+                      const ChipInfo &chip)
+      : OpConversionPattern(converter, context), chip(chip) {}
+  const ChipInfo &chip;
   LogicalResult
   matchAndRewrite(ElementwiseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -98,7 +103,7 @@ struct ElementwiseLowering : OpConversionPattern<ElementwiseOp> {
     Block &body = op.getBody().front();
     auto yield = cast<YieldOp>(body.getTerminator());
     forEachRun(
-        rewriter, op.getLoc(), *dist, anyShared(op.getOutputs()),
+        rewriter, op.getLoc(), *dist, anyShared(op.getOutputs()), chip,
         [&](OpBuilder &b, Location loc, ArrayRef<Value> coords, int64_t r) {
           for (int64_t v = 0; v < dist->vector; ++v) {
             IRMapping mapping;
@@ -126,7 +131,10 @@ struct ElementwiseLowering : OpConversionPattern<ElementwiseOp> {
 };
 
 struct FillLowering : OpConversionPattern<FillOp> {
-  using OpConversionPattern::OpConversionPattern;
+  FillLowering(TypeConverter &converter, MLIRContext *context,
+               const ChipInfo &chip)
+      : OpConversionPattern(converter, context), chip(chip) {}
+  const ChipInfo &chip;
   LogicalResult
   matchAndRewrite(FillOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -138,7 +146,7 @@ struct FillLowering : OpConversionPattern<FillOp> {
     auto vecType = VectorType::get({dist->vector}, op.getValue().getType());
     Value splat = vector::BroadcastOp::create(rewriter, op.getLoc(), vecType,
                                               adaptor.getValue());
-    forEachRun(rewriter, op.getLoc(), *dist, space == MemorySpace::Shared,
+    forEachRun(rewriter, op.getLoc(), *dist, space == MemorySpace::Shared, chip,
                [&](OpBuilder &b, Location loc, ArrayRef<Value> coords,
                    int64_t r) {
                  vector::StoreOp::create(
@@ -154,6 +162,6 @@ struct FillLowering : OpConversionPattern<FillOp> {
 void mlir::tile::populateTileElementwiseToGPUPatterns(
     TileToGPUTypeConverter &converter, RewritePatternSet &patterns,
     const ChipInfo &chip) {
-  patterns.add<ElementwiseLowering, FillLowering>(converter,
-                                                  patterns.getContext());
+  patterns.add<ElementwiseLowering, FillLowering>(
+      converter, patterns.getContext(), chip);
 }

@@ -6,7 +6,7 @@ tile.kernel @assign() threads(128) {
   %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
-  // expected-error @below {{'tile.gemm' op accumulator layouts for sm_80 (mma.sync) are not implemented yet}}
+  // expected-error @below {{'tile.gemm' op accumulator layouts for sm_80 are not implemented yet (only sm_90a's wgmma)}}
   tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
 }
 

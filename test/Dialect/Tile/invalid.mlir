@@ -1205,3 +1205,82 @@ func.func @wait_space(%f: memref<4xi64, #gpu.address_space<private>>, %i: index,
   tile.wait %f[%i] lt %v : memref<4xi64, #gpu.address_space<private>>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Shared swizzles and fragment layouts
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @swizzle_value() threads(128) {
+  // expected-error @+1 {{'tile.alloc_shared' op expects a swizzle of 0, 32, 64 or 128 bytes, got 16}}
+  %s = tile.alloc_shared {swizzle = 16} : memref<64x8xbf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @swizzle_rows() threads(128) {
+  // expected-error @+1 {{'tile.alloc_shared' op expects rows of 128 bytes for a 128-byte swizzle, got 64}}
+  %s = tile.alloc_shared {swizzle = 128} : memref<64x32xbf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @swizzle_wide_rows() threads(128) {
+  // expected-error @+1 {{'tile.alloc_shared' op expects rows of 32 bytes for a 32-byte swizzle, got 256}}
+  %s = tile.alloc_shared {swizzle = 32} : memref<8x64xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @blocked_threads() threads(128) {
+  // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 256 threads in a kernel of 128}}
+  %f = tile.alloc_fragment : !tile.fragment<1024xf32, #tile.blocked<threads = 256, vector = 4>>
+}
+
+// -----
+
+tile.kernel @wgmma_threads() threads(128) {
+  // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 256 threads in a kernel of 128}}
+  %f = tile.alloc_fragment : !tile.fragment<128x64xf32, #tile.wgmma<warpgroups = 2>>
+}
+
+// -----
+
+// expected-error @+1 {{wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256}}
+func.func private @wgmma_rows(!tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 2>>)
+
+// -----
+
+// expected-error @+1 {{wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256}}
+func.func private @wgmma_n_multiple(!tile.fragment<64x12xf32, #tile.wgmma<warpgroups = 1>>)
+
+// -----
+
+// expected-error @+1 {{wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256}}
+func.func private @wgmma_n_max(!tile.fragment<64x264xf32, #tile.wgmma<warpgroups = 1>>)
+
+// -----
+
+// expected-error @+1 {{wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256}}
+func.func private @wgmma_rank(!tile.fragment<64x8x8xf32, #tile.wgmma<warpgroups = 1>>)
+
+// -----
+
+// expected-error @+1 {{blocked layout vector (8) must divide the innermost dimension (12)}}
+func.func private @blocked_vector(!tile.fragment<64x12xf32, #tile.blocked<threads = 32, vector = 8>>)
+
+// -----
+
+// expected-error @+1 {{blocked layout spreads runs of 4 over 128 threads, which does not divide the 256 elements}}
+func.func private @blocked_spread(!tile.fragment<256xf32, #tile.blocked<threads = 128, vector = 4>>)
+
+// -----
+
+// expected-error @+1 {{blocked layout needs positive threads and vector}}
+func.func private @blocked_zero(!tile.fragment<256xf32, #tile.blocked<threads = 0, vector = 4>>)
+
+// -----
+
+// expected-error @+1 {{fragment layout must be a tile layout attribute, got 42 : i64}}
+func.func private @fragment_layout_attr(!tile.fragment<256xf32, 42>)

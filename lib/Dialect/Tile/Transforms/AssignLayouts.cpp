@@ -67,7 +67,7 @@ struct TileAssignLayoutsPass
         return WalkResult::advance();
       if (!target.hasWgmma) {
         gemm.emitOpError("accumulator layouts for ")
-            << target.name << " (mma.sync) are not implemented yet";
+            << target.name << " are not implemented yet (only sm_90a's wgmma)";
         return WalkResult::interrupt();
       }
       int64_t threads = getKernelThreads(gemm);

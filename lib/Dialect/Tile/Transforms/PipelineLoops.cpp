@@ -5,6 +5,7 @@
 #include "tile/Target/Chip.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEPIPELINELOOPS
@@ -42,6 +43,8 @@ private:
   PipelinedForOp loop;
   OpBuilder b;
   SmallVector<CopyOp> producers;
+  // The producers and the ops computing their operands, in body order.
+  SmallVector<Operation *> producerSlice;
   SmallVector<Ring> rings;
   Value full;
 };
@@ -67,17 +70,12 @@ void LoopPipeliner::issueProducers(Value k, Value slot) {
   mapping.map(loop.getInductionVar(), k);
   for (Ring &r : rings)
     mapping.map(r.original.getResult(), slotView(loop.getLoc(), r.ring, slot));
-  for (Operation &op : loop.getBody().front().without_terminator()) {
-    auto copy = dyn_cast<CopyOp>(op);
-    if (copy && llvm::is_contained(producers, copy)) {
-      auto async = cast<CopyOp>(b.clone(op, mapping));
+  for (Operation *op : producerSlice) {
+    Operation *clone = b.clone(*op, mapping);
+    if (auto async = dyn_cast<CopyOp>(clone)) {
       async.getBarrierMutable().assign(full);
       async.getBarrierIndexMutable().assign(slot);
-      continue;
     }
-    // Offsets are computed by pure ops; the rest of the body is not needed.
-    if (isPure(&op))
-      b.clone(op, mapping);
   }
 }
 
@@ -115,6 +113,30 @@ LogicalResult LoopPipeliner::run() {
         alloc.getSwizzleAttr());
     rings.push_back({alloc, ring});
   }
+
+
+  // Producers run iterations ahead, so what they read must be recomputable
+  // there: pure ops of the body and values from outside the loop.
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Operation *> worklist(producers.begin(), producers.end());
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!slice.insert(op))
+      continue;
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || def->getBlock() != &body)
+        continue;
+      if (!isPure(def))
+        return def->emitOpError("computes an operand of a pipelined copy but "
+                                "has side effects; it cannot run iterations "
+                                "ahead of the loop body");
+      worklist.push_back(def);
+    }
+  }
+  for (Operation &op : body.without_terminator())
+    if (slice.contains(&op))
+      producerSlice.push_back(&op);
 
   b.setInsertionPoint(loop);
   full = AllocBarrierOp::create(
