@@ -7,36 +7,45 @@
 
 namespace tile::examples {
 
-/// C[M, N] (fp32) = A[M, K] (bf16) * B[N, K]^T (bf16), all row-major, with
-/// the tile sizes gemm.mlir uses: 128 x 256 per CTA.
+/// C[M, N] (fp32) = A[M, K] (bf16) * B[N, K]^T (bf16), all row-major, by one
+/// of the GEMM kernels: `name` in `cubin`, one tileM x tileN tile per CTA.
 class TileGemm {
 public:
-  static constexpr unsigned kTileM = 128, kTileN = 256;
+  TileGemm(const std::string &cubin, const std::string &kinfo,
+           const std::string &name, unsigned tileM, unsigned tileN)
+      : module(rt::Module::loadCubinFile(cubin)),
+        infos(rt::loadKernelInfo(kinfo)), info(rt::findKernel(infos, name)),
+        kernel(module.kernel(name)), tileM(tileM), tileN(tileN) {}
 
-  /// The kernel built from gemm.mlir, or `variant`.cubin/.kinfo beside the
-  /// program (other tile configurations compiled with tile-translate).
-  explicit TileGemm(const std::string &variant = "")
-      : module(rt::Module::loadCubinFile(
-            variant.empty() ? kernelFile(GEMM_KERNEL_CUBIN)
-                            : kernelFile(variant + ".cubin"))),
-        infos(rt::loadKernelInfo(variant.empty()
-                                     ? kernelFile(GEMM_KERNEL_KINFO)
-                                     : kernelFile(variant + ".kinfo"))),
-        info(rt::findKernel(infos, "gemm_bf16")),
-        kernel(module.kernel("gemm_bf16")) {}
+  /// gemm.mlir (sm_90a: TMA + wgmma), or `variant`.cubin/.kinfo beside the
+  /// program (other configurations of it compiled with tile-translate).
+  static TileGemm hopper(const std::string &variant = "") {
+    if (variant.empty())
+      return TileGemm(kernelFile(GEMM_KERNEL_CUBIN),
+                      kernelFile(GEMM_KERNEL_KINFO), "gemm_bf16", 128, 256);
+    return TileGemm(kernelFile(variant + ".cubin"),
+                    kernelFile(variant + ".kinfo"), "gemm_bf16", 128, 256);
+  }
+
+  /// gemm-sm80.mlir (cp.async + mma.sync) compiled for sm_90, so that the
+  /// path for chips without wgmma runs on Hopper.
+  static TileGemm mmaSync() {
+    return TileGemm(kernelFile(GEMM_MMA_KERNEL_CUBIN),
+                    kernelFile(GEMM_MMA_KERNEL_KINFO), "gemm_bf16_mma", 128,
+                    128);
+  }
 
   /// Binds the buffers (tensor maps are built here, once) for later runs.
   void bind(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int64_t m, int64_t n,
             int64_t k) {
     args = rt::ArgPack();
     tensorMaps.clear();
-    rt::packMemRefArgs(info,
-                       {{a, {m, k}, {k, 1}}, {b, {n, k}, {k, 1}},
-                        {c, {m, n}, {n, 1}}},
-                       args, tensorMaps);
+    rt::packMemRefArgs(
+        info, {{a, {m, k}, {k, 1}}, {b, {n, k}, {k, 1}}, {c, {m, n}, {n, 1}}},
+        args, tensorMaps);
     config = rt::launchConfigFor(
-        info, {static_cast<unsigned>((n + kTileN - 1) / kTileN),
-               static_cast<unsigned>((m + kTileM - 1) / kTileM), 1});
+        info, {static_cast<unsigned>((n + tileN - 1) / tileN),
+               static_cast<unsigned>((m + tileM - 1) / tileM), 1});
   }
 
   void launch() { rt::launch(kernel, config, args); }
@@ -45,11 +54,12 @@ public:
 private:
   rt::Module module;
   std::vector<rt::KernelInfo> infos;
-  const rt::KernelInfo &info;
+  rt::KernelInfo info;
   rt::Kernel kernel;
   rt::ArgPack args;
   std::vector<rt::DeviceBuffer> tensorMaps;
   rt::LaunchConfig config;
+  unsigned tileM, tileN;
 };
 
 } // namespace tile::examples

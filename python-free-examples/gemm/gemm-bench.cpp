@@ -8,24 +8,27 @@
 
 #include "GemmHost.h"
 
-#include <cublas_v2.h>
 #include <cstdlib>
+#include <cublas_v2.h>
 
 using namespace tile;
 using namespace tile::examples;
 
 static void checkCublas(cublasStatus_t status, const char *call) {
   if (status != CUBLAS_STATUS_SUCCESS)
-    throw rt::Error(std::string(call) + " failed: " +
-                    cublasGetStatusName(status));
+    throw rt::Error(std::string(call) +
+                    " failed: " + cublasGetStatusName(status));
 }
 
 int main(int argc, char **argv) {
   requireGpu("gemm-bench");
   try {
     rt::Device device = rt::Device::open();
-    // gemm-bench [size] [kernel variant]
-    TileGemm gemm(argc > 2 ? argv[2] : "");
+    // gemm-bench [size] [kernel variant: "mma" for gemm-sm80.mlir, or a cubin
+    // name beside the program]
+    std::string variant = argc > 2 ? argv[2] : "";
+    TileGemm gemm =
+        variant == "mma" ? TileGemm::mmaSync() : TileGemm::hopper(variant);
     cublasHandle_t handle;
     checkCublas(cublasCreate(&handle), "cublasCreate");
     std::printf("gemm-bench on %s: C = A B^T, bf16 in, fp32 out; "
@@ -40,18 +43,20 @@ int main(int argc, char **argv) {
       int64_t m = s, n = s, k = s;
       std::vector<uint16_t> a = toBf16(randomFloats(m * k));
       std::vector<uint16_t> b = toBf16(randomFloats(n * k));
-      rt::DeviceBuffer da(a.size() * 2), db(b.size() * 2), dc(size_t(m) * n * 4);
+      rt::DeviceBuffer da(a.size() * 2), db(b.size() * 2),
+          dc(size_t(m) * n * 4);
       da.upload(a);
       db.upload(b);
       gemm.bind(da.ptr(), db.ptr(), dc.ptr(), m, n, k);
       float alpha = 1, beta = 0;
       auto cublas = [&] {
         // Row-major C = A B^T is column-major C^T = B^T(op T on B's KxN) A.
-        checkCublas(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, int(n), int(m),
-                                 int(k), &alpha, (void *)db.ptr(), CUDA_R_16BF,
-                                 int(k), (void *)da.ptr(), CUDA_R_16BF, int(k),
-                                 &beta, (void *)dc.ptr(), CUDA_R_32F, int(n),
-                                 CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+        checkCublas(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, int(n),
+                                 int(m), int(k), &alpha, (void *)db.ptr(),
+                                 CUDA_R_16BF, int(k), (void *)da.ptr(),
+                                 CUDA_R_16BF, int(k), &beta, (void *)dc.ptr(),
+                                 CUDA_R_32F, int(n), CUBLAS_COMPUTE_32F,
+                                 CUBLAS_GEMM_DEFAULT),
                     "cublasGemmEx");
       };
       rt::Timer timer;
@@ -65,9 +70,11 @@ int main(int argc, char **argv) {
       std::sort(tileMs.begin(), tileMs.end());
       std::sort(cublasMs.begin(), cublasMs.end());
       double flops = 2.0 * m * n * k;
-      double tileTf = flops / (tileMs[1] * 1e9), cublasTf = flops / (cublasMs[1] * 1e9);
+      double tileTf = flops / (tileMs[1] * 1e9),
+             cublasTf = flops / (cublasMs[1] * 1e9);
       std::printf("%6lld %6lld %6lld %12.1f %12.1f %7.2f\n", (long long)m,
-                  (long long)n, (long long)k, tileTf, cublasTf, tileTf / cublasTf);
+                  (long long)n, (long long)k, tileTf, cublasTf,
+                  tileTf / cublasTf);
     }
     cublasDestroy(handle);
     return 0;

@@ -62,6 +62,14 @@ FailureOr<Distribution> Distribution::forFragment(Type fragmentType) {
     dist.vector = 2;
     return dist;
   }
+  if (auto mma = dyn_cast_if_present<MmaLayoutAttr>(type.getLayout())) {
+    dist.kind = Kind::Mma;
+    dist.warpsM = mma.getWarpsM();
+    dist.warpsN = mma.getWarpsN();
+    dist.threads = 32 * dist.warpsM * dist.warpsN;
+    dist.vector = 2;
+    return dist;
+  }
   auto blocked = dyn_cast_if_present<BlockedLayoutAttr>(type.getLayout());
   if (!blocked)
     return failure();
@@ -83,6 +91,28 @@ Distribution Distribution::forMemRef(ShapedType type, int64_t threads) {
 
 SmallVector<Value> Distribution::runCoordinates(OpBuilder &b, Location loc,
                                                 Value tid, int64_t r) const {
+  if (kind == Kind::Mma) {
+    // Run r = 2 (i tn + j) + h of warp (wm, wn): row wm TM + 16 i + l / 4 + 8 h,
+    // column wn TN + 8 j + 2 (l % 4).
+    int64_t tileM = shape[0] / warpsM, tileN = shape[1] / warpsN;
+    int64_t tn = tileN / 8;
+    int64_t i = (r / 2) / tn, j = (r / 2) % tn, h = r % 2;
+    auto cst = [&](int64_t v) { return constIndex(b, loc, v); };
+    Value warp = arith::DivUIOp::create(b, loc, tid, cst(32));
+    Value lane = arith::RemUIOp::create(b, loc, tid, cst(32));
+    Value wm = arith::DivUIOp::create(b, loc, warp, cst(warpsN));
+    Value wn = arith::RemUIOp::create(b, loc, warp, cst(warpsN));
+    Value row = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, wm, cst(tileM)),
+        arith::DivUIOp::create(b, loc, lane, cst(4)));
+    row = arith::AddIOp::create(b, loc, row, cst(16 * i + 8 * h));
+    Value col = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, wn, cst(tileN)),
+        arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, lane, cst(4)),
+                              cst(2)));
+    col = arith::AddIOp::create(b, loc, col, cst(8 * j));
+    return {row, col};
+  }
   if (kind == Kind::Wgmma) {
     // Run r = 2 c + h: row 64 g + 16 w + l / 4 + 8 h, column 8 c + 2 (l % 4).
     auto div = [&](Value v, int64_t d) -> Value {

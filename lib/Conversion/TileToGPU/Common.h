@@ -25,10 +25,12 @@ namespace mlir::tile::lowering {
 struct Distribution {
   /// Blocked: the #tile.blocked layout (also used to split shared tiles).
   /// Wgmma: the #tile.wgmma accumulator layout, runs of 2 columns.
-  enum class Kind { Blocked, Wgmma };
+  /// Mma: the #tile.mma (mma.sync) accumulator layout, runs of 2 columns.
+  enum class Kind { Blocked, Wgmma, Mma };
   Kind kind = Kind::Blocked;
   SmallVector<int64_t> shape;
   int64_t threads = 1;
+  int64_t warpsM = 1, warpsN = 1; // Mma only
   int64_t vector = 1;
 
   int64_t numElements() const;

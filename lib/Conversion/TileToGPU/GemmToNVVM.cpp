@@ -67,11 +67,9 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
   LogicalResult
   matchAndRewrite(GemmOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!chip.hasWgmma)
-      return op.emitOpError("on ")
-             << chip.name
-             << " is not lowered yet (only sm_90a's wgmma is implemented)";
     auto c = dyn_cast<FragmentType>(op.getC().getType());
+    if (!chip.hasWgmma)
+      return lowerToMmaSync(op, adaptor, rewriter);
     auto layout = c ? dyn_cast_if_present<WgmmaLayoutAttr>(c.getLayout())
                     : nullptr;
     if (!layout)
@@ -185,6 +183,138 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
       Value v = LLVM::ExtractValueOp::create(rewriter, loc, inout, i);
       memref::StoreOp::create(rewriter, loc, v, acc,
                               ValueRange{constIndex(rewriter, loc, i)});
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  // sm_80 and later without wgmma: per warp, tm x tn mma.sync m16n8k16
+  // tiles, A and B fragments read from plain shared tiles with ldmatrix.
+  LogicalResult lowerToMmaSync(GemmOp op, OpAdaptor adaptor,
+                               ConversionPatternRewriter &rewriter) const {
+    if (chip.computeCapability < 80)
+      return op.emitOpError("needs tensor cores of sm_80 or later");
+    auto c = dyn_cast<FragmentType>(op.getC().getType());
+    auto layout =
+        c ? dyn_cast_if_present<MmaLayoutAttr>(c.getLayout()) : nullptr;
+    if (!layout)
+      return op.emitOpError("expects C in a fragment with the #tile.mma "
+                            "layout (tile-assign-layouts)");
+    if (getMemorySpace(op.getA().getType()) != MemorySpace::Shared)
+      return op.emitOpError("with A in registers is not lowered yet");
+    if (op.getTransposeA() || !op.getTransposeB())
+      return op.emitOpError("lowers for K-major operands only so far: A as "
+                            "M x K and B as N x K (transpose_b)");
+    if (op.getBarrier())
+      return op.emitOpError("completing on a barrier is not lowered yet");
+    auto a = cast<MemRefType>(op.getA().getType());
+    Type element = a.getElementType();
+    NVVM::MMATypes inputType;
+    if (element.isBF16())
+      inputType = NVVM::MMATypes::bf16;
+    else if (element.isF16())
+      inputType = NVVM::MMATypes::f16;
+    else
+      return op.emitOpError("mma.sync lowering handles bf16 and f16 inputs "
+                            "so far, got ")
+             << element;
+    if (!c.getElementType().isF32())
+      return op.emitOpError("mma.sync lowering accumulates in f32 only so far");
+    if (op->getAttrOfType<IntegerAttr>(kSwizzleA).getInt() != 0 ||
+        op->getAttrOfType<IntegerAttr>(kSwizzleB).getInt() != 0)
+      return op.emitOpError("ldmatrix reads unswizzled shared tiles only");
+    int64_t k = a.getShape()[1];
+    if (k % 16 != 0)
+      return op.emitOpError("needs K to be a multiple of 16, got ") << k;
+
+    Location loc = op.getLoc();
+    MLIRContext *context = getContext();
+    int64_t warpsM = layout.getWarpsM(), warpsN = layout.getWarpsN();
+    int64_t tileM = c.getShape()[0] / warpsM, tileN = c.getShape()[1] / warpsN;
+    int64_t tm = tileM / 16, tn = tileN / 8;
+    auto cst = [&](int64_t v) { return constIndex(rewriter, loc, v); };
+    Value tid = threadId(rewriter, loc);
+    Value warp = arith::DivUIOp::create(rewriter, loc, tid, cst(32));
+    Value lane = arith::RemUIOp::create(rewriter, loc, tid, cst(32));
+    Value rowA = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(
+            rewriter, loc,
+            arith::DivUIOp::create(rewriter, loc, warp, cst(warpsN)),
+            cst(tileM)),
+        arith::RemUIOp::create(rewriter, loc, lane, cst(16)));
+    Value rowB = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(
+            rewriter, loc,
+            arith::RemUIOp::create(rewriter, loc, warp, cst(warpsN)),
+            cst(tileN)),
+        arith::RemUIOp::create(rewriter, loc, lane, cst(8)));
+    // ldmatrix x4 of A: lanes 16-31 give the right 8 columns; x2 of B:
+    // lanes 8-15 give the upper 8 columns (16-31 repeat, unused).
+    Value colA = arith::MulIOp::create(
+        rewriter, loc, arith::DivUIOp::create(rewriter, loc, lane, cst(16)),
+        cst(8));
+    Value colB = arith::MulIOp::create(
+        rewriter, loc,
+        arith::RemUIOp::create(
+            rewriter, loc, arith::DivUIOp::create(rewriter, loc, lane, cst(8)),
+            cst(2)),
+        cst(8));
+
+    Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type();
+    auto ldmatrix = [&](Value tile, Value row, Value col, int64_t num) {
+      Value ptr = elementPointer(rewriter, loc, tile, {row, col}, 3);
+      auto type = LLVM::LLVMStructType::getLiteral(
+          context, SmallVector<Type>(num, i32));
+      Value frag = NVVM::LdMatrixOp::create(
+          rewriter, loc, type, ptr, rewriter.getI32IntegerAttr(num),
+          NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
+          NVVM::LdStMatrixShapeAttr::get(context, 8, 8),
+          NVVM::LdStMatrixEltTypeAttr::get(context,
+                                           NVVM::LdStMatrixEltType::B16));
+      SmallVector<Value> regs;
+      for (int64_t r = 0; r < num; ++r)
+        regs.push_back(LLVM::ExtractValueOp::create(rewriter, loc, frag, r));
+      return regs;
+    };
+
+    Value acc = adaptor.getC();
+    auto resultType =
+        LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(4, f32));
+    Value zero = arith::ConstantOp::create(rewriter, loc, f32,
+                                           rewriter.getF32FloatAttr(0));
+    for (int64_t kk = 0; kk < k / 16; ++kk) {
+      SmallVector<SmallVector<Value>> bFrags;
+      for (int64_t j = 0; j < tn; ++j)
+        bFrags.push_back(ldmatrix(
+            adaptor.getB(), arith::AddIOp::create(rewriter, loc, rowB, cst(8 * j)),
+            arith::AddIOp::create(rewriter, loc, colB, cst(16 * kk)), 2));
+      for (int64_t i = 0; i < tm; ++i) {
+        SmallVector<Value> aFrag = ldmatrix(
+            adaptor.getA(), arith::AddIOp::create(rewriter, loc, rowA, cst(16 * i)),
+            arith::AddIOp::create(rewriter, loc, colA, cst(16 * kk)), 4);
+        for (int64_t j = 0; j < tn; ++j) {
+          int64_t slot = (i * tn + j) * 4;
+          SmallVector<Value> cRegs;
+          for (int64_t e = 0; e < 4; ++e)
+            cRegs.push_back(kk == 0 && op.getClearAccum()
+                                ? zero
+                                : memref::LoadOp::create(
+                                      rewriter, loc, acc,
+                                      ValueRange{cst(slot + e)}));
+          Value d = NVVM::MmaOp::create(
+              rewriter, loc, resultType, aFrag, bFrags[j], cRegs, {16, 8, 16},
+              std::nullopt, std::nullopt,
+              std::array<NVVM::MMATypes, 2>{inputType, inputType},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                             NVVM::MMALayout::col});
+          for (int64_t e = 0; e < 4; ++e)
+            memref::StoreOp::create(
+                rewriter, loc, LLVM::ExtractValueOp::create(rewriter, loc, d, e),
+                acc, ValueRange{cst(slot + e)});
+        }
+      }
     }
     rewriter.eraseOp(op);
     return success();

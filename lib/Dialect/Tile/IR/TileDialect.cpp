@@ -153,6 +153,15 @@ FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
     return failure();
   if (!layout)
     return success();
+  if (auto mma = dyn_cast<MmaLayoutAttr>(layout)) {
+    if (mma.getWarpsM() < 1 || mma.getWarpsN() < 1 || shape.size() != 2 ||
+        shape[0] % (16 * mma.getWarpsM()) != 0 ||
+        shape[1] % (8 * mma.getWarpsN()) != 0)
+      return emitError() << "mma layout needs a 2-D tile whose rows split "
+                            "into 16-row and columns into 8-column tiles "
+                            "per warp";
+    return success();
+  }
   if (auto wgmma = dyn_cast<WgmmaLayoutAttr>(layout)) {
     if (shape.size() != 2 || shape[0] != 64 * wgmma.getWarpgroups() ||
         shape[1] % 8 != 0 || shape[1] > 256)

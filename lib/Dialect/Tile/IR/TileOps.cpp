@@ -231,6 +231,8 @@ LogicalResult AllocFragmentOp::verify() {
     layoutThreads = blocked.getThreads();
   else if (auto wgmma = dyn_cast_if_present<WgmmaLayoutAttr>(layout))
     layoutThreads = 128 * wgmma.getWarpgroups();
+  else if (auto mma = dyn_cast_if_present<MmaLayoutAttr>(layout))
+    layoutThreads = 32 * mma.getWarpsM() * mma.getWarpsN();
   int64_t threads = getKernelThreads(*this);
   if (layoutThreads && threads && layoutThreads != threads)
     return emitOpError("has a layout for ")

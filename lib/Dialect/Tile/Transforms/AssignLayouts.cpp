@@ -26,6 +26,31 @@ static FailureOr<BlockedLayoutAttr> chooseBlocked(FragmentType type,
   return failure();
 }
 
+// The warp grid for mma.sync whose warp tiles are closest to square.
+static FailureOr<MmaLayoutAttr> chooseMma(FragmentType c, int64_t threads) {
+  int64_t warps = threads / 32;
+  if (warps < 1 || threads % 32 != 0)
+    return failure();
+  std::optional<std::pair<int64_t, int64_t>> best;
+  int64_t bestSkew = 0;
+  for (int64_t wm = 1; wm <= warps; ++wm) {
+    if (warps % wm != 0)
+      continue;
+    int64_t wn = warps / wm;
+    if (c.getShape()[0] % (16 * wm) != 0 || c.getShape()[1] % (8 * wn) != 0)
+      continue;
+    int64_t tileM = c.getShape()[0] / wm, tileN = c.getShape()[1] / wn;
+    int64_t skew = std::max(tileM, tileN) / std::min(tileM, tileN);
+    if (!best || skew < bestSkew) {
+      best = {wm, wn};
+      bestSkew = skew;
+    }
+  }
+  if (!best)
+    return failure();
+  return MmaLayoutAttr::get(c.getContext(), best->first, best->second);
+}
+
 static void setLayout(Value fragment, Attribute layout) {
   auto type = cast<FragmentType>(fragment.getType());
   fragment.setType(FragmentType::get(type.getContext(), type.getShape(),
@@ -52,25 +77,34 @@ struct TileAssignLayoutsPass
   // meet them in an elementwise op take it too, so no shuffle is needed.
   LogicalResult assignMatrixLayouts(const ChipInfo &target) {
     WalkResult result = getOperation().walk([&](GemmOp gemm) {
-      for (Value operand : {Value(gemm.getA()), Value(gemm.getB())})
-        if (AllocSharedOp alloc = getSharedAllocation(operand))
-          if (!alloc.getSwizzle()) {
-            auto type = cast<MemRefType>(alloc.getType());
-            int64_t rowBytes =
-                type.getShape().back() * type.getElementTypeBitWidth() / 8;
-            int64_t swizzle =
-                llvm::is_contained({32, 64, 128}, rowBytes) ? rowBytes : 0;
-            alloc.setSwizzle(swizzle);
-          }
+      // Only wgmma reads swizzled tiles; ldmatrix reads them plain.
+      for (Value operand : {Value(gemm.getA()), Value(gemm.getB())}) {
+        AllocSharedOp alloc = getSharedAllocation(operand);
+        if (!alloc || alloc.getSwizzle())
+          continue;
+        auto type = cast<MemRefType>(alloc.getType());
+        int64_t rowBytes =
+            type.getShape().back() * type.getElementTypeBitWidth() / 8;
+        bool swizzled =
+            target.hasWgmma && llvm::is_contained({32, 64, 128}, rowBytes);
+        alloc.setSwizzle(swizzled ? rowBytes : 0);
+      }
       auto c = dyn_cast<FragmentType>(gemm.getC().getType());
       if (!c || c.getLayout())
         return WalkResult::advance();
-      if (!target.hasWgmma) {
-        gemm.emitOpError("accumulator layouts for ")
-            << target.name << " are not implemented yet (only sm_90a's wgmma)";
-        return WalkResult::interrupt();
-      }
       int64_t threads = getKernelThreads(gemm);
+      if (!target.hasWgmma) {
+        FailureOr<MmaLayoutAttr> mma = chooseMma(c, threads);
+        if (failed(mma)) {
+          gemm.emitOpError("has no mma.sync warp grid: a ")
+              << c.getShape()[0] << "x" << c.getShape()[1]
+              << " tile over " << threads / 32
+              << " warps needs 16-row by 8-column tiles per warp";
+          return WalkResult::interrupt();
+        }
+        setLayout(gemm.getC(), *mma);
+        return WalkResult::advance();
+      }
       if (threads % 128 != 0 || c.getShape()[0] != 64 * (threads / 128)) {
         gemm.emitOpError("wgmma needs M = 64 x warpgroups: ")
             << c.getShape()[0] << " rows with " << threads << " threads";
@@ -91,7 +125,7 @@ struct TileAssignLayoutsPass
         Attribute layout;
         for (Value v : op->getOperands())
           if (auto f = dyn_cast<FragmentType>(v.getType()))
-            if (isa_and_present<WgmmaLayoutAttr>(f.getLayout()))
+            if (isa_and_present<WgmmaLayoutAttr, MmaLayoutAttr>(f.getLayout()))
               layout = f.getLayout();
         if (!layout)
           return;

@@ -96,3 +96,22 @@ def Tile_WgmmaLayoutAttr : AttrDef<Tile_Dialect, "WgmmaLayout"> {
   let assemblyFormat = "`<` `warpgroups` `=` $warpgroups `>`";
 }
 #endif
+
+#ifndef TILE_MMA_LAYOUT_ATTR
+#define TILE_MMA_LAYOUT_ATTR
+def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout"> {
+  let mnemonic = "mma";
+  let summary = "fragment layout of sm_80 mma.sync m16n8k16 accumulators";
+  let description = [{
+    The CTA's warps form a `warps_m x warps_n` grid; warp (wm, wn) holds the
+    (M / warps_m) x (N / warps_n) block at (wm, wn), as tm x tn tiles of
+    16 x 8. In tile (i, j), lane `l` holds rows `l / 4` and `l / 4 + 8` and
+    columns `2 (l mod 4) + {0, 1}` (the mma.sync C layout), in slots
+    `((i tn + j) 2 + h) 2 + {0, 1}`.
+
+    Example: `!tile.fragment<128x128xf32, #tile.mma<warps_m = 2, warps_n = 4>>`
+  }];
+  let parameters = (ins "int64_t":$warps_m, "int64_t":$warps_n);
+  let assemblyFormat = "`<` `warps_m` `=` $warps_m `,` `warps_n` `=` $warps_n `>`";
+}
+#endif
