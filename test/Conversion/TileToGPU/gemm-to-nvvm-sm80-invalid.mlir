@@ -1,22 +1,57 @@
-// tile.gemm for sm_80: tile-assign-layouts has no mma.sync accumulator layout
-// yet, and with a wgmma layout given by hand the lowering refuses the chip.
+// tile.gemm on sm_80 (mma.sync): what the lowering refuses.
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts=chip=sm_80 --convert-tile-to-gpu=chip=sm_80 --verify-diagnostics -o /dev/null
 
-tile.kernel @assign() threads(128) {
+// No warp grid: 8 rows cannot be split into 16-row mma tiles.
+tile.kernel @no_grid() threads(128) {
+  %As = tile.alloc_shared : memref<8x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<8x64xf32>
+  // expected-error @below {{'tile.gemm' op has no mma.sync warp grid: a 8x64 tile over 4 warps needs 16-row by 8-column tiles per warp}}
+  tile.gemm %As, %Bs, %acc {transpose_b} : memref<8x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<8x64xf32>
+}
+
+// -----
+
+// A wgmma layout given by hand is not an mma.sync layout.
+tile.kernel @wgmma_layout() threads(128) {
   %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
+  // expected-error @below {{'tile.gemm' op expects C in a fragment with the #tile.mma layout (tile-assign-layouts)}}
+  // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
+  tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
+}
+
+// -----
+
+// ldmatrix reads plain tiles: a swizzle asked for by hand is refused.
+tile.kernel @swizzled() threads(128) {
+  %As = tile.alloc_shared {swizzle = 128} : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
-  // expected-error @below {{'tile.gemm' op accumulator layouts for sm_80 are not implemented yet (only sm_90a's wgmma)}}
+  // expected-error @below {{'tile.gemm' op ldmatrix reads unswizzled shared tiles only}}
+  // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
   tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
 }
 
 // -----
 
-tile.kernel @lower() threads(128) {
-  %As = tile.alloc_shared {swizzle = 128} : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  %Bs = tile.alloc_shared {swizzle = 128} : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
-  // expected-error @below {{'tile.gemm' op on sm_80 is not lowered yet (only sm_90a's wgmma is implemented)}}
+tile.kernel @f32_inputs() threads(128) {
+  %As = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @below {{'tile.gemm' op mma.sync lowering handles bf16 and f16 inputs so far, got 'f32'}}
   // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
-  tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
+  tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<64x32xf32, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @k_not_16() threads(128) {
+  %As = tile.alloc_shared : memref<64x8xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x8xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @below {{'tile.gemm' op needs K to be a multiple of 16, got 8}}
+  // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
+  tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x8xbf16, #gpu.address_space<workgroup>>, memref<64x8xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
 }
