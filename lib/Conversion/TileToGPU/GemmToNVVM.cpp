@@ -85,14 +85,17 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
       return op.emitOpError("completing on a barrier is not lowered yet");
     auto a = cast<MemRefType>(op.getA().getType());
     Type element = a.getElementType();
+    // f32 inputs multiply as tf32, as the tensor cores do.
     NVVM::WGMMATypes inputType;
     if (element.isBF16())
       inputType = NVVM::WGMMATypes::bf16;
     else if (element.isF16())
       inputType = NVVM::WGMMATypes::f16;
+    else if (element.isF32())
+      inputType = NVVM::WGMMATypes::tf32;
     else
-      return op.emitOpError("wgmma lowering handles bf16 and f16 inputs so "
-                            "far, got ")
+      return op.emitOpError("wgmma lowering handles bf16, f16 and f32 (tf32) "
+                            "inputs so far, got ")
              << element;
     if (!c.getElementType().isF32())
       return op.emitOpError("wgmma lowering accumulates in f32 only so far");
@@ -137,9 +140,12 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
 
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     auto typeAttr = NVVM::WGMMATypesAttr::get(context, inputType);
-    for (int64_t kk = 0; kk < k / 16; ++kk) {
-      Value step = arith::ConstantIntOp::create(
-          rewriter, loc, kk * 16 * a.getElementTypeBitWidth() / 8, 64);
+    // Each wgmma takes 32 bytes of K: 16 bf16/f16 or 8 tf32 elements.
+    int64_t kStep = 256 / a.getElementTypeBitWidth();
+    if (k % kStep != 0)
+      return op.emitOpError("needs K to be a multiple of ") << kStep;
+    for (int64_t kk = 0; kk < k / kStep; ++kk) {
+      Value step = arith::ConstantIntOp::create(rewriter, loc, kk * 32, 64);
       Value descA = descriptor(
           rewriter, loc, arith::AddIOp::create(rewriter, loc, addrA, step),
           swizzleA);
@@ -150,7 +156,7 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
                                                     : NVVM::WGMMAScaleOut::one;
       inout = NVVM::WgmmaMmaAsyncOp::create(
           rewriter, loc, structType, inout, descA, descB,
-          NVVM::MMAShapeAttr::get(context, 64, n, 16), typeAttr, typeAttr,
+          NVVM::MMAShapeAttr::get(context, 64, n, kStep), typeAttr, typeAttr,
           NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
           NVVM::WGMMAScaleOutAttr::get(context, scaleD),
           NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one),

@@ -26,14 +26,14 @@ tile.kernel @transpose_a() threads(128) {
 
 // -----
 
-// f32 inputs (tf32 math) are legal tile IR but not lowered yet.
-tile.kernel @f32_inputs() threads(128) {
-  %As = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
-  %Bs = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
-  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
-  // expected-error @below {{'tile.gemm' op wgmma lowering handles bf16 and f16 inputs so far, got 'f32'}}
+// i8 inputs (i32 accumulation) are legal tile IR but not lowered yet.
+tile.kernel @i8_inputs() threads(128) {
+  %As = tile.alloc_shared : memref<64x128xi8, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x128xi8, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xi32>
+  // expected-error @below {{'tile.gemm' op wgmma lowering handles bf16, f16 and f32 (tf32) inputs so far, got 'i8'}}
   // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
-  tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<64x32xf32, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+  tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x128xi8, #gpu.address_space<workgroup>>, memref<64x128xi8, #gpu.address_space<workgroup>>, !tile.fragment<64x64xi32>
 }
 
 // -----
