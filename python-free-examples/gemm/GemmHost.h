@@ -11,11 +11,15 @@ namespace tile::examples {
 /// of the GEMM kernels: `name` in `cubin`, one tileM x tileN tile per CTA.
 class TileGemm {
 public:
+  /// `aKM`: A is stored K x M (the kernel transposes it); `bKN`: B is
+  /// stored K x N. Otherwise A is M x K and B is N x K.
   TileGemm(const std::string &cubin, const std::string &kinfo,
-           const std::string &name, unsigned tileM, unsigned tileN)
+           const std::string &name, unsigned tileM, unsigned tileN,
+           bool aKM = false, bool bKN = false)
       : module(rt::Module::loadCubinFile(cubin)),
         infos(rt::loadKernelInfo(kinfo)), info(rt::findKernel(infos, name)),
-        kernel(module.kernel(name)), tileM(tileM), tileN(tileN) {}
+        kernel(module.kernel(name)), tileM(tileM), tileN(tileN), aKM(aKM),
+        bKN(bKN) {}
 
   /// gemm.mlir (sm_90a: TMA + wgmma), or `variant`.cubin/.kinfo beside the
   /// program (other configurations of it compiled with tile-translate).
@@ -60,6 +64,7 @@ private:
   std::vector<rt::DeviceBuffer> tensorMaps;
   rt::LaunchConfig config;
   unsigned tileM, tileN;
+  bool aKM, bKN;
 };
 
 } // namespace tile::examples

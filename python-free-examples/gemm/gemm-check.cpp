@@ -47,7 +47,20 @@ struct Variant {
   bool f32Inputs; // otherwise bf16
   bool bf16Output; // otherwise fp32
   double tolerance;
+  bool aKM = false, bKN = false; // A stored K x M, B stored K x N
 };
+
+// `logical` (rows x cols, row-major) stored transposed when `transpose`.
+std::vector<float> storage(const std::vector<float> &logical, int64_t rows,
+                           int64_t cols, bool transpose) {
+  if (!transpose)
+    return logical;
+  std::vector<float> out(logical.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      out[c * rows + r] = logical[r * cols + c];
+  return out;
+}
 
 // Device copy of `values` in the variant's input type; `values` is rounded
 // to what the device sees so that the reference multiplies the same numbers.
@@ -70,11 +83,11 @@ int main() {
   requireGpu("gemm-check");
   try {
     rt::Device device = rt::Device::open();
-    auto variant = [](const char *name, unsigned tileN) {
+    auto variant = [](const char *name, bool aKM = false, bool bKN = false) {
       return [=] {
         return TileGemm(kernelFile(GEMM_VARIANTS_KERNEL_CUBIN),
-                        kernelFile(GEMM_VARIANTS_KERNEL_KINFO), name, 128,
-                        tileN);
+                        kernelFile(GEMM_VARIANTS_KERNEL_KINFO), name, 128, 256,
+                        aKM, bKN);
       };
     };
     const Variant variants[] = {
@@ -83,9 +96,15 @@ int main() {
         {"gemm-sm80.mlir built for sm_90 (cp.async, ldmatrix, mma.sync)",
          [] { return TileGemm::mmaSync(); }, false, false, 1e-4},
         {"gemm-variants.mlir @gemm_tf32 (fp32 inputs, tf32 wgmma)",
-         variant("gemm_tf32", 256), true, false, 2e-3},
+         variant("gemm_tf32"), true, false, 2e-3},
         {"gemm-variants.mlir @gemm_bf16_out (bf16 -> bf16 epilogue)",
-         variant("gemm_bf16_out", 256), false, true, 1e-2},
+         variant("gemm_bf16_out"), false, true, 1e-2},
+        {"gemm-variants.mlir @gemm_nn (A: M x K, B: K x N)",
+         variant("gemm_nn", false, true), false, false, 1e-4, false, true},
+        {"gemm-variants.mlir @gemm_tn (A: K x M, B: N x K)",
+         variant("gemm_tn", true, false), false, false, 1e-4, true, false},
+        {"gemm-variants.mlir @gemm_tt (A: K x M, B: K x N)",
+         variant("gemm_tt", true, true), false, false, 1e-4, true, true},
     };
     struct Shape {
       int64_t m, n, k;
@@ -110,10 +129,22 @@ int main() {
       TileGemm gemm = v.make();
       std::printf("gemm-check on %s: %s\n", device.name().c_str(), v.label);
       for (const Shape &s : shapes) {
+        // TMA needs 16-byte global rows: M or N % 8 for K x M / K x N.
+        if ((v.aKM && s.m % 8) || (v.bKN && s.n % 8)) {
+          std::printf("  M=%-5lld N=%-5lld K=%-5lld %-22s skipped (TMA needs "
+                      "16-byte rows)\n",
+                      (long long)s.m, (long long)s.n, (long long)s.k, s.what);
+          continue;
+        }
         std::vector<float> a = randomFloats(s.m * s.k);
         std::vector<float> b = randomFloats(s.n * s.k);
-        rt::DeviceBuffer da = upload(a, v.f32Inputs);
-        rt::DeviceBuffer db = upload(b, v.f32Inputs);
+        std::vector<float> aStored = storage(a, s.m, s.k, v.aKM);
+        std::vector<float> bStored = storage(b, s.n, s.k, v.bKN);
+        rt::DeviceBuffer da = upload(aStored, v.f32Inputs);
+        rt::DeviceBuffer db = upload(bStored, v.f32Inputs);
+        // The reference multiplies what the device sees (rounded).
+        a = storage(aStored, s.k, s.m, v.aKM);
+        b = storage(bStored, s.k, s.n, v.bKN);
         size_t outBytes = size_t(s.m) * s.n * (v.bf16Output ? 2 : 4);
         rt::DeviceBuffer dc(outBytes);
         poison(dc);

@@ -4,6 +4,7 @@
 //   @gemm_bf16_out  bf16 in, bf16 out: the epilogue converts the fp32
 //                   accumulators in registers (tile.elementwise) and stores
 //                   bf16.
+//   @gemm_nn, @gemm_tn, @gemm_tt  the other operand majors (see below).
 tile.kernel @gemm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>,
                        %C: memref<?x?xf32>) threads(256) {
   %c0 = arith.constant 0 : index
@@ -73,4 +74,91 @@ tile.kernel @gemm_bf16_out(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
     tile.yield %y : bf16
   }
   tile.copy %out[] to %C[%m0, %n0] : !tile.fragment<128x256xbf16>, memref<?x?xbf16>
+}
+
+// C = op(A) op(B) with A: M x K, B: K x N (nn): the M- or N-major tiles are
+// loaded as 128-byte column blocks and read by wgmma transposed.
+tile.kernel @gemm_nn(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
+                     %C: memref<?x?xf32>) threads(256) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant 0.0 : f32
+  %bx = gpu.block_id x
+  %by = gpu.block_id y
+  %m0 = arith.muli %by, %c128 : index
+  %n0 = arith.muli %bx, %c256 : index
+  %K = memref.dim %A, %c1 : memref<?x?xbf16>
+  %ktiles = arith.ceildivui %K, %c64 : index
+  %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x256xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<128x256xf32>
+  tile.fill %acc, %zero : !tile.fragment<128x256xf32>, f32
+  tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(4) {
+    %k0 = arith.muli %kt, %c64 : index
+    tile.copy %A[%m0, %k0] to %As[] : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%k0, %n0] to %Bs[] : memref<?x?xbf16>, memref<64x256xbf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs, %acc  : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x256xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x256xf32>
+  }
+  tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<128x256xf32>, memref<?x?xf32>
+}
+
+// C = op(A) op(B) with A: K x M, B: N x K (tn): the M- or N-major tiles are
+// loaded as 128-byte column blocks and read by wgmma transposed.
+tile.kernel @gemm_tn(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
+                     %C: memref<?x?xf32>) threads(256) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant 0.0 : f32
+  %bx = gpu.block_id x
+  %by = gpu.block_id y
+  %m0 = arith.muli %by, %c128 : index
+  %n0 = arith.muli %bx, %c256 : index
+  %K = memref.dim %A, %c0 : memref<?x?xbf16>
+  %ktiles = arith.ceildivui %K, %c64 : index
+  %As = tile.alloc_shared : memref<64x128xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<256x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<128x256xf32>
+  tile.fill %acc, %zero : !tile.fragment<128x256xf32>, f32
+  tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(4) {
+    %k0 = arith.muli %kt, %c64 : index
+    tile.copy %A[%k0, %m0] to %As[] : memref<?x?xbf16>, memref<64x128xbf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%n0, %k0] to %Bs[] : memref<?x?xbf16>, memref<256x64xbf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs, %acc {transpose_a, transpose_b} : memref<64x128xbf16, #gpu.address_space<workgroup>>, memref<256x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x256xf32>
+  }
+  tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<128x256xf32>, memref<?x?xf32>
+}
+
+// C = op(A) op(B) with A: K x M, B: K x N (tt): the M- or N-major tiles are
+// loaded as 128-byte column blocks and read by wgmma transposed.
+tile.kernel @gemm_tt(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
+                     %C: memref<?x?xf32>) threads(256) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant 0.0 : f32
+  %bx = gpu.block_id x
+  %by = gpu.block_id y
+  %m0 = arith.muli %by, %c128 : index
+  %n0 = arith.muli %bx, %c256 : index
+  %K = memref.dim %A, %c0 : memref<?x?xbf16>
+  %ktiles = arith.ceildivui %K, %c64 : index
+  %As = tile.alloc_shared : memref<64x128xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x256xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<128x256xf32>
+  tile.fill %acc, %zero : !tile.fragment<128x256xf32>, f32
+  tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(4) {
+    %k0 = arith.muli %kt, %c64 : index
+    tile.copy %A[%k0, %m0] to %As[] : memref<?x?xbf16>, memref<64x128xbf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%k0, %n0] to %Bs[] : memref<?x?xbf16>, memref<64x256xbf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs, %acc {transpose_a} : memref<64x128xbf16, #gpu.address_space<workgroup>>, memref<64x256xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x256xf32>
+  }
+  tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<128x256xf32>, memref<?x?xf32>
 }

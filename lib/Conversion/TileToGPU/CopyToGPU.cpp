@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -228,8 +229,16 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
       kind = nvgpu::TensorMapSwizzleKind::SWIZZLE_128B;
       break;
     }
+    // Rows wider than the swizzle are stored, and loaded, as column blocks.
+    int64_t elementBytes = tile.getElementTypeBitWidth() / 8;
+    SmallVector<int64_t> box(tile.getShape());
+    int64_t blocks = 1;
+    if (swizzle.getInt() && box.back() * elementBytes > swizzle.getInt()) {
+      blocks = box.back() * elementBytes / swizzle.getInt();
+      box.back() = swizzle.getInt() / elementBytes;
+    }
     auto boxType = MemRefType::get(
-        tile.getShape(), tile.getElementType(), MemRefLayoutAttrInterface(),
+        box, tile.getElementType(), MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
     auto descType = nvgpu::TensorMapDescriptorType::get(
         context, boxType, kind, nvgpu::TensorMapL2PromoKind::L2PROMO_128B,
@@ -247,12 +256,45 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
     nvgpu::MBarrierArriveExpectTxOp::create(
         rewriter, loc, adaptor.getBarrier(), constIndex(rewriter, loc, bytes),
         adaptor.getBarrierIndex(), leader);
-    // TMA coordinates run innermost first.
-    SmallVector<Value> coords(llvm::reverse(adaptor.getSourceOffsets()));
-    nvgpu::TmaAsyncLoadOp::create(rewriter, loc, adaptor.getDest(),
-                                  adaptor.getBarrier(), desc, coords,
-                                  adaptor.getBarrierIndex(),
-                                  /*multicastMask=*/Value(), leader);
+    int64_t boxElements = ShapedType::getNumElements(box);
+    auto meta = memref::ExtractStridedMetadataOp::create(rewriter, loc,
+                                                        adaptor.getDest());
+    for (int64_t block = 0; block < blocks; ++block) {
+      Value dest = adaptor.getDest();
+      if (blocks > 1) {
+        // Block b holds columns [b w, b w + w) of every row, contiguously.
+        SmallVector<OpFoldResult> sizes, strides;
+        int64_t stride = 1;
+        for (int64_t d = box.size() - 1; d >= 0; --d) {
+          sizes.insert(sizes.begin(), rewriter.getIndexAttr(box[d]));
+          strides.insert(strides.begin(), rewriter.getIndexAttr(stride));
+          stride *= box[d];
+        }
+        Value offset = arith::AddIOp::create(
+            rewriter, loc, meta.getOffset(),
+            constIndex(rewriter, loc, block * boxElements));
+        dest = memref::ReinterpretCastOp::create(
+            rewriter, loc,
+            MemRefType::get(box, tile.getElementType(),
+                            StridedLayoutAttr::get(
+                                context, ShapedType::kDynamic,
+                                llvm::to_vector(llvm::map_range(
+                                    strides, [](OpFoldResult s) {
+                                      return *getConstantIntValue(s);
+                                    }))),
+                            tile.getMemorySpace()),
+            meta.getBaseBuffer(), offset, sizes, strides);
+      }
+      // TMA coordinates run innermost first.
+      SmallVector<Value> coords(llvm::reverse(adaptor.getSourceOffsets()));
+      if (block > 0)
+        coords.front() = arith::AddIOp::create(
+            rewriter, loc, coords.front(),
+            constIndex(rewriter, loc, block * box.back()));
+      nvgpu::TmaAsyncLoadOp::create(rewriter, loc, dest, adaptor.getBarrier(),
+                                    desc, coords, adaptor.getBarrierIndex(),
+                                    /*multicastMask=*/Value(), leader);
+    }
     rewriter.eraseOp(op);
     return success();
   }

@@ -42,17 +42,55 @@ static Value sharedAddress(OpBuilder &b, Location loc, Value memref) {
   return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
 }
 
-// The wgmma matrix descriptor of a K-major, swizzled tile starting at
-// `address`: 8-row core-matrix groups `8 * swizzle` bytes apart.
+namespace {
+// How wgmma reads one shared operand (PTX ISA, "Shared Memory Matrix
+// Layout"): K-major tiles have rows of K (32/64/128 bytes, swizzled by
+// their size); MN-major tiles have rows of M or N stored as 128-byte
+// swizzled column blocks (64 16-bit elements), one block after another.
+struct WgmmaOperand {
+  int64_t swizzle;
+  int64_t leadingBytes; // MN-major: between 64-element column blocks
+  int64_t strideBytes;  // between groups of 8 rows (K-major) or 8 K (MN-major)
+  int64_t kStepBytes;   // start advance per wgmma along K
+  int64_t mn64Bytes;    // start advance per 64 elements of M or N
+};
+} // namespace
+
+static FailureOr<WgmmaOperand> describeOperand(GemmOp op, StringRef name,
+                                               MemRefType tile, bool kMajor,
+                                               int64_t swizzle) {
+  int64_t elementBytes = tile.getElementTypeBitWidth() / 8;
+  int64_t rowBytes = tile.getShape()[1] * elementBytes;
+  if (kMajor) {
+    if (swizzle != rowBytes || !llvm::is_contained({32, 64, 128}, rowBytes))
+      return op.emitOpError("needs ")
+             << name << "'s K-major rows of 32, 64 or 128 bytes, swizzled to "
+             << "match (got " << rowBytes << "-byte rows, swizzle " << swizzle
+             << ")";
+    return WgmmaOperand{swizzle, 16, 8 * swizzle, 32, 64 * rowBytes};
+  }
+  if (elementBytes != 2)
+    return op.emitOpError("needs ")
+           << name << " K-major for 32-bit (tf32) elements";
+  if (swizzle != 128 || rowBytes % 128 != 0)
+    return op.emitOpError("needs ")
+           << name << "'s M- or N-major rows in 128-byte swizzled column "
+           << "blocks (got " << rowBytes << "-byte rows, swizzle " << swizzle
+           << ")";
+  int64_t blockBytes = tile.getShape()[0] * 128;
+  return WgmmaOperand{128, blockBytes, 1024, 16 * 128, blockBytes};
+}
+
+// The wgmma matrix descriptor of an operand whose tile starts at `address`.
 static Value descriptor(OpBuilder &b, Location loc, Value address,
-                        int64_t swizzle) {
+                        const WgmmaOperand &operand) {
   auto i64 = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, v, 64);
   };
+  int64_t swizzle = operand.swizzle;
   int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
-  int64_t fixed = (int64_t(1) << 16) |                // leading byte offset (unused)
-                  (int64_t(8 * swizzle / 16) << 32) | // stride byte offset
-                  (mode << 62);
+  int64_t fixed = (int64_t(operand.leadingBytes / 16) << 16) |
+                  (int64_t(operand.strideBytes / 16) << 32) | (mode << 62);
   Value start = arith::ShRUIOp::create(
       b, loc, arith::AndIOp::create(b, loc, address, i64(0x3FFFF)), i64(4));
   return arith::OrIOp::create(b, loc, start, i64(fixed));
@@ -78,12 +116,10 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
     if (getMemorySpace(op.getA().getType()) != MemorySpace::Shared)
       return op.emitOpError("with A in registers or tensor memory is not "
                             "lowered yet");
-    if (op.getTransposeA() || !op.getTransposeB())
-      return op.emitOpError("lowers for K-major operands only so far: A as "
-                            "M x K and B as N x K (transpose_b)");
     if (op.getBarrier())
       return op.emitOpError("completing on a barrier is not lowered yet");
     auto a = cast<MemRefType>(op.getA().getType());
+    auto bType = cast<MemRefType>(op.getB().getType());
     Type element = a.getElementType();
     // f32 inputs multiply as tf32, as the tensor cores do.
     NVVM::WGMMATypes inputType;
@@ -100,17 +136,20 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
     if (!c.getElementType().isF32())
       return op.emitOpError("wgmma lowering accumulates in f32 only so far");
 
+    // A is K-major unless transposed (K x M); B is K-major when transposed
+    // (N x K), M- or N-major otherwise (K x N).
+    bool aKMajor = !op.getTransposeA(), bKMajor = op.getTransposeB();
     int64_t n = c.getShape()[1];
-    int64_t k = a.getShape()[1];
-    int64_t rowBytes = k * a.getElementTypeBitWidth() / 8;
-    int64_t swizzleA = op->getAttrOfType<IntegerAttr>(kSwizzleA).getInt();
-    int64_t swizzleB = op->getAttrOfType<IntegerAttr>(kSwizzleB).getInt();
-    if (swizzleA != rowBytes || swizzleB != rowBytes ||
-        !llvm::is_contained({32, 64, 128}, rowBytes))
-      return op.emitOpError("needs A and B rows of 32, 64 or 128 bytes, "
-                            "swizzled to match (got ")
-             << rowBytes << "-byte rows, swizzles " << swizzleA << " and "
-             << swizzleB << ")";
+    int64_t k = aKMajor ? a.getShape()[1] : a.getShape()[0];
+    FailureOr<WgmmaOperand> opA = describeOperand(
+        op, "A", a, aKMajor, op->getAttrOfType<IntegerAttr>(kSwizzleA).getInt());
+    if (failed(opA))
+      return failure();
+    FailureOr<WgmmaOperand> opB = describeOperand(
+        op, "B", bType, bKMajor,
+        op->getAttrOfType<IntegerAttr>(kSwizzleB).getInt());
+    if (failed(opB))
+      return failure();
 
     Location loc = op.getLoc();
     MLIRContext *context = getContext();
@@ -122,7 +161,7 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
         rewriter, loc, sharedAddress(rewriter, loc, adaptor.getA()),
         arith::MulIOp::create(
             rewriter, loc, warpgroup,
-            arith::ConstantIntOp::create(rewriter, loc, 64 * rowBytes, 64)));
+            arith::ConstantIntOp::create(rewriter, loc, opA->mn64Bytes, 64)));
     Value addrB = sharedAddress(rewriter, loc, adaptor.getB());
 
     // The accumulators as the struct wgmma reads and writes.
@@ -145,13 +184,16 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
     if (k % kStep != 0)
       return op.emitOpError("needs K to be a multiple of ") << kStep;
     for (int64_t kk = 0; kk < k / kStep; ++kk) {
-      Value step = arith::ConstantIntOp::create(rewriter, loc, kk * 32, 64);
+      auto step = [&](const WgmmaOperand &operand) -> Value {
+        return arith::ConstantIntOp::create(rewriter, loc,
+                                            kk * operand.kStepBytes, 64);
+      };
       Value descA = descriptor(
-          rewriter, loc, arith::AddIOp::create(rewriter, loc, addrA, step),
-          swizzleA);
+          rewriter, loc, arith::AddIOp::create(rewriter, loc, addrA, step(*opA)),
+          *opA);
       Value descB = descriptor(
-          rewriter, loc, arith::AddIOp::create(rewriter, loc, addrB, step),
-          swizzleB);
+          rewriter, loc, arith::AddIOp::create(rewriter, loc, addrB, step(*opB)),
+          *opB);
       auto scaleD = (kk == 0 && op.getClearAccum()) ? NVVM::WGMMAScaleOut::zero
                                                     : NVVM::WGMMAScaleOut::one;
       inout = NVVM::WgmmaMmaAsyncOp::create(
@@ -161,8 +203,10 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
           NVVM::WGMMAScaleOutAttr::get(context, scaleD),
           NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one),
           NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one),
-          NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
-          NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::col),
+          NVVM::MMALayoutAttr::get(context, aKMajor ? NVVM::MMALayout::row
+                                                    : NVVM::MMALayout::col),
+          NVVM::MMALayoutAttr::get(context, bKMajor ? NVVM::MMALayout::col
+                                                    : NVVM::MMALayout::row),
           /*satfinite=*/nullptr);
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);

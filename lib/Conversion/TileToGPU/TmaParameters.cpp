@@ -57,16 +57,20 @@ LogicalResult mlir::tile::assignTmaParameters(ModuleOp module) {
             << tile.getElementType();
         return WalkResult::interrupt();
       }
-      if (llvm::any_of(tile.getShape(), [](int64_t d) { return d > 256; })) {
+      int64_t swizzle = lowering::sharedSwizzle(copy.getDest());
+      // Rows wider than the swizzle are loaded one column block at a time.
+      SmallVector<int64_t> box(tile.getShape());
+      int64_t elementBytes = tile.getElementTypeBitWidth() / 8;
+      if (swizzle && box.back() * elementBytes > swizzle)
+        box.back() = swizzle / elementBytes;
+      if (llvm::any_of(box, [](int64_t d) { return d > 256; })) {
         copy.emitOpError("TMA boxes are at most 256 elements per dimension, "
                          "got ")
             << tile;
         return WalkResult::interrupt();
       }
-      int64_t swizzle = lowering::sharedSwizzle(copy.getDest());
       auto key = std::make_tuple(arg.getArgNumber(),
-                                 std::vector<int64_t>(tile.getShape().begin(),
-                                                      tile.getShape().end()),
+                                 std::vector<int64_t>(box.begin(), box.end()),
                                  swizzle);
       auto [it, inserted] = params.try_emplace(key, func.getNumArguments());
       if (inserted) {
@@ -79,7 +83,7 @@ LogicalResult mlir::tile::assignTmaParameters(ModuleOp module) {
             b.getNamedAttr("param", b.getI64IntegerAttr(it->second)),
             b.getNamedAttr("arg", b.getI64IntegerAttr(arg.getArgNumber())),
             b.getNamedAttr("type", b.getStringAttr(*element)),
-            b.getNamedAttr("box", b.getDenseI64ArrayAttr(tile.getShape())),
+            b.getNamedAttr("box", b.getDenseI64ArrayAttr(box)),
             b.getNamedAttr("swizzle", b.getI64IntegerAttr(swizzle)),
         }));
       }

@@ -1220,15 +1220,15 @@ tile.kernel @swizzle_value() threads(128) {
 // -----
 
 tile.kernel @swizzle_rows() threads(128) {
-  // expected-error @+1 {{'tile.alloc_shared' op expects rows of 128 bytes for a 128-byte swizzle, got 64}}
+  // expected-error @+1 {{'tile.alloc_shared' op expects rows of a multiple of 128 bytes for a 128-byte swizzle, got 64}}
   %s = tile.alloc_shared {swizzle = 128} : memref<64x32xbf16, #gpu.address_space<workgroup>>
 }
 
 // -----
 
 tile.kernel @swizzle_wide_rows() threads(128) {
-  // expected-error @+1 {{'tile.alloc_shared' op expects rows of 32 bytes for a 32-byte swizzle, got 256}}
-  %s = tile.alloc_shared {swizzle = 32} : memref<8x64xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.alloc_shared' op expects rows of a multiple of 32 bytes for a 32-byte swizzle, got 48}}
+  %s = tile.alloc_shared {swizzle = 32} : memref<8x12xf32, #gpu.address_space<workgroup>>
 }
 
 // -----

@@ -213,8 +213,8 @@ LogicalResult AllocSharedOp::verify() {
     if (*swizzle != 0 && *swizzle != 32 && *swizzle != 64 && *swizzle != 128)
       return emitOpError("expects a swizzle of 0, 32, 64 or 128 bytes, got ")
              << *swizzle;
-    if (*swizzle != 0 && rowBytes != static_cast<int64_t>(*swizzle))
-      return emitOpError("expects rows of ")
+    if (*swizzle != 0 && rowBytes % static_cast<int64_t>(*swizzle) != 0)
+      return emitOpError("expects rows of a multiple of ")
              << *swizzle << " bytes for a " << *swizzle
              << "-byte swizzle, got " << rowBytes;
   }

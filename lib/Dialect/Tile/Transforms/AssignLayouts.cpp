@@ -85,9 +85,14 @@ struct TileAssignLayoutsPass
         auto type = cast<MemRefType>(alloc.getType());
         int64_t rowBytes =
             type.getShape().back() * type.getElementTypeBitWidth() / 8;
-        bool swizzled =
-            target.hasWgmma && llvm::is_contained({32, 64, 128}, rowBytes);
-        alloc.setSwizzle(swizzled ? rowBytes : 0);
+        // K-major rows of 32/64/128 bytes swizzle by their size; wider
+        // (MN-major) rows are stored as 128-byte column blocks.
+        int64_t swizzle = 0;
+        if (target.hasWgmma && (rowBytes == 32 || rowBytes == 64))
+          swizzle = rowBytes;
+        else if (target.hasWgmma && rowBytes % 128 == 0)
+          swizzle = 128;
+        alloc.setSwizzle(swizzle);
       }
       auto c = dyn_cast<FragmentType>(gemm.getC().getType());
       if (!c || c.getLayout())

@@ -112,7 +112,9 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared"> {
 
     Rules: static shape, identity layout, workgroup memory space, and must be
     inside a `tile.kernel`. With a swizzle, the innermost
-    dimension spans exactly the swizzle's bytes.
+    dimension spans a multiple of the swizzle's bytes; rows wider than
+    the swizzle are stored as blocks of columns, each `swizzle` bytes wide
+    and contiguous (the layout TMA boxes and MN-major wgmma operands use).
   }];
   let arguments = (ins OptionalAttr<I64Attr>:$swizzle);
   let results = (outs AnyMemRef:$result);
