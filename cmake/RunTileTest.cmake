@@ -2,10 +2,14 @@
 #   cmake -DTEST_FILE=... -DTOOLS_DIR=... -DSCRATCH_DIR=... [-DPTXAS=...] -P RunTileTest.cmake
 
 # file(STRINGS) would split lines at ';' and let a trailing '\' escape the
-# list separator: read the text, protect both, then split at newlines.
+# list separator: read the text, protect those (and brackets), then split at
+# newlines.
 file(READ ${TEST_FILE} text)
 string(REPLACE ";" "@SEMICOLON@" text "${text}")
 string(REPLACE "\\" "@BACKSLASH@" text "${text}")
+# Unbalanced brackets would also stop CMake's list splitting.
+string(REPLACE "[" "@LBRACKET@" text "${text}")
+string(REPLACE "]" "@RBRACKET@" text "${text}")
 string(REPLACE "\n" ";" lines "${text}")
 get_filename_component(test_dir ${TEST_FILE} DIRECTORY)
 get_filename_component(test_name ${TEST_FILE} NAME)
@@ -47,6 +51,8 @@ foreach(command IN LISTS commands)
   endif()
   string(REPLACE "@SEMICOLON@" ";" command "${command}")
   string(REPLACE "@BACKSLASH@" "\\" command "${command}")
+  string(REPLACE "@LBRACKET@" "[" command "${command}")
+  string(REPLACE "@RBRACKET@" "]" command "${command}")
   string(REPLACE "%s" "${TEST_FILE}" command "${command}")
   string(REPLACE "%S" "${test_dir}" command "${command}")
   string(REPLACE "%t" "${scratch}" command "${command}")

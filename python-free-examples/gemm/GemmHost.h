@@ -44,9 +44,12 @@ public:
             int64_t k) {
     args = rt::ArgPack();
     tensorMaps.clear();
-    rt::packMemRefArgs(
-        info, {{a, {m, k}, {k, 1}}, {b, {n, k}, {k, 1}}, {c, {m, n}, {n, 1}}},
-        args, tensorMaps);
+    rt::MemRefArg aArg = aKM ? rt::MemRefArg{a, {k, m}, {m, 1}}
+                             : rt::MemRefArg{a, {m, k}, {k, 1}};
+    rt::MemRefArg bArg = bKN ? rt::MemRefArg{b, {k, n}, {n, 1}}
+                             : rt::MemRefArg{b, {n, k}, {k, 1}};
+    rt::packMemRefArgs(info, {aArg, bArg, {c, {m, n}, {n, 1}}}, args,
+                       tensorMaps);
     config = rt::launchConfigFor(
         info, {static_cast<unsigned>((n + tileN - 1) / tileN),
                static_cast<unsigned>((m + tileM - 1) / tileM), 1});

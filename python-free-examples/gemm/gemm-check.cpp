@@ -11,6 +11,7 @@
 #include "GemmHost.h"
 
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <thread>
 
@@ -79,8 +80,11 @@ rt::DeviceBuffer upload(std::vector<float> &values, bool f32) {
 }
 } // namespace
 
-int main() {
+int main(int argc, char **argv) {
   requireGpu("gemm-check");
+  // gemm-check [label-substring [M N K]]: only the matching kernels, and
+  // only that shape.
+  const char *only = argc > 1 ? argv[1] : nullptr;
   try {
     rt::Device device = rt::Device::open();
     auto variant = [](const char *name, bool aKM = false, bool bKN = false) {
@@ -125,10 +129,16 @@ int main() {
         {8, 8, 8, "tiny"},
     };
     bool ok = true;
+    std::vector<Shape> chosen(std::begin(shapes), std::end(shapes));
+    if (argc > 4)
+      chosen = {{std::atoll(argv[2]), std::atoll(argv[3]), std::atoll(argv[4]),
+                 "from the command line"}};
     for (const Variant &v : variants) {
+      if (only && !std::strstr(v.label, only))
+        continue;
       TileGemm gemm = v.make();
       std::printf("gemm-check on %s: %s\n", device.name().c_str(), v.label);
-      for (const Shape &s : shapes) {
+      for (const Shape &s : chosen) {
         // TMA needs 16-byte global rows: M or N % 8 for K x M / K x N.
         if ((v.aKM && s.m % 8) || (v.bKN && s.n % 8)) {
           std::printf("  M=%-5lld N=%-5lld K=%-5lld %-22s skipped (TMA needs "
@@ -172,6 +182,11 @@ int main() {
         }
         double err = std::sqrt(num / std::max(den, 1e-300));
         bool pass = bad == 0 && err < v.tolerance;
+        if (!pass && only) {
+          for (int64_t j = 0; j < std::min<int64_t>(s.n, 4); ++j)
+            std::printf("    C[0][%lld] = %g, expected %g\n", (long long)j,
+                        c[j], ref[j]);
+        }
         std::printf("  M=%-5lld N=%-5lld K=%-5lld %-22s rel. Frobenius error "
                     "%.2e%s %s\n",
                     (long long)s.m, (long long)s.n, (long long)s.k, s.what, err,

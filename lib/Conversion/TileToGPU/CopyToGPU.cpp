@@ -257,8 +257,10 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
         rewriter, loc, adaptor.getBarrier(), constIndex(rewriter, loc, bytes),
         adaptor.getBarrierIndex(), leader);
     int64_t boxElements = ShapedType::getNumElements(box);
-    auto meta = memref::ExtractStridedMetadataOp::create(rewriter, loc,
-                                                        adaptor.getDest());
+    memref::ExtractStridedMetadataOp meta;
+    if (blocks > 1)
+      meta = memref::ExtractStridedMetadataOp::create(rewriter, loc,
+                                                     adaptor.getDest());
     for (int64_t block = 0; block < blocks; ++block) {
       Value dest = adaptor.getDest();
       if (blocks > 1) {

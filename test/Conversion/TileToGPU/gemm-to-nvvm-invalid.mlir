@@ -2,24 +2,24 @@
 // error and the conversion driver's "failed to legalize".
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --convert-tile-to-gpu --verify-diagnostics -o /dev/null
 
-// B as K x N (MN-major) is not lowered yet.
-tile.kernel @no_transpose_b() threads(128) {
-  %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+// tf32 operands must be K-major: B as K x N is refused.
+tile.kernel @tf32_n_major_b() threads(128) {
+  %As = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x64xf32, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
-  // expected-error @below {{'tile.gemm' op lowers for K-major operands only so far: A as M x K and B as N x K (transpose_b)}}
+  // expected-error @below {{'tile.gemm' op needs B K-major for 32-bit (tf32) elements}}
   // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
-  tile.gemm %As, %Bs, %acc : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+  tile.gemm %As, %Bs, %acc : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
 }
 
 // -----
 
-// Nor A as K x M.
-tile.kernel @transpose_a() threads(128) {
-  %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+// A as K x M (M-major) needs 128-byte swizzled column blocks.
+tile.kernel @transpose_a_unswizzled() threads(128) {
+  %As = tile.alloc_shared {swizzle = 0} : memref<64x64xbf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
-  // expected-error @below {{'tile.gemm' op lowers for K-major operands only so far: A as M x K and B as N x K (transpose_b)}}
+  // expected-error @below {{'tile.gemm' op needs A's M- or N-major rows in 128-byte swizzled column blocks (got 128-byte rows, swizzle 0)}}
   // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
   tile.gemm %As, %Bs, %acc {transpose_a, transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
 }
@@ -50,12 +50,12 @@ tile.kernel @f16_accumulator() threads(128) {
 
 // -----
 
-// 256-byte rows have no swizzle.
+// K-major rows wider than a swizzle span are not read by wgmma.
 tile.kernel @wide_rows() threads(128) {
   %As = tile.alloc_shared : memref<64x128xbf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<64x128xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
-  // expected-error @below {{'tile.gemm' op needs A and B rows of 32, 64 or 128 bytes, swizzled to match (got 256-byte rows, swizzles 0 and 0)}}
+  // expected-error @below {{'tile.gemm' op needs A's K-major rows of 32, 64 or 128 bytes, swizzled to match (got 256-byte rows, swizzle 128)}}
   // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
   tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x128xbf16, #gpu.address_space<workgroup>>, memref<64x128xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
 }
@@ -67,7 +67,7 @@ tile.kernel @narrow_rows() threads(128) {
   %As = tile.alloc_shared : memref<64x8xbf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<64x8xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
-  // expected-error @below {{'tile.gemm' op needs A and B rows of 32, 64 or 128 bytes, swizzled to match (got 16-byte rows, swizzles 0 and 0)}}
+  // expected-error @below {{'tile.gemm' op needs A's K-major rows of 32, 64 or 128 bytes, swizzled to match (got 16-byte rows, swizzle 0)}}
   // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
   tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x8xbf16, #gpu.address_space<workgroup>>, memref<64x8xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
 }
@@ -79,7 +79,7 @@ tile.kernel @unswizzled_b() threads(128) {
   %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared {swizzle = 0} : memref<64x64xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
-  // expected-error @below {{'tile.gemm' op needs A and B rows of 32, 64 or 128 bytes, swizzled to match (got 128-byte rows, swizzles 128 and 0)}}
+  // expected-error @below {{'tile.gemm' op needs B's K-major rows of 32, 64 or 128 bytes, swizzled to match (got 128-byte rows, swizzle 0)}}
   // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
   tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
 }
