@@ -2,6 +2,7 @@
 
 #include "tile/Target/Chip.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir::tile;
@@ -33,4 +34,13 @@ std::string mlir::tile::knownChipNames() {
     names += chip.name.str();
   }
   return names;
+}
+
+const ChipInfo *mlir::tile::requireChip(mlir::Location loc,
+                                        llvm::StringRef name) {
+  const ChipInfo *chip = lookupChip(name);
+  if (!chip)
+    mlir::emitError(loc) << "unknown chip '" << name
+                         << "'; known chips: " << knownChipNames();
+  return chip;
 }

@@ -24,17 +24,9 @@ using namespace mlir::tile;
 
 static constexpr llvm::StringLiteral kTriple = "nvptx64-nvidia-cuda";
 
-static const ChipInfo *requireChip(const TargetOptions &options, Location loc) {
-  const ChipInfo *chip = lookupChip(options.chip);
-  if (!chip)
-    emitError(loc) << "unknown chip '" << options.chip
-                   << "'; known chips: " << knownChipNames();
-  return chip;
-}
-
 static std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(const TargetOptions &options, Location loc) {
-  const ChipInfo *chip = requireChip(options, loc);
+  const ChipInfo *chip = requireChip(loc, options.chip);
   if (!chip)
     return nullptr;
   static bool initialized = [] {
@@ -250,7 +242,7 @@ struct TempFiles {
 FailureOr<std::string> mlir::tile::assembleCubin(StringRef ptx,
                                                  const TargetOptions &options,
                                                  Location loc) {
-  if (!requireChip(options, loc))
+  if (!requireChip(loc, options.chip))
     return failure();
   std::string ptxas = findPtxas(options);
   if (ptxas.empty())

@@ -8,6 +8,7 @@
 #ifndef TILE_TARGET_CHIP_H
 #define TILE_TARGET_CHIP_H
 
+#include "mlir/IR/Location.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
 
@@ -30,6 +31,10 @@ const ChipInfo *lookupChip(llvm::StringRef name);
 
 /// Comma-separated names of every known chip, for error messages.
 std::string knownChipNames();
+
+/// lookupChip, emitting "unknown chip" with the known names at `loc` when
+/// the name is not one.
+const ChipInfo *requireChip(mlir::Location loc, llvm::StringRef name);
 
 } // namespace mlir::tile
 

@@ -27,18 +27,10 @@ using namespace mlir::tile;
 using PopulateFn = void (*)(TileToGPUTypeConverter &, RewritePatternSet &,
                             const ChipInfo &);
 
-static const ChipInfo *requireChip(ModuleOp module, StringRef chipName) {
-  const ChipInfo *chip = lookupChip(chipName);
-  if (!chip)
-    emitError(module.getLoc()) << "unknown chip '" << chipName
-                               << "'; known chips: " << knownChipNames();
-  return chip;
-}
-
 static LogicalResult convert(ModuleOp module, StringRef chipName,
                              ArrayRef<PopulateFn> populate,
                              function_ref<void(ConversionTarget &)> illegal) {
-  const ChipInfo *chip = requireChip(module, chipName);
+  const ChipInfo *chip = requireChip(module.getLoc(), chipName);
   if (!chip)
     return failure();
   MLIRContext *context = module.getContext();
@@ -57,7 +49,7 @@ struct ConvertTileKernelToGPUPass
     : tile::impl::ConvertTileKernelToGPUBase<ConvertTileKernelToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
-    const ChipInfo *target = requireChip(getOperation(), chip);
+    const ChipInfo *target = requireChip(getOperation().getLoc(), chip);
     if (!target || failed(outlineTileKernels(getOperation(), *target)))
       signalPassFailure();
   }
@@ -81,7 +73,7 @@ struct ConvertTileCopyToGPUPass
     : tile::impl::ConvertTileCopyToGPUBase<ConvertTileCopyToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
-    const ChipInfo *target = requireChip(getOperation(), chip);
+    const ChipInfo *target = requireChip(getOperation().getLoc(), chip);
     if (!target ||
         (target->hasTma && failed(assignTmaParameters(getOperation()))) ||
         failed(convert(getOperation(), chip, {populateTileCopyToGPUPatterns},
@@ -133,7 +125,7 @@ struct ConvertTileToGPUPass
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const ChipInfo *target = requireChip(module, chip);
+    const ChipInfo *target = requireChip(module.getLoc(), chip);
     if (!target || failed(outlineTileKernels(module, *target)) ||
         failed(assignSharedOffsets(module)) ||
         (target->hasTma && failed(assignTmaParameters(module))))

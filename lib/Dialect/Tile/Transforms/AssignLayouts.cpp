@@ -63,12 +63,9 @@ struct TileAssignLayoutsPass
   using Base::Base;
 
   void runOnOperation() override {
-    const ChipInfo *target = lookupChip(chip);
-    if (!target) {
-      emitError(getOperation().getLoc(), "unknown chip '")
-          << chip << "'; known chips: " << knownChipNames();
+    const ChipInfo *target = requireChip(getOperation().getLoc(), chip);
+    if (!target)
       return signalPassFailure();
-    }
     if (failed(assignMatrixLayouts(*target)) || failed(assignBlocked()))
       signalPassFailure();
   }

@@ -215,12 +215,9 @@ struct TilePipelineLoopsPass
     : public tile::impl::TilePipelineLoopsBase<TilePipelineLoopsPass> {
   using Base::Base;
   void runOnOperation() override {
-    const ChipInfo *target = lookupChip(chip);
-    if (!target) {
-      emitError(getOperation().getLoc(), "unknown chip '")
-          << chip << "'; known chips: " << knownChipNames();
+    const ChipInfo *target = requireChip(getOperation().getLoc(), chip);
+    if (!target)
       return signalPassFailure();
-    }
     SmallVector<PipelinedForOp> loops;
     getOperation().walk([&](PipelinedForOp loop) {
       if (loop.getStagesAttr().getInt() > 1)
