@@ -121,6 +121,21 @@ static LogicalResult lowerIfTileLevel(ModuleOp module, StageTimer &timer) {
   return timer.run("tile-to-nvvm pipeline", [&] { return pm.run(module); });
 }
 
+// Written only once every stage has succeeded: a failed compile leaves no
+// description behind that no longer matches a cubin.
+static LogicalResult writeKernelInfoIfAsked(ModuleOp module) {
+  if (options->kernelInfo.empty())
+    return success();
+  std::string error;
+  auto file = openOutputFile(options->kernelInfo, &error);
+  if (!file)
+    return emitError(module.getLoc()) << error;
+  if (failed(writeKernelInfo(module, file->os())))
+    return failure();
+  file->keep();
+  return success();
+}
+
 enum class Stage { LLVMIR, PTX, Cubin };
 
 static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
@@ -133,15 +148,6 @@ static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
   if (failed(lowerIfTileLevel(module, timer)))
     return failure();
 
-  if (!options->kernelInfo.empty()) {
-    std::string error;
-    auto file = openOutputFile(options->kernelInfo, &error);
-    if (!file)
-      return emitError(module.getLoc()) << error;
-    if (failed(writeKernelInfo(module, file->os())))
-      return failure();
-    file->keep();
-  }
 
   llvm::LLVMContext context;
   auto llvmModule = timer.run("LLVM IR + LLVM opt", [&] {
@@ -151,7 +157,7 @@ static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
     return failure();
   if (stage == Stage::LLVMIR) {
     (*llvmModule)->print(output, nullptr);
-    return success();
+    return writeKernelInfoIfAsked(module);
   }
   auto ptx = timer.run("PTX (NVPTX backend)", [&] {
     return compileToPTX(**llvmModule, target, module.getLoc());
@@ -160,7 +166,7 @@ static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
     return failure();
   if (stage == Stage::PTX) {
     output << *ptx;
-    return success();
+    return writeKernelInfoIfAsked(module);
   }
   auto cubin = timer.run("cubin (ptxas)", [&] {
     return assembleCubin(*ptx, target, module.getLoc());
@@ -168,7 +174,7 @@ static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
   if (failed(cubin))
     return failure();
   output << *cubin;
-  return success();
+  return writeKernelInfoIfAsked(module);
 }
 
 static void registerDialects(DialectRegistry &registry) {

@@ -94,8 +94,9 @@ void ctaBarrier(OpBuilder &b, Location loc);
 /// thread fences that proxy first; then the CTA synchronises.
 void publishSharedWrites(OpBuilder &b, Location loc, const ChipInfo &chip);
 
-/// The swizzle (bytes) of the shared tile `memref` views, 0 for none.
-int64_t sharedSwizzle(Value memref);
+/// The swizzle (bytes) of the shared tile `memref` views, 0 for none;
+/// nullopt when its tile.alloc_shared cannot be found.
+std::optional<int64_t> sharedSwizzle(Value memref);
 
 /// Set on asynchronous copies by assignTmaParameters: the kernel parameter
 /// holding their tensor map, and the swizzle it was encoded with.

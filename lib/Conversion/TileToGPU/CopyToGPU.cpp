@@ -12,6 +12,20 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
+static bool isContiguousRowMajor(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  int64_t expected = 1;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    if (strides[d] != expected)
+      return false;
+    expected *= type.getDimSize(d);
+  }
+  return true;
+}
+
 namespace {
 // One side of a copy after conversion: how to read or write run r.
 struct CopySide {
@@ -109,6 +123,11 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
           !memref.getLayout().isIdentity())
         return op.emitOpError("expects global memrefs with the identity "
                               "layout; strided views are not lowered yet");
+      // Vector and cp.async accesses assume runs start 16-byte aligned in
+      // a contiguous row-major tile (slot views of a ring are).
+      if (space == MemorySpace::Shared && !isContiguousRowMajor(memref))
+        return op.emitOpError("expects shared tiles laid out contiguously "
+                              "row-major; other views are not lowered yet");
     }
 
     CopySide from{src, adaptor.getSource(), adaptor.getSourceOffsets(), {},

@@ -22,8 +22,12 @@ static FailureOr<Distribution> chooseDistribution(Operation *op,
     if (failed(dist))
       return op->emitOpError("fragment operand has no layout; run "
                              "tile-assign-layouts first");
-    if (chosen && (chosen->threads != dist->threads ||
-                   chosen->vector != dist->vector))
+    if (chosen && (chosen->kind != dist->kind ||
+                   chosen->threads != dist->threads ||
+                   chosen->vector != dist->vector ||
+                   chosen->warpsM != dist->warpsM ||
+                   chosen->warpsN != dist->warpsN ||
+                   chosen->shape != dist->shape))
       return op->emitOpError("mixes fragments of different layouts, which is "
                              "not lowered yet");
     chosen = *dist;

@@ -22,12 +22,54 @@ using namespace mlir::tile::lowering;
 static constexpr llvm::StringLiteral kSwizzleA = "tile.swizzle_a";
 static constexpr llvm::StringLiteral kSwizzleB = "tile.swizzle_b";
 
-void mlir::tile::annotateGemmSwizzles(ModuleOp module) {
-  module.walk([](GemmOp gemm) {
-    Builder b(gemm.getContext());
-    gemm->setAttr(kSwizzleA, b.getI64IntegerAttr(sharedSwizzle(gemm.getA())));
-    gemm->setAttr(kSwizzleB, b.getI64IntegerAttr(sharedSwizzle(gemm.getB())));
+LogicalResult mlir::tile::annotateSharedSwizzles(ModuleOp module) {
+  WalkResult result = module.walk([](Operation *op) {
+    // gemm records its operands' swizzles for the descriptors.
+    if (auto gemm = dyn_cast<GemmOp>(op)) {
+      Builder b(gemm.getContext());
+      for (auto [operand, attr] : {std::pair{Value(gemm.getA()), kSwizzleA},
+                                   {Value(gemm.getB()), kSwizzleB}}) {
+        if (getMemorySpace(operand.getType()) != MemorySpace::Shared)
+          continue;
+        // Unknown once memory is lowered: the gemm lowering then refuses.
+        if (std::optional<int64_t> swizzle = sharedSwizzle(operand))
+          gemm->setAttr(attr, b.getI64IntegerAttr(*swizzle));
+      }
+      return WalkResult::advance();
+    }
+    // Ordinary loads and stores would ignore a swizzle: refuse rather than
+    // move the wrong bytes.
+    bool plainAccess = isa<FillOp, ElementwiseOp>(op);
+    if (auto copy = dyn_cast<CopyOp>(op))
+      plainAccess = !copy.getBarrier();
+    if (!plainAccess)
+      return WalkResult::advance();
+    for (Value operand : op->getOperands()) {
+      if (getMemorySpace(operand.getType()) != MemorySpace::Shared)
+        continue;
+      std::optional<int64_t> swizzle = sharedSwizzle(operand);
+      if (swizzle && *swizzle != 0) {
+        op->emitOpError("accesses a ")
+            << *swizzle
+            << "-byte swizzled shared tile with ordinary loads and stores, "
+               "which is not lowered yet (TMA writes and wgmma reads it)";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
   });
+  return failure(result.wasInterrupted());
+}
+
+// The swizzles annotateSharedSwizzles recorded for A and B.
+static FailureOr<std::pair<int64_t, int64_t>> recordedSwizzles(GemmOp op) {
+  auto a = op->getAttrOfType<IntegerAttr>(kSwizzleA);
+  auto b = op->getAttrOfType<IntegerAttr>(kSwizzleB);
+  if (!a || !b)
+    return op.emitOpError("has no recorded operand swizzles: lower it before "
+                          "convert-tile-memory-to-gpu, through the "
+                          "tile-to-GPU passes");
+  return std::make_pair(a.getInt(), b.getInt());
 }
 
 // Shared-window byte address of a shared memref's first element, as i64.
@@ -141,13 +183,15 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
     bool aKMajor = !op.getTransposeA(), bKMajor = op.getTransposeB();
     int64_t n = c.getShape()[1];
     int64_t k = aKMajor ? a.getShape()[1] : a.getShape()[0];
-    FailureOr<WgmmaOperand> opA = describeOperand(
-        op, "A", a, aKMajor, op->getAttrOfType<IntegerAttr>(kSwizzleA).getInt());
+    FailureOr<std::pair<int64_t, int64_t>> swizzles = recordedSwizzles(op);
+    if (failed(swizzles))
+      return failure();
+    FailureOr<WgmmaOperand> opA =
+        describeOperand(op, "A", a, aKMajor, swizzles->first);
     if (failed(opA))
       return failure();
-    FailureOr<WgmmaOperand> opB = describeOperand(
-        op, "B", bType, bKMajor,
-        op->getAttrOfType<IntegerAttr>(kSwizzleB).getInt());
+    FailureOr<WgmmaOperand> opB =
+        describeOperand(op, "B", bType, bKMajor, swizzles->second);
     if (failed(opB))
       return failure();
 
@@ -270,8 +314,10 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
              << element;
     if (!c.getElementType().isF32())
       return op.emitOpError("mma.sync lowering accumulates in f32 only so far");
-    if (op->getAttrOfType<IntegerAttr>(kSwizzleA).getInt() != 0 ||
-        op->getAttrOfType<IntegerAttr>(kSwizzleB).getInt() != 0)
+    FailureOr<std::pair<int64_t, int64_t>> swizzles = recordedSwizzles(op);
+    if (failed(swizzles))
+      return failure();
+    if (swizzles->first != 0 || swizzles->second != 0)
       return op.emitOpError("ldmatrix reads unswizzled shared tiles only");
     int64_t k = a.getShape()[1];
     if (k % 16 != 0)

@@ -98,7 +98,10 @@ struct AllocFragmentLowering : OpConversionPattern<AllocFragmentOp> {
 
 // Thread 0 initialises every barrier of the ring; the CTA waits for it.
 struct AllocBarrierLowering : OpConversionPattern<AllocBarrierOp> {
-  using OpConversionPattern::OpConversionPattern;
+  AllocBarrierLowering(TypeConverter &converter, MLIRContext *context,
+                       const ChipInfo &chip)
+      : OpConversionPattern(converter, context), chip(chip) {}
+  const ChipInfo &chip;
   LogicalResult
   matchAndRewrite(AllocBarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -113,7 +116,9 @@ struct AllocBarrierLowering : OpConversionPattern<AllocBarrierOp> {
     for (int64_t i = 0; i < op.getType().getCount(); ++i)
       nvgpu::MBarrierInitOp::create(rewriter, loc, group, arrivals,
                                     constIndex(rewriter, loc, i), isLeader);
-    ctaBarrier(rewriter, loc);
+    // TMA completes on these barriers through the async proxy: make the
+    // initialisation visible to it before anyone uses them.
+    publishSharedWrites(rewriter, loc, chip);
     rewriter.replaceOp(op, group);
     return success();
   }
@@ -123,6 +128,7 @@ struct AllocBarrierLowering : OpConversionPattern<AllocBarrierOp> {
 void mlir::tile::populateTileMemoryToGPUPatterns(
     TileToGPUTypeConverter &converter, RewritePatternSet &patterns,
     const ChipInfo &chip) {
-  patterns.add<AllocSharedLowering, AllocFragmentLowering,
-               AllocBarrierLowering>(converter, patterns.getContext());
+  patterns.add<AllocSharedLowering, AllocFragmentLowering>(
+      converter, patterns.getContext());
+  patterns.add<AllocBarrierLowering>(converter, patterns.getContext(), chip);
 }

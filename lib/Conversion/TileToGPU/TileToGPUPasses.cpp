@@ -76,6 +76,7 @@ struct ConvertTileCopyToGPUPass
     const ChipInfo *target = requireChip(getOperation().getLoc(), chip);
     if (!target ||
         (target->hasTma && failed(assignTmaParameters(getOperation()))) ||
+        failed(annotateSharedSwizzles(getOperation())) ||
         failed(convert(getOperation(), chip, {populateTileCopyToGPUPatterns},
                        [](ConversionTarget &t) { t.addIllegalOp<CopyOp>(); })))
       signalPassFailure();
@@ -86,7 +87,8 @@ struct ConvertTileElementwiseToGPUPass
     : tile::impl::ConvertTileElementwiseToGPUBase<ConvertTileElementwiseToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(convert(getOperation(), chip,
+    if (failed(annotateSharedSwizzles(getOperation())) ||
+        failed(convert(getOperation(), chip,
                        {populateTileElementwiseToGPUPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalOp<ElementwiseOp, FillOp>();
@@ -99,8 +101,8 @@ struct ConvertTileGemmToNVVMPass
     : tile::impl::ConvertTileGemmToNVVMBase<ConvertTileGemmToNVVMPass> {
   using Base::Base;
   void runOnOperation() override {
-    annotateGemmSwizzles(getOperation());
-    if (failed(convert(getOperation(), chip, {populateTileGemmToNVVMPatterns},
+    if (failed(annotateSharedSwizzles(getOperation())) ||
+        failed(convert(getOperation(), chip, {populateTileGemmToNVVMPatterns},
                        [](ConversionTarget &t) { t.addIllegalOp<GemmOp>(); })))
       signalPassFailure();
   }
@@ -128,9 +130,9 @@ struct ConvertTileToGPUPass
     const ChipInfo *target = requireChip(module.getLoc(), chip);
     if (!target || failed(outlineTileKernels(module, *target)) ||
         failed(assignSharedOffsets(module)) ||
-        (target->hasTma && failed(assignTmaParameters(module))))
+        (target->hasTma && failed(assignTmaParameters(module))) ||
+        failed(annotateSharedSwizzles(module)))
       return signalPassFailure();
-    annotateGemmSwizzles(module);
     if (failed(convert(module, chip,
                        {populateTileMemoryToGPUPatterns,
                         populateTileGemmToNVVMPatterns,

@@ -29,9 +29,11 @@ static std::optional<StringRef> tmaElementType(Type type) {
   return std::nullopt;
 }
 
-int64_t mlir::tile::lowering::sharedSwizzle(Value memref) {
+std::optional<int64_t> mlir::tile::lowering::sharedSwizzle(Value memref) {
   AllocSharedOp alloc = getSharedAllocation(memref);
-  return alloc ? alloc.getSwizzle().value_or(0) : 0;
+  if (!alloc)
+    return std::nullopt;
+  return alloc.getSwizzle().value_or(0);
 }
 
 LogicalResult mlir::tile::assignTmaParameters(ModuleOp module) {
@@ -57,7 +59,13 @@ LogicalResult mlir::tile::assignTmaParameters(ModuleOp module) {
             << tile.getElementType();
         return WalkResult::interrupt();
       }
-      int64_t swizzle = lowering::sharedSwizzle(copy.getDest());
+      std::optional<int64_t> knownSwizzle = lowering::sharedSwizzle(copy.getDest());
+      if (!knownSwizzle) {
+        copy.emitOpError("writes a shared tile whose tile.alloc_shared cannot "
+                         "be found (run before convert-tile-memory-to-gpu)");
+        return WalkResult::interrupt();
+      }
+      int64_t swizzle = *knownSwizzle;
       // Rows wider than the swizzle are loaded one column block at a time.
       SmallVector<int64_t> box(tile.getShape());
       int64_t elementBytes = tile.getElementTypeBitWidth() / 8;

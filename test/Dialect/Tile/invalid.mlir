@@ -196,7 +196,7 @@ tile.kernel @yield_in_loop(%n: index) threads(128) {
 // -----
 
 tile.kernel @shared_dynamic() threads(128) {
-  // expected-error @+1 {{'tile.alloc_shared' op expects a static shape, got 'memref<?x64xf32, #gpu.address_space<workgroup>>'}}
+  // expected-error @+1 {{'tile.alloc_shared' op expects a static shape of rank 1 or more, got 'memref<?x64xf32, #gpu.address_space<workgroup>>'}}
   %s = tile.alloc_shared : memref<?x64xf32, #gpu.address_space<workgroup>>
 }
 
@@ -426,7 +426,7 @@ func.func @copy_element_type(%g: memref<?x?xf16>, %s: memref<4x4xf32, #gpu.addre
 // -----
 
 func.func @copy_dynamic_tile(%g: memref<?x?xf32>, %s: memref<?x4xf32, #gpu.address_space<workgroup>>, %i: index) {
-  // expected-error @+1 {{'tile.copy' op expects the tile side to have a static shape, got 'memref<?x4xf32, #gpu.address_space<workgroup>>'}}
+  // expected-error @+1 {{'tile.copy' op expects the tile side to have a static shape of rank 1 or more, got 'memref<?x4xf32, #gpu.address_space<workgroup>>'}}
   tile.copy %g[%i, %i] to %s[] : memref<?x?xf32>, memref<?x4xf32, #gpu.address_space<workgroup>>
   return
 }
@@ -1284,3 +1284,26 @@ func.func private @blocked_zero(!tile.fragment<256xf32, #tile.blocked<threads = 
 
 // expected-error @+1 {{fragment layout must be a tile layout attribute, got 42 : i64}}
 func.func private @fragment_layout_attr(!tile.fragment<256xf32, 42>)
+
+// -----
+
+tile.kernel @shared_rank0() threads(128) {
+  // expected-error @+1 {{'tile.alloc_shared' op expects a static shape of rank 1 or more, got 'memref<f32, #gpu.address_space<workgroup>>'}}
+  %s = tile.alloc_shared : memref<f32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @shared_sub_byte() threads(128) {
+  // expected-error @+1 {{'tile.alloc_shared' op expects elements of whole bytes, got 'i1'}}
+  %s = tile.alloc_shared : memref<64xi1, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @zero_step(%n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.pipelined_for' op expects a positive step, got 0}}
+  tile.pipelined_for %k = %c0 to %n step %c0 stages(1) {
+  }
+}

@@ -68,3 +68,31 @@ tile.kernel @two_writers(%A: memref<?x?xf32>, %n: index) threads(128) {
     tile.copy %A[%c0, %k] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
   }
 }
+
+// -----
+
+// A use of the tile before the copy that writes it would see the next data.
+tile.kernel @use_before_copy(%A: memref<?x?xbf16>, %n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : bf16
+  %s = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) {
+    // expected-error @+1 {{'tile.fill' op uses a shared tile before the pipelined copy that writes it in the same iteration}}
+    tile.fill %s, %zero : memref<64x64xbf16, #gpu.address_space<workgroup>>, bf16
+    tile.copy %A[%c0, %k] to %s[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
+// Ring slots must keep TMA's 128-byte alignment.
+tile.kernel @small_slot(%A: memref<?x?xbf16>, %n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<4x8xbf16, #gpu.address_space<workgroup>>
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) {
+    // expected-error @+1 {{'tile.copy' op pipelines a shared tile of 64 bytes; ring slots need a multiple of 128 bytes}}
+    tile.copy %A[%c0, %k] to %s[] : memref<?x?xbf16>, memref<4x8xbf16, #gpu.address_space<workgroup>>
+  }
+}

@@ -42,8 +42,9 @@ void populateTileElementwiseToGPUPatterns(TileToGPUTypeConverter &converter,
 void populateTileGemmToNVVMPatterns(TileToGPUTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const ChipInfo &chip);
-/// Records on each tile.gemm the swizzles of its shared operands.
-void annotateGemmSwizzles(ModuleOp module);
+/// Records on each tile.gemm the swizzles of its shared operands, and refuses
+/// ordinary copies, fills and elementwise ops on swizzled shared tiles.
+LogicalResult annotateSharedSwizzles(ModuleOp module);
 void populateTileLoopToSCFPatterns(TileToGPUTypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    const ChipInfo &chip);

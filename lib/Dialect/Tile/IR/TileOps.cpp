@@ -200,8 +200,14 @@ LogicalResult YieldOp::verify() {
 
 LogicalResult AllocSharedOp::verify() {
   auto type = cast<MemRefType>(getType());
-  if (!type.hasStaticShape())
-    return emitOpError("expects a static shape, got ") << type;
+  if (!type.hasStaticShape() || type.getRank() == 0)
+    return emitOpError("expects a static shape of rank 1 or more, got ")
+           << type;
+  // LLVM addresses sub-byte elements a byte each: their tiles would not
+  // have the size their shape says.
+  if (type.getElementTypeBitWidth() % 8 != 0)
+    return emitOpError("expects elements of whole bytes, got ")
+           << type.getElementType();
   if (!type.getLayout().isIdentity())
     return emitOpError("expects the identity layout: the lowering picks the "
                        "shared-memory layout");
@@ -314,8 +320,9 @@ LogicalResult CopyOp::verify() {
 
   // The on-chip side is the tile; the global side is addressed by offsets.
   ShapedType tile = src == MemorySpace::Global ? dstShaped : srcShaped;
-  if (!tile.hasStaticShape())
-    return emitOpError("expects the tile side to have a static shape, got ")
+  if (!tile.hasStaticShape() || tile.getRank() == 0)
+    return emitOpError("expects the tile side to have a static shape of rank "
+                       "1 or more, got ")
            << tile;
   if (src == MemorySpace::Global || dst == MemorySpace::Global) {
     bool srcIsGlobal = src == MemorySpace::Global;
@@ -520,6 +527,9 @@ LogicalResult PipelinedForOp::verify() {
   int64_t stages = getStagesAttr().getInt();
   if (stages < 1 || stages > 16)
     return emitOpError("expects stages in [1, 16], got ") << stages;
+  APInt step;
+  if (matchPattern(getStep(), m_ConstantInt(&step)) && !step.isStrictlyPositive())
+    return emitOpError("expects a positive step, got ") << step.getSExtValue();
   Block &body = getBody().front();
   if (body.getNumArguments() != 1 || !body.getArgument(0).getType().isIndex())
     return emitOpError("expects one index induction variable");

@@ -103,6 +103,24 @@ LogicalResult LoopPipeliner::run() {
       return copy.emitOpError("writes a shared tile another copy in the loop "
                               "also writes");
     auto type = cast<MemRefType>(alloc.getType());
+    // The copy now runs before the body: nothing earlier in the body may
+    // touch the tile it writes.
+    Operation *producerInBody = body.findAncestorOpInBlock(*copy);
+    for (Operation *user : alloc->getUsers()) {
+      Operation *inBody = body.findAncestorOpInBlock(*user);
+      if (inBody && inBody != producerInBody &&
+          inBody->isBeforeInBlock(producerInBody))
+        return user->emitOpError("uses a shared tile before the pipelined copy "
+                                 "that writes it in the same iteration");
+    }
+    // Slots start where TMA (128 bytes) and swizzle patterns (1024) need.
+    int64_t tileBytes =
+        type.getNumElements() * type.getElementTypeBitWidth() / 8;
+    int64_t slotAlignment = alloc.getSwizzle().value_or(0) ? 1024 : 128;
+    if (tileBytes % slotAlignment != 0)
+      return copy.emitOpError("pipelines a shared tile of ")
+             << tileBytes << " bytes; ring slots need a multiple of "
+             << slotAlignment << " bytes";
     SmallVector<int64_t> shape{stages};
     llvm::append_range(shape, type.getShape());
     b.setInsertionPointAfter(alloc);
@@ -190,11 +208,18 @@ LogicalResult LoopPipeliner::run() {
     // A product whose accumulator only gemms touch in the loop may finish
     // one iteration late: its operands' slot is refilled only after the
     // next iteration's gemm has waited for it (below).
-    if (auto gemm = dyn_cast<GemmOp>(clone))
-      if (llvm::all_of(gemm.getC().getUsers(), [&](Operation *user) {
-            return !newLoop->isAncestor(user) || isa<GemmOp>(user);
-          }))
-        gemm->setAttr(kGemmInFlightAttrName, b.getI64IntegerAttr(1));
+    // Decided on the original body, where every user is in place: the
+    // accumulator is touched only by gemms, and A and B are ring slots.
+    auto gemm = dyn_cast<GemmOp>(op);
+    auto isRing = [&](Value v) {
+      return llvm::any_of(rings,
+                          [&](Ring &r) { return r.original.getResult() == v; });
+    };
+    if (gemm && isRing(gemm.getA()) && isRing(gemm.getB()) &&
+        llvm::all_of(gemm.getC().getUsers(), [&](Operation *user) {
+          return !loop->isAncestor(user) || isa<GemmOp>(user);
+        }))
+      clone->setAttr(kGemmInFlightAttrName, b.getI64IntegerAttr(1));
   }
 
   // Every thread is done with iteration it - 1, whose slot is refilled now.
