@@ -1,0 +1,21 @@
+// The tile-to-GPU passes run one at a time compose (their unrealized casts
+// meet and fold): nothing of tile is left, and the copies are the same
+// 16-byte vector accesses the all-in-one pass makes.
+// RUN: tile-opt %s --convert-tile-kernel-to-gpu --tile-assign-layouts --convert-tile-memory-to-gpu --convert-tile-copy-to-gpu --convert-tile-elementwise-to-gpu --convert-tile-mbarrier-to-nvgpu --reconcile-unrealized-casts | grep -oE 'tile\.[a-z_.]+ |unrealized_conversion_cast|vector\.(load|store|maskedload|maskedstore)|nvgpu\.[a-z_.]+|gpu\.barrier|memref\.alloca' | sort | uniq -c
+
+tile.kernel @scale(%a: memref<?xf32>, %f: f32) threads(128) {
+  %c0 = arith.constant 0 : index
+  %bx = gpu.block_id x
+  %c512 = arith.constant 512 : index
+  %base = arith.muli %bx, %c512 : index
+  %bar = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
+  %x = tile.alloc_fragment : !tile.fragment<512xf32>
+  tile.copy %a[%base] to %x[] : memref<?xf32>, !tile.fragment<512xf32>
+  tile.elementwise ins(%x : !tile.fragment<512xf32>) outs(%x : !tile.fragment<512xf32>) {
+  ^bb0(%v: f32):
+    %s = arith.mulf %v, %f : f32
+    tile.yield %s : f32
+  }
+  tile.mbarrier.arrive %bar[%c0] : !tile.barrier<1>
+  tile.copy %x[] to %a[%base] : !tile.fragment<512xf32>, memref<?xf32>
+}
