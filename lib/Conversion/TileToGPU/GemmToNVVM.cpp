@@ -1,10 +1,13 @@
-//===- GemmToNVVM.cpp - tile.gemm to sm_90a wgmma -------------------------===//
+//===- GemmToNVVM.cpp - tile.gemm to wgmma or mma.sync --------------------===//
 //
-// C (+)= A B^T with A (M x K) and B (N x K) in 128/64/32-byte-swizzled shared
-// tiles and C in #tile.wgmma registers. Warpgroup g multiplies rows
-// [64 g, 64 g + 64) of A by all of B with one wgmma.mma_async m64nNk16 per
-// 16-wide slice of K, between one wgmma.fence and one commit + wait, so
-// ptxas sees the accumulators untouched while the group is in flight.
+// sm_90a: A and B in swizzled shared tiles (K-major, or M/N-major as 128-byte
+// column blocks), C in #tile.wgmma registers. Warpgroup g multiplies rows
+// [64 g, 64 g + 64) of op(A) by all of op(B) with one wgmma.mma_async per
+// 32 bytes of K, between one wgmma.fence and one commit + wait, so ptxas
+// sees the accumulators untouched while the group is in flight.
+//
+// Other sm_80+ chips: per warp, mma.sync m16n8k16 tiles of C in #tile.mma
+// registers, A and B fragments read from plain shared tiles with ldmatrix.
 //
 //===----------------------------------------------------------------------===//
 
@@ -138,6 +141,23 @@ static Value descriptor(OpBuilder &b, Location loc, Value address,
   return arith::OrIOp::create(b, loc, start, i64(fixed));
 }
 
+// What neither matrix instruction's lowering handles yet.
+static LogicalResult checkLoweredForms(GemmOp op) {
+  if (getMemorySpace(op.getA().getType()) != MemorySpace::Shared)
+    return op.emitOpError("with A in registers or tensor memory is not "
+                          "lowered yet");
+  if (op.getBarrier())
+    return op.emitOpError("completing on a barrier is not lowered yet");
+  return success();
+}
+
+static LogicalResult checkF32Accumulator(GemmOp op, StringRef instruction) {
+  if (!cast<ShapedType>(op.getC().getType()).getElementType().isF32())
+    return op.emitOpError() << instruction
+                            << " lowering accumulates in f32 only so far";
+  return success();
+}
+
 namespace {
 struct GemmLowering : OpConversionPattern<GemmOp> {
   GemmLowering(TypeConverter &converter, MLIRContext *context,
@@ -155,11 +175,8 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
     if (!layout)
       return op.emitOpError("expects C in a fragment with the #tile.wgmma "
                             "layout (tile-assign-layouts)");
-    if (getMemorySpace(op.getA().getType()) != MemorySpace::Shared)
-      return op.emitOpError("with A in registers or tensor memory is not "
-                            "lowered yet");
-    if (op.getBarrier())
-      return op.emitOpError("completing on a barrier is not lowered yet");
+    if (failed(checkLoweredForms(op)))
+      return failure();
     auto a = cast<MemRefType>(op.getA().getType());
     auto bType = cast<MemRefType>(op.getB().getType());
     Type element = a.getElementType();
@@ -175,9 +192,8 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
       return op.emitOpError("wgmma lowering handles bf16, f16 and f32 (tf32) "
                             "inputs so far, got ")
              << element;
-    if (!c.getElementType().isF32())
-      return op.emitOpError("wgmma lowering accumulates in f32 only so far");
-
+    if (failed(checkF32Accumulator(op, "wgmma")))
+      return failure();
     // A is K-major unless transposed (K x M); B is K-major when transposed
     // (N x K), M- or N-major otherwise (K x N).
     bool aKMajor = !op.getTransposeA(), bKMajor = op.getTransposeB();
@@ -294,13 +310,11 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
     if (!layout)
       return op.emitOpError("expects C in a fragment with the #tile.mma "
                             "layout (tile-assign-layouts)");
-    if (getMemorySpace(op.getA().getType()) != MemorySpace::Shared)
-      return op.emitOpError("with A in registers is not lowered yet");
+    if (failed(checkLoweredForms(op)))
+      return failure();
     if (op.getTransposeA() || !op.getTransposeB())
       return op.emitOpError("lowers for K-major operands only so far: A as "
                             "M x K and B as N x K (transpose_b)");
-    if (op.getBarrier())
-      return op.emitOpError("completing on a barrier is not lowered yet");
     auto a = cast<MemRefType>(op.getA().getType());
     Type element = a.getElementType();
     NVVM::MMATypes inputType;
@@ -312,8 +326,8 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
       return op.emitOpError("mma.sync lowering handles bf16 and f16 inputs "
                             "so far, got ")
              << element;
-    if (!c.getElementType().isF32())
-      return op.emitOpError("mma.sync lowering accumulates in f32 only so far");
+    if (failed(checkF32Accumulator(op, "mma.sync")))
+      return failure();
     FailureOr<std::pair<int64_t, int64_t>> swizzles = recordedSwizzles(op);
     if (failed(swizzles))
       return failure();
