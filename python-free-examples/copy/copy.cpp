@@ -23,7 +23,8 @@ int main() {
         rt::Module::loadCubinFile(kernelFile(COPY_KERNEL_CUBIN));
     auto infos = rt::loadKernelInfo(kernelFile(COPY_KERNEL_KINFO));
     bool ok = true;
-    for (const char *name : {"copy_f32", "copy_f32_cp_async"}) {
+    for (const char *name :
+         {"copy_f32", "copy_f32_cp_async", "copy_f32_tma_store"}) {
       const rt::KernelInfo &info = rt::findKernel(infos, name);
       rt::Kernel kernel = module.kernel(name);
       std::printf("%s on %s (64 x 128 fp32 tiles)\n", name,

@@ -85,11 +85,12 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
     Location loc = op.getLoc();
     Type srcType = op.getSource().getType(), dstType = op.getDest().getType();
     MemorySpace src = getMemorySpace(srcType), dst = getMemorySpace(dstType);
-    if (op.getBarrier()) {
+    if (op.getBarrier() || op.getTma()) {
       if (!chip.hasTma)
-        return op.emitOpError("completes on a barrier, which needs TMA "
-                              "(sm_90 or later); ")
-               << chip.name << " has none";
+        return op.emitOpError(op.getBarrier()
+                                  ? "completes on a barrier, which needs TMA "
+                                  : "asks for a TMA store, which needs TMA ")
+               << "(sm_90 or later); " << chip.name << " has none";
       return lowerToTma(op, adaptor, rewriter);
     }
     if (cast<ShapedType>(srcType).getElementTypeBitWidth() % 8 != 0)
@@ -232,7 +233,12 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
       return op.emitOpError("has no tensor-map parameter; run the copy "
                             "lowering on outlined kernels");
     MLIRContext *context = getContext();
-    auto tile = cast<MemRefType>(op.getDest().getType());
+    bool isStore = op.getTma();
+    Value sharedTile = isStore ? adaptor.getSource() : adaptor.getDest();
+    ValueRange globalOffsets =
+        isStore ? adaptor.getDestOffsets() : adaptor.getSourceOffsets();
+    auto tile = cast<MemRefType>(
+        (isStore ? op.getSource() : op.getDest()).getType());
     nvgpu::TensorMapSwizzleKind kind;
     switch (swizzle.getInt()) {
     case 0:
@@ -271,17 +277,22 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
                                          arith::CmpIPredicate::eq,
                                          threadId(rewriter, loc),
                                          constIndex(rewriter, loc, 0));
-    int64_t bytes = tile.getNumElements() * tile.getElementTypeBitWidth() / 8;
-    nvgpu::MBarrierArriveExpectTxOp::create(
-        rewriter, loc, adaptor.getBarrier(), constIndex(rewriter, loc, bytes),
-        adaptor.getBarrierIndex(), leader);
+    if (isStore) {
+      // Every thread's writes to the tile reach the async proxy first.
+      publishSharedWrites(rewriter, loc, chip);
+    } else {
+      int64_t bytes =
+          tile.getNumElements() * tile.getElementTypeBitWidth() / 8;
+      nvgpu::MBarrierArriveExpectTxOp::create(
+          rewriter, loc, adaptor.getBarrier(), constIndex(rewriter, loc, bytes),
+          adaptor.getBarrierIndex(), leader);
+    }
     int64_t boxElements = ShapedType::getNumElements(box);
     memref::ExtractStridedMetadataOp meta;
     if (blocks > 1)
-      meta = memref::ExtractStridedMetadataOp::create(rewriter, loc,
-                                                     adaptor.getDest());
+      meta = memref::ExtractStridedMetadataOp::create(rewriter, loc, sharedTile);
     for (int64_t block = 0; block < blocks; ++block) {
-      Value dest = adaptor.getDest();
+      Value dest = sharedTile;
       if (blocks > 1) {
         // Block b holds columns [b w, b w + w) of every row, contiguously.
         SmallVector<OpFoldResult> sizes, strides;
@@ -307,14 +318,28 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
             meta.getBaseBuffer(), offset, sizes, strides);
       }
       // TMA coordinates run innermost first.
-      SmallVector<Value> coords(llvm::reverse(adaptor.getSourceOffsets()));
+      SmallVector<Value> coords(llvm::reverse(globalOffsets));
       if (block > 0)
         coords.front() = arith::AddIOp::create(
             rewriter, loc, coords.front(),
             constIndex(rewriter, loc, block * box.back()));
-      nvgpu::TmaAsyncLoadOp::create(rewriter, loc, dest, adaptor.getBarrier(),
-                                    desc, coords, adaptor.getBarrierIndex(),
-                                    /*multicastMask=*/Value(), leader);
+      if (isStore)
+        nvgpu::TmaAsyncStoreOp::create(rewriter, loc, dest, desc, coords,
+                                       leader);
+      else
+        nvgpu::TmaAsyncLoadOp::create(rewriter, loc, dest, adaptor.getBarrier(),
+                                      desc, coords, adaptor.getBarrierIndex(),
+                                      /*multicastMask=*/Value(), leader);
+    }
+    if (isStore) {
+      // The store is complete (and the tile free again) when the op returns.
+      scf::IfOp::create(rewriter, loc, leader, [&](OpBuilder &b, Location l) {
+        NVVM::CpAsyncBulkCommitGroupOp::create(b, l);
+        NVVM::CpAsyncBulkWaitGroupOp::create(b, l, b.getI32IntegerAttr(0),
+                                             /*read=*/nullptr);
+        scf::YieldOp::create(b, l);
+      });
+      ctaBarrier(rewriter, loc);
     }
     rewriter.eraseOp(op);
     return success();

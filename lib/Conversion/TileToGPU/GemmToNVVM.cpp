@@ -44,7 +44,7 @@ LogicalResult mlir::tile::annotateSharedSwizzles(ModuleOp module) {
     // move the wrong bytes.
     bool plainAccess = isa<FillOp, ElementwiseOp>(op);
     if (auto copy = dyn_cast<CopyOp>(op))
-      plainAccess = !copy.getBarrier();
+      plainAccess = !copy.getBarrier() && !copy.getTma();
     if (!plainAccess)
       return WalkResult::advance();
     for (Value operand : op->getOperands()) {

@@ -44,24 +44,28 @@ LogicalResult mlir::tile::assignTmaParameters(ModuleOp module) {
     std::map<std::tuple<unsigned, std::vector<int64_t>, int64_t>, unsigned>
         params;
     WalkResult inner = func.walk([&](CopyOp copy) {
-      if (!copy.getBarrier())
+      // Loads that complete on a barrier, and stores marked {tma}.
+      bool isStore = copy.getTma();
+      if (!copy.getBarrier() && !isStore)
         return WalkResult::advance();
-      auto arg = dyn_cast<BlockArgument>(copy.getSource());
+      Value global = isStore ? copy.getDest() : copy.getSource();
+      Value shared = isStore ? copy.getSource() : copy.getDest();
+      auto arg = dyn_cast<BlockArgument>(global);
       if (!arg || arg.getOwner() != &func.getBody().front()) {
-        copy.emitOpError("completes on a barrier through TMA, which needs the "
-                         "global source to be a kernel argument");
+        copy.emitOpError("goes through TMA, which needs the global side to "
+                         "be a kernel argument");
         return WalkResult::interrupt();
       }
-      auto tile = cast<MemRefType>(copy.getDest().getType());
+      auto tile = cast<MemRefType>(shared.getType());
       std::optional<StringRef> element = tmaElementType(tile.getElementType());
       if (!element) {
         copy.emitOpError("has no TMA element type for ")
             << tile.getElementType();
         return WalkResult::interrupt();
       }
-      std::optional<int64_t> knownSwizzle = lowering::sharedSwizzle(copy.getDest());
+      std::optional<int64_t> knownSwizzle = lowering::sharedSwizzle(shared);
       if (!knownSwizzle) {
-        copy.emitOpError("writes a shared tile whose tile.alloc_shared cannot "
+        copy.emitOpError("uses a shared tile whose tile.alloc_shared cannot "
                          "be found (run before convert-tile-memory-to-gpu)");
         return WalkResult::interrupt();
       }

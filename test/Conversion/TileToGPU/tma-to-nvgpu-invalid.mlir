@@ -7,7 +7,7 @@ tile.kernel @view(%A: memref<?x?xf32>, %n: index) threads(128) {
   %v = memref.subview %A[0, 0] [%n, %n] [1, 1] : memref<?x?xf32> to memref<?x?xf32, strided<[?, 1]>>
   %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
   %full = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
-  // expected-error @below {{'tile.copy' op completes on a barrier through TMA, which needs the global source to be a kernel argument}}
+  // expected-error @below {{'tile.copy' op goes through TMA, which needs the global side to be a kernel argument}}
   tile.copy %v[%c0, %c0] to %s[] barrier %full[%c0] : memref<?x?xf32, strided<[?, 1]>>, memref<8x32xf32, #gpu.address_space<workgroup>>, !tile.barrier<1>
 }
 

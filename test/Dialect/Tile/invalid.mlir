@@ -1307,3 +1307,12 @@ tile.kernel @zero_step(%n: index) threads(128) {
   tile.pipelined_for %k = %c0 to %n step %c0 stages(1) {
   }
 }
+
+// -----
+
+tile.kernel @tma_on_load(%A: memref<?x?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.copy' op takes {tma} only for shared to global copies (loads use TMA when they complete on a barrier)}}
+  tile.copy %A[%c0, %c0] to %s[] {tma} : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+}

@@ -346,6 +346,10 @@ LogicalResult CopyOp::verify() {
              << srcType << " and " << dstType;
   }
 
+  if (getTma() && (src != MemorySpace::Shared || dst != MemorySpace::Global ||
+                   getBarrier()))
+    return emitOpError("takes {tma} only for shared to global copies (loads "
+                       "use TMA when they complete on a barrier)");
   if (getBarrier()) {
     if (src != MemorySpace::Global || dst != MemorySpace::Shared)
       return emitOpError("takes a barrier only for global to shared copies, "

@@ -263,6 +263,13 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     barrier, whose expected byte count the op raises; wait on it with
     `tile.mbarrier.wait`.
 
+    `{tma}` on a shared -> global copy asks for a TMA store (sm_90+): the
+    CTA's writes to the tile are fenced, one thread issues the bulk tensor
+    store and waits for it, and the op returns when it is complete. The
+    caller asserts what TMA needs of the global memref: a kernel argument
+    whose rows are a multiple of 16 bytes (the runtime refuses others when
+    it builds the tensor map).
+
     Example:
 
     ```mlir
@@ -274,7 +281,7 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
   let arguments = (ins Tile_AnyTile:$source, Variadic<Index>:$sourceOffsets,
                        Tile_AnyTile:$dest, Variadic<Index>:$destOffsets,
                        Optional<Tile_BarrierType>:$barrier,
-                       Optional<Index>:$barrierIndex);
+                       Optional<Index>:$barrierIndex, UnitAttr:$tma);
   let assemblyFormat = [{
     $source `[` $sourceOffsets `]` `to` $dest `[` $destOffsets `]`
     (`barrier` $barrier^ `[` $barrierIndex `]`)?
