@@ -1135,6 +1135,9 @@ void appendTensorMaps(const KernelInfo &info,
     ordered.push_back(&tma);
   std::sort(ordered.begin(), ordered.end(),
             [](const TmaInfo *a, const TmaInfo *b) { return a->param < b->param; });
+  // Encode every map before touching `args`, so that a map the driver
+  // refuses leaves the caller's argument pack as it was.
+  std::vector<CUtensorMap> maps;
   for (const TmaInfo *tma : ordered) {
     if (tma->arg < 0 || static_cast<size_t>(tma->arg) >= memrefsByArgument.size())
       throw Error("kernel '" + info.name + "': tensor map for argument " +
@@ -1147,6 +1150,9 @@ void appendTensorMaps(const KernelInfo &info,
       strides.push_back(static_cast<uint64_t>(stride) * bytes);
     CUtensorMap map =
         encodeTiledTensorMap(tma->spec, memref.base, dims, strides);
+    maps.push_back(map);
+  }
+  for (const CUtensorMap &map : maps) {
     tensorMaps.emplace_back(sizeof(CUtensorMap));
     tensorMaps.back().upload(&map, sizeof(map));
     args.addPointer(tensorMaps.back().ptr());
