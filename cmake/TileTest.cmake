@@ -16,11 +16,14 @@ set(TILE_TEST_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/RunTileTest.cmake)
 function(tile_add_lit_tests dir)
   file(GLOB_RECURSE tests RELATIVE ${dir} CONFIGURE_DEPENDS ${dir}/*.mlir)
   foreach(test ${tests})
+    # Scratch files per test folder: equal file names in two folders must
+    # not share %t under ctest -j.
+    get_filename_component(test_dir ${test} DIRECTORY)
     add_test(NAME ${test}
       COMMAND ${CMAKE_COMMAND}
         -DTEST_FILE=${dir}/${test}
         -DTOOLS_DIR=${CMAKE_BINARY_DIR}/bin
-        -DSCRATCH_DIR=${CMAKE_CURRENT_BINARY_DIR}/Output
+        -DSCRATCH_DIR=${CMAKE_CURRENT_BINARY_DIR}/Output/${test_dir}
         -DPTXAS=${TILE_PTXAS}
         -P ${TILE_TEST_SCRIPT})
     set_tests_properties(${test} PROPERTIES
