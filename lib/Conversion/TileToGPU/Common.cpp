@@ -306,8 +306,8 @@ Value lowering::runsAreAligned(OpBuilder &b, Location loc, Value memref,
   return arith::AndIOp::create(b, loc, ok, unit);
 }
 
-Value lowering::elementPointer(OpBuilder &b, Location loc, Value memref,
-                               ValueRange indices, unsigned addressSpace) {
+Value lowering::elementAddress(OpBuilder &b, Location loc, Value memref,
+                               ValueRange indices) {
   auto type = cast<MemRefType>(memref.getType());
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   Value linear = meta.getOffset();
@@ -320,7 +320,12 @@ Value lowering::elementPointer(OpBuilder &b, Location loc, Value memref,
       arith::MulIOp::create(
           b, loc, linear,
           constIndex(b, loc, type.getElementTypeBitWidth() / 8)));
-  Value i64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
+  return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
+}
+
+Value lowering::elementPointer(OpBuilder &b, Location loc, Value memref,
+                               ValueRange indices, unsigned addressSpace) {
+  Value i64 = elementAddress(b, loc, memref, indices);
   return LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(b.getContext(), addressSpace), i64);
 }
@@ -333,4 +338,19 @@ void lowering::publishSharedWrites(OpBuilder &b, Location loc,
         NVVM::SharedSpaceAttr::get(b.getContext(),
                                    NVVM::SharedSpace::shared_cta));
   ctaBarrier(b, loc);
+}
+
+Value lowering::isThreadZero(OpBuilder &b, Location loc) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                               threadId(b, loc), constIndex(b, loc, 0));
+}
+
+TmaBox lowering::getTmaBox(MemRefType tile, int64_t swizzle) {
+  TmaBox box{llvm::to_vector(tile.getShape()), 1};
+  int64_t elementBytes = tile.getElementTypeBitWidth() / 8;
+  if (swizzle && box.shape.back() * elementBytes > swizzle) {
+    box.blocks = box.shape.back() * elementBytes / swizzle;
+    box.shape.back() = swizzle / elementBytes;
+  }
+  return box;
 }

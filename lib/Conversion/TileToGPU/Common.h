@@ -55,6 +55,9 @@ struct Distribution {
 
 /// Thread index within the CTA (kernels are 1-D in threads).
 Value threadId(OpBuilder &b, Location loc);
+/// `threadId == 0`: the thread that issues single-thread work (TMA,
+/// barrier initialisation, leader arrivals).
+Value isThreadZero(OpBuilder &b, Location loc);
 Value constIndex(OpBuilder &b, Location loc, int64_t value);
 
 struct RunBounds {
@@ -65,6 +68,10 @@ struct RunBounds {
 RunBounds computeRunBounds(OpBuilder &b, Location loc, Value memref,
                            ValueRange indices, int64_t vector);
 
+/// The byte address of `memref[indices]` as an i64 (generic for global
+/// memory, the shared window's for shared memory).
+Value elementAddress(OpBuilder &b, Location loc, Value memref,
+                     ValueRange indices);
 /// The address of `memref[indices]` as an LLVM pointer in `addressSpace`
 /// (1 global, 3 shared), for NVVM ops that take pointers.
 Value elementPointer(OpBuilder &b, Location loc, Value memref,
@@ -97,6 +104,14 @@ void publishSharedWrites(OpBuilder &b, Location loc, const ChipInfo &chip);
 /// The swizzle (bytes) of the shared tile `memref` views, 0 for none;
 /// nullopt when its tile.alloc_shared cannot be found.
 std::optional<int64_t> sharedSwizzle(Value memref);
+
+/// The TMA box for a shared tile: the tile itself, or, when its rows are
+/// wider than its swizzle, one column block (`blocks` of them per row).
+struct TmaBox {
+  SmallVector<int64_t> shape;
+  int64_t blocks = 1;
+};
+TmaBox getTmaBox(MemRefType tile, int64_t swizzle);
 
 /// Set on asynchronous copies by assignTmaParameters: the kernel parameter
 /// holding their tensor map, and the swizzle it was encoded with.

@@ -254,14 +254,10 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
       kind = nvgpu::TensorMapSwizzleKind::SWIZZLE_128B;
       break;
     }
-    // Rows wider than the swizzle are stored, and loaded, as column blocks.
-    int64_t elementBytes = tile.getElementTypeBitWidth() / 8;
-    SmallVector<int64_t> box(tile.getShape());
-    int64_t blocks = 1;
-    if (swizzle.getInt() && box.back() * elementBytes > swizzle.getInt()) {
-      blocks = box.back() * elementBytes / swizzle.getInt();
-      box.back() = swizzle.getInt() / elementBytes;
-    }
+    // Rows wider than the swizzle are stored, and moved, as column blocks.
+    TmaBox tmaBox = getTmaBox(tile, swizzle.getInt());
+    ArrayRef<int64_t> box = tmaBox.shape;
+    int64_t blocks = tmaBox.blocks;
     auto boxType = MemRefType::get(
         box, tile.getElementType(), MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
@@ -273,10 +269,7 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
                      rewriter, loc, descType,
                      func.getArgument(param.getInt()))
                      .getResult(0);
-    Value leader = arith::CmpIOp::create(rewriter, loc,
-                                         arith::CmpIPredicate::eq,
-                                         threadId(rewriter, loc),
-                                         constIndex(rewriter, loc, 0));
+    Value leader = isThreadZero(rewriter, loc);
     if (isStore) {
       // Every thread's writes to the tile reach the async proxy first.
       publishSharedWrites(rewriter, loc, chip);

@@ -75,16 +75,11 @@ static FailureOr<std::pair<int64_t, int64_t>> recordedSwizzles(GemmOp op) {
   return std::make_pair(a.getInt(), b.getInt());
 }
 
-// Shared-window byte address of a shared memref's first element, as i64.
+// Shared-window byte address of a shared tile's first element, as i64.
 static Value sharedAddress(OpBuilder &b, Location loc, Value memref) {
-  auto type = cast<MemRefType>(memref.getType());
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-  Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value bytes = arith::MulIOp::create(
-      b, loc, meta.getOffset(),
-      constIndex(b, loc, type.getElementTypeBitWidth() / 8));
-  Value address = arith::AddIOp::create(b, loc, ptr, bytes);
-  return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
+  SmallVector<Value> origin(cast<MemRefType>(memref.getType()).getRank(),
+                            constIndex(b, loc, 0));
+  return elementAddress(b, loc, memref, origin);
 }
 
 namespace {

@@ -9,11 +9,6 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
-static Value isThreadZero(OpBuilder &b, Location loc) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                               threadId(b, loc), constIndex(b, loc, 0));
-}
-
 namespace {
 struct ArriveLowering : OpConversionPattern<MBarrierArriveOp> {
   using OpConversionPattern::OpConversionPattern;

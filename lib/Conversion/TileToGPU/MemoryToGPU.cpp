@@ -109,9 +109,7 @@ struct AllocBarrierLowering : OpConversionPattern<AllocBarrierOp> {
     auto type = cast<nvgpu::MBarrierGroupType>(
         getTypeConverter()->convertType(op.getType()));
     Value group = nvgpu::MBarrierCreateOp::create(rewriter, loc, type);
-    Value isLeader = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq, threadId(rewriter, loc),
-        constIndex(rewriter, loc, 0));
+    Value isLeader = isThreadZero(rewriter, loc);
     Value arrivals = constIndex(rewriter, loc, op.getArrivals());
     for (int64_t i = 0; i < op.getType().getCount(); ++i)
       nvgpu::MBarrierInitOp::create(rewriter, loc, group, arrivals,

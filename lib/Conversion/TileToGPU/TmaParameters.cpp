@@ -70,11 +70,7 @@ LogicalResult mlir::tile::assignTmaParameters(ModuleOp module) {
         return WalkResult::interrupt();
       }
       int64_t swizzle = *knownSwizzle;
-      // Rows wider than the swizzle are loaded one column block at a time.
-      SmallVector<int64_t> box(tile.getShape());
-      int64_t elementBytes = tile.getElementTypeBitWidth() / 8;
-      if (swizzle && box.back() * elementBytes > swizzle)
-        box.back() = swizzle / elementBytes;
+      SmallVector<int64_t> box = lowering::getTmaBox(tile, swizzle).shape;
       if (llvm::any_of(box, [](int64_t d) { return d > 256; })) {
         copy.emitOpError("TMA boxes are at most 256 elements per dimension, "
                          "got ")
