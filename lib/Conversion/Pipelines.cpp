@@ -16,6 +16,7 @@ void mlir::tile::buildTileToNVVMPipeline(
   pm.addPass(createTileAssignLayouts({options.chip}));
   pm.addPass(createTilePipelineLoops({options.chip}));
   pm.addPass(createConvertTileToGPU({options.chip}));
+  pm.addPass(createTilePromoteFragments());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // gpu-lower-to-nvvm-pipeline's order: nvgpu first, then NVVM's inline-PTX

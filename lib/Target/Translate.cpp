@@ -101,6 +101,10 @@ static LogicalResult linkLibdeviceIfNeeded(llvm::Module &module,
   if (llvm::Linker::linkModules(module, std::move(*libdevice),
                                 llvm::Linker::LinkOnlyNeeded))
     return emitError(loc) << "linking " << path << " failed";
+  // Internal, so that once inlined they are dropped rather than emitted.
+  for (llvm::Function &f : module.functions())
+    if (!f.isDeclaration() && f.getName().starts_with("__nv_"))
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
   return success();
 }
 
@@ -167,12 +171,13 @@ mlir::tile::translateToNVPTXModule(ModuleOp module, llvm::LLVMContext &context,
     builder.registerFunctionAnalyses(fam);
     builder.registerLoopAnalyses(lam);
     builder.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::OptimizationLevel level = options.optLevel >= 3
-                                        ? llvm::OptimizationLevel::O3
-                                    : options.optLevel == 2
-                                        ? llvm::OptimizationLevel::O2
-                                        : llvm::OptimizationLevel::O1;
-    builder.buildPerModuleDefaultPipeline(level).run(*llvmModule, mam);
+    llvm::ModulePassManager passes;
+    std::string text = options.llvmPasses.empty() ? kDefaultLLVMPasses
+                                                  : options.llvmPasses;
+    if (llvm::Error error = builder.parsePassPipeline(passes, text))
+      return emitError(loc) << "invalid LLVM pass pipeline '" << text
+                            << "': " << llvm::toString(std::move(error));
+    passes.run(*llvmModule, mam);
   }
   return llvmModule;
 }

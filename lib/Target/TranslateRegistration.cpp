@@ -37,6 +37,12 @@ struct TranslateOptions {
   llvm::cl::opt<unsigned> optLevel{
       "opt-level", llvm::cl::desc("LLVM and ptxas optimisation level (0-3)"),
       llvm::cl::init(3), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> llvmPasses{
+      "llvm-passes",
+      llvm::cl::desc("LLVM IR passes before NVPTX, in opt's -passes syntax "
+                     "(default: tile's short pipeline; 'default<O3>' for "
+                     "LLVM's full one)"),
+      llvm::cl::init(""), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> ptxasOptions{
       "ptxas-options", llvm::cl::desc("Extra ptxas options, space separated"),
       llvm::cl::init(""), llvm::cl::cat(category)};
@@ -58,6 +64,7 @@ struct TranslateOptions {
     options.chip = chip;
     options.ptxFeatures = ptxFeatures;
     options.optLevel = optLevel;
+    options.llvmPasses = llvmPasses;
     options.ptxasOptions = ptxasOptions;
     options.cudaRoot = cudaRoot;
     return options;

@@ -15,6 +15,8 @@
 // RUN: not tile-translate --tile-to-ptx /nonexistent.mlir
 // Neither tile kernels nor LLVM+NVVM kernels.
 // RUN: not echo 'func.func @f() { return }' | tile-translate --tile-to-ptx
+// An LLVM pass pipeline that does not parse.
+// RUN: not tile-translate --tile-to-ptx --llvm-passes='function(no-such-pass)' %s -o %t.ptx 2>&1 | grep error: | sed -E 's|^/[^:]*/||'
 // Tile-level input the pipeline refuses (100 elements over 128 threads).
 // RUN: not echo 'tile.kernel @k() threads(128) { %m = tile.alloc_fragment : !tile.fragment<100xf32> }' | tile-translate --tile-to-ptx
 // Malformed IR.

@@ -13,11 +13,23 @@ namespace mlir::tile {
 
 struct ChipInfo;
 
+/// What LLVM runs on tile's IR by default: it arrives canonicalised and
+/// CSE'd from MLIR, and ptxas optimises again, so the full -O3 pipeline
+/// mostly costs time (about 60 ms on the GEMM for the same SASS). libdevice's
+/// functions are inlined and dropped; InstCombine first turns fragment
+/// allocas into arrays SROA can split.
+inline constexpr const char *kDefaultLLVMPasses =
+    "always-inline,globaldce,"
+    "function(instcombine<no-verify-fixpoint>,sroa,early-cse,simplifycfg)";
+
 struct TargetOptions {
   std::string chip = "sm_90a";
   /// Empty: the chip's default PTX ISA from the chip table.
   std::string ptxFeatures;
   unsigned optLevel = 3;
+  /// LLVM IR pass pipeline (opt's -passes syntax) run before NVPTX when
+  /// optLevel > 0; empty: kDefaultLLVMPasses.
+  std::string llvmPasses;
   /// Extra ptxas options, space separated.
   std::string ptxasOptions;
   /// CUDA toolkit root holding bin/ptxas; empty: $CUDA_HOME, then

@@ -151,6 +151,23 @@ SmallVector<Value> Distribution::runCoordinates(OpBuilder &b, Location loc,
   return coords;
 }
 
+std::optional<SmallVector<int64_t>>
+Distribution::runOffset(int64_t r) const {
+  if (kind == Kind::Mma) {
+    int64_t tn = shape[1] / warpsN / 8;
+    int64_t i = (r / 2) / tn, j = (r / 2) % tn, h = r % 2;
+    return SmallVector<int64_t>{16 * i + 8 * h, 8 * j};
+  }
+  if (kind == Kind::Wgmma)
+    return SmallVector<int64_t>{8 * (r % 2), 8 * (r / 2)};
+  int64_t step = r * threads * vector;
+  if (shape.size() == 1)
+    return SmallVector<int64_t>{step};
+  if (shape.size() == 2 && (threads * vector) % shape[1] == 0)
+    return SmallVector<int64_t>{step / shape[1], 0};
+  return std::nullopt;
+}
+
 Value Distribution::runExists(OpBuilder &b, Location loc, Value tid,
                               int64_t r) const {
   Value run = arith::AddIOp::create(b, loc, tid,
@@ -255,27 +272,113 @@ Value lowering::loadGlobalRun(OpBuilder &b, Location loc, Value memref,
   return ifOp.getResult(0);
 }
 
+// An element as the integer register its store takes (8-bit ones widen to
+// 16 bits: PTX stores the low byte).
+static Value elementBits(OpBuilder &b, Location loc, Value element) {
+  unsigned bits = element.getType().getIntOrFloatBitWidth();
+  Value v = element;
+  if (!isa<IntegerType>(v.getType()))
+    v = arith::BitcastOp::create(b, loc, b.getIntegerType(bits), v);
+  if (bits == 8)
+    v = arith::ExtUIOp::create(b, loc, b.getI16Type(), v);
+  return v;
+}
+
+// A run goes out as one predicated inline-PTX block: `st.global` of the
+// whole run when it is in bounds and aligned, else element stores of its
+// first `count` elements. Predication keeps the epilogue free of branches,
+// which LLVM and ptxas would otherwise spend their time on.
 void lowering::storeGlobalRun(OpBuilder &b, Location loc, Value value,
-                            Value memref, ValueRange indices, Value aligned) {
+                              Value memref, ValueRange base,
+                              ArrayRef<int64_t> offset, Value aligned) {
   auto type = cast<MemRefType>(memref.getType());
   auto vecType = cast<VectorType>(value.getType());
   int64_t vector = vecType.getNumElements();
+  int64_t bits = type.getElementTypeBitWidth();
+  int64_t bytes = vector * bits / 8;
+  SmallVector<Value> indices;
+  for (auto [index, delta] : llvm::zip_equal(base, offset))
+    indices.push_back(delta ? arith::AddIOp::create(b, loc, index,
+                                                    constIndex(b, loc, delta))
+                            : index);
   RunBounds bounds = computeRunBounds(b, loc, memref, indices, vector);
   Value fast = arith::AndIOp::create(b, loc, bounds.full, aligned);
-  int64_t bytes = vector * type.getElementTypeBitWidth() / 8;
-  scf::IfOp::create(
-      b, loc, fast,
-      [&](OpBuilder &then, Location l) {
-        vector::StoreOp::create(then, l, value, memref, indices,
-                                /*nontemporal=*/false,
-                                llvm::MaybeAlign(bytes));
-        scf::YieldOp::create(then, l);
-      },
-      [&](OpBuilder &els, Location l) {
-        Value mask = prefixMask(els, l, bounds.count, vector);
-        vector::MaskedStoreOp::create(els, l, memref, indices, mask, value);
-        scf::YieldOp::create(els, l);
-      });
+  SmallVector<Value> rowStart(indices);
+  rowStart.back() = base.back();
+  Value ptr = elementPointer(b, loc, memref, rowStart, /*addressSpace=*/1);
+  int64_t immediate = offset.back() * bits / 8;
+  // Operands: $0 fast, $1 elements for the slow path, $2 address, then the
+  // run as words, then (narrow elements only) each element on its own.
+  Value slowCount = arith::IndexCastUIOp::create(
+      b, loc, b.getI32Type(),
+      arith::SelectOp::create(b, loc, fast, constIndex(b, loc, 0),
+                              bounds.count));
+  SmallVector<Value> operands{fast, slowCount, ptr};
+  std::string constraints = "b,r,l";
+  auto reg = [](int64_t width) {
+    return width == 64 ? ",l" : width == 32 ? ",r" : ",h";
+  };
+  int64_t wordBits = std::min<int64_t>(32, bytes * 8);
+  int64_t numWords = bytes * 8 / wordBits;
+  if (bytes * 8 == bits) {
+    operands.push_back(
+        elementBits(b, loc, vector::ExtractOp::create(b, loc, value, 0)));
+    wordBits = bits;
+  } else {
+    auto wordsType =
+        VectorType::get({numWords}, b.getIntegerType(wordBits));
+    Value packed = vector::BitCastOp::create(b, loc, wordsType, value);
+    for (int64_t w = 0; w < numWords; ++w)
+      operands.push_back(vector::ExtractOp::create(b, loc, packed, w));
+  }
+  for (int64_t w = 0; w < numWords; ++w)
+    constraints += reg(wordBits);
+  auto operand = [](int64_t i) { return "$" + std::to_string(i); };
+  auto wordList = [&](int64_t first, int64_t count) {
+    SmallVector<std::string> names;
+    for (int64_t w = first; w < first + count; ++w)
+      names.push_back(operand(3 + w));
+    return count == 1 ? names[0] : "{" + llvm::join(names, ", ") + "}";
+  };
+  auto store = [&](StringRef pred, int64_t byteOffset, int64_t count,
+                   int64_t width, std::string data) {
+    byteOffset += immediate;
+    std::string text = "@" + pred.str() + " st.global";
+    if (count > 1)
+      text += ".v" + std::to_string(count);
+    text += ".b" + std::to_string(width) + " [$2";
+    if (byteOffset)
+      text += "+" + std::to_string(byteOffset);
+    return text + "], " + data + ";\n";
+  };
+  std::string text = store("$0", 0, numWords, wordBits,
+                           wordList(0, numWords));
+  if (vector > 1) {
+    // Element e goes out alone when fewer than e + 1 remain in the slow
+    // path's count; 32- and 64-bit elements reuse the words.
+    text = "{\n.reg .pred p;\n" + text;
+    for (int64_t e = 0; e < vector; ++e) {
+      text += "setp.gt.u32 p, $1, " + std::to_string(e) + ";\n";
+      std::string data;
+      if (bits >= 32) {
+        data = wordList(e * bits / 32, bits / 32);
+      } else {
+        data = operand(operands.size());
+        operands.push_back(
+            elementBits(b, loc, vector::ExtractOp::create(b, loc, value, e)));
+        constraints += reg(16);
+      }
+      text += store("p", e * bits / 8, bits > 32 ? 2 : 1,
+                    bits > 32 ? 32 : bits, data);
+    }
+    text += "}";
+  }
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange{}, operands, text, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
 }
 
 Value lowering::runsAreAligned(OpBuilder &b, Location loc, Value memref,

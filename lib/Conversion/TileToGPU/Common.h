@@ -49,6 +49,10 @@ struct Distribution {
   /// Index of run r's first element for thread `tid`, as tile coordinates.
   SmallVector<Value> runCoordinates(OpBuilder &b, Location loc, Value tid,
                                     int64_t r) const;
+  /// Run r's coordinates minus run 0's when they are the same for every
+  /// thread (the matrix layouts; blocked ones whose CTA-wide step is whole
+  /// rows), so that run addresses differ from run 0's by constants.
+  std::optional<SmallVector<int64_t>> runOffset(int64_t r) const;
   /// `tid + r * threads < numRuns()`, for uneven distributions.
   Value runExists(OpBuilder &b, Location loc, Value tid, int64_t r) const;
 };
@@ -82,9 +86,11 @@ Value elementPointer(OpBuilder &b, Location loc, Value memref,
 /// single vector load; the rest go through a masked load.
 Value loadGlobalRun(OpBuilder &b, Location loc, Value memref,
                     ValueRange indices, int64_t vector, Value aligned);
-/// Writes a run, skipping elements out of bounds.
+/// Writes the run at `base + offset`, skipping elements out of bounds. The
+/// constant offset's rows go into the address, its columns into the store's
+/// immediate, so runs that share a row share one address computation.
 void storeGlobalRun(OpBuilder &b, Location loc, Value value, Value memref,
-                    ValueRange indices, Value aligned);
+                    ValueRange base, ArrayRef<int64_t> offset, Value aligned);
 /// Whether runs of `vector` elements of `memref` starting at a column that is
 /// a multiple of `vector` past `columnOffset` are 16-byte-aligned vectors:
 /// checked once per copy at run time.

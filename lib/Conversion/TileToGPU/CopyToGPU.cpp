@@ -34,6 +34,9 @@ struct CopySide {
   ValueRange offsets;    // global side only
   Value aligned;         // global side only
   int64_t vector = 1;
+  const Distribution *dist = nullptr;
+  // Global side of run 0 when runs are constant offsets from it.
+  SmallVector<Value> runZero;
 
   Value read(OpBuilder &b, Location loc, ArrayRef<Value> coords,
              int64_t r) const {
@@ -59,8 +62,12 @@ struct CopySide {
     int64_t bytes = vector * type.getElementTypeBitWidth() / 8;
     switch (space) {
     case MemorySpace::Global:
-      storeGlobalRun(b, loc, run, value, addIndices(b, loc, offsets, coords),
-                     aligned);
+      if (std::optional<SmallVector<int64_t>> offset = dist->runOffset(r);
+          offset && !runZero.empty())
+        storeGlobalRun(b, loc, run, value, runZero, *offset, aligned);
+      else
+        storeGlobalRun(b, loc, run, value, addIndices(b, loc, offsets, coords),
+                       SmallVector<int64_t>(coords.size(), 0), aligned);
       return;
     case MemorySpace::Shared:
       vector::StoreOp::create(b, loc, run, value, coords, false,
@@ -132,9 +139,9 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
     }
 
     CopySide from{src, adaptor.getSource(), adaptor.getSourceOffsets(), {},
-                  dist->vector};
+                  dist->vector, &*dist};
     CopySide to{dst, adaptor.getDest(), adaptor.getDestOffsets(), {},
-                dist->vector};
+                dist->vector, &*dist};
     for (CopySide *side : {&from, &to})
       if (side->space == MemorySpace::Global)
         side->aligned = runsAreAligned(rewriter, loc, side->value,
@@ -145,6 +152,9 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
     if (writesShared)
       ctaBarrier(rewriter, loc);
     Value tid = threadId(rewriter, loc);
+    if (to.space == MemorySpace::Global && dist->runOffset(0))
+      to.runZero = addIndices(rewriter, loc, to.offsets,
+                              dist->runCoordinates(rewriter, loc, tid, 0));
     auto forEachRun = [&](OpBuilder &b, Location l,
                           function_ref<void(OpBuilder &, Location,
                                             ArrayRef<Value>, int64_t)> fn) {
