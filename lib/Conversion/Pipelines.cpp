@@ -16,9 +16,11 @@ void mlir::tile::buildTileToNVVMPipeline(
   pm.addPass(createTileAssignLayouts({options.chip}));
   pm.addPass(createTilePipelineLoops({options.chip}));
   pm.addPass(createConvertTileToGPU({options.chip}));
-  pm.addPass(createTilePromoteFragments());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // After canonicalisation: scf.for's patterns are slow on the hundreds of
+  // iter_args a promoted accumulator brings.
+  pm.addPass(createTilePromoteFragments());
   // gpu-lower-to-nvvm-pipeline's order: nvgpu first, then NVVM's inline-PTX
   // fallbacks, both before gpu-to-nvvm.
   pm.addPass(createConvertNVGPUToNVVMPass());

@@ -7,6 +7,7 @@
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/Timing.h"
@@ -54,6 +55,11 @@ struct TranslateOptions {
       "kernel-info",
       llvm::cl::desc("Also write the runtime's kernel description here"),
       llvm::cl::init(""), llvm::cl::cat(category)};
+  llvm::cl::opt<bool> verifyEach{
+      "verify-each",
+      llvm::cl::desc("Verify the IR after each pass of the tile-to-nvvm "
+                     "pipeline (default: once, at its end)"),
+      llvm::cl::init(false), llvm::cl::cat(category)};
   llvm::cl::opt<bool> timing{
       "tile-timing",
       llvm::cl::desc("Print the time each stage takes to stderr"),
@@ -121,11 +127,17 @@ static LogicalResult lowerIfTileLevel(ModuleOp module, StageTimer &timer) {
   TileToNVVMPipelineOptions pipelineOptions;
   pipelineOptions.chip = options->chip;
   buildTileToNVVMPipeline(pm, pipelineOptions);
+  // Verifying after each of the pipeline's passes costs about a tenth of
+  // the compile; the IR is verified once at the end instead (tile-opt
+  // verifies each pass, and so does --verify-each here).
+  pm.enableVerifier(options->verifyEach);
   // --mlir-timing, --mlir-print-ir-after-all and friends apply here too.
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
   applyDefaultTimingPassManagerCLOptions(pm);
-  return timer.run("tile-to-nvvm pipeline", [&] { return pm.run(module); });
+  return timer.run("tile-to-nvvm pipeline", [&] {
+    return failure(failed(pm.run(module)) || failed(verify(module)));
+  });
 }
 
 // Written only once every stage has succeeded: a failed compile leaves no

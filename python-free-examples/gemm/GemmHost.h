@@ -23,13 +23,15 @@ public:
 
   /// gemm.mlir (sm_90a: TMA + wgmma), or `variant`.cubin/.kinfo beside the
   /// program (other configurations of it compiled with tile-translate).
-  /// `narrow` picks gemm.mlir's 128 x 128 kernel.
+  /// `narrow` picks gemm-128x128.mlir's kernel instead.
   static TileGemm hopper(const std::string &variant = "", bool narrow = false) {
+    if (variant.empty() && narrow)
+      return TileGemm(kernelFile(GEMM_NARROW_KERNEL_CUBIN),
+                      kernelFile(GEMM_NARROW_KERNEL_KINFO),
+                      "gemm_bf16_128x128", 128, 128);
     if (variant.empty())
       return TileGemm(kernelFile(GEMM_KERNEL_CUBIN),
-                      kernelFile(GEMM_KERNEL_KINFO),
-                      narrow ? "gemm_bf16_128x128" : "gemm_bf16", 128,
-                      narrow ? 128 : 256);
+                      kernelFile(GEMM_KERNEL_KINFO), "gemm_bf16", 128, 256);
     return TileGemm(kernelFile(variant + ".cubin"),
                     kernelFile(variant + ".kinfo"), "gemm_bf16", 128, 256);
   }

@@ -97,7 +97,7 @@ int main(int argc, char **argv) {
     const Variant variants[] = {
         {"gemm.mlir (sm_90a: TMA, mbarriers, wgmma; bf16 -> fp32)",
          [] { return TileGemm::hopper(); }, false, false, 1e-4},
-        {"gemm.mlir @gemm_bf16_128x128 (128 x 128 tiles, 5 stages)",
+        {"gemm-128x128.mlir (128 x 128 tiles, 5 stages)",
          [] { return TileGemm::hopper("", /*narrow=*/true); }, false, false,
          1e-4},
         {"gemm-sm80.mlir built for sm_90 (cp.async, ldmatrix, mma.sync)",

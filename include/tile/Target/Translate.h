@@ -13,14 +13,16 @@ namespace mlir::tile {
 
 struct ChipInfo;
 
-/// What LLVM runs on tile's IR by default: it arrives canonicalised and
-/// CSE'd from MLIR, and ptxas optimises again, so the full -O3 pipeline
-/// mostly costs time (about 60 ms on the GEMM for the same SASS). libdevice's
-/// functions are inlined and dropped; InstCombine first turns fragment
-/// allocas into arrays SROA can split.
+/// What LLVM runs on tile's IR by default: it arrives canonicalised, CSE'd
+/// and with fragments already in SSA values from MLIR, NVPTX's own codegen
+/// pipeline reassociates and CSEs addresses, and ptxas optimises again, so
+/// LLVM's -O3 pipeline mostly costs time (about 60 ms on the GEMM). LICM
+/// stays: hoisting the k-loop's invariant address arithmetic was worth
+/// about 2% of GEMM throughput (docs/compile-time.md). libdevice's
+/// functions are inlined and dropped.
 inline constexpr const char *kDefaultLLVMPasses =
     "always-inline,globaldce,"
-    "function(instcombine<no-verify-fixpoint>,sroa,early-cse,simplifycfg)";
+    "function(sroa,early-cse,simplifycfg,loop-mssa(licm))";
 
 struct TargetOptions {
   std::string chip = "sm_90a";

@@ -272,107 +272,169 @@ Value lowering::loadGlobalRun(OpBuilder &b, Location loc, Value memref,
   return ifOp.getResult(0);
 }
 
-// An element as the integer register its store takes (8-bit ones widen to
-// 16 bits: PTX stores the low byte).
-static Value elementBits(OpBuilder &b, Location loc, Value element) {
-  unsigned bits = element.getType().getIntOrFloatBitWidth();
+// An element as the register its store takes: 32- and 64-bit ones as they
+// are, 16-bit ones as i16, 8-bit ones widened to i16 (PTX stores the low
+// byte).
+static Value elementRegister(OpBuilder &b, Location loc, Value element,
+                             char &constraint) {
+  Type type = element.getType();
+  unsigned bits = type.getIntOrFloatBitWidth();
+  if (bits >= 32) {
+    constraint = type.isF32() ? 'f' : type.isF64() ? 'd' : bits == 64 ? 'l' : 'r';
+    return element;
+  }
+  constraint = 'h';
   Value v = element;
-  if (!isa<IntegerType>(v.getType()))
+  if (!isa<IntegerType>(type))
     v = arith::BitcastOp::create(b, loc, b.getIntegerType(bits), v);
   if (bits == 8)
     v = arith::ExtUIOp::create(b, loc, b.getI16Type(), v);
   return v;
 }
 
-// A run goes out as one predicated inline-PTX block: `st.global` of the
-// whole run when it is in bounds and aligned, else element stores of its
-// first `count` elements. Predication keeps the epilogue free of branches,
-// which LLVM and ptxas would otherwise spend their time on.
-void lowering::storeGlobalRun(OpBuilder &b, Location loc, Value value,
-                              Value memref, ValueRange base,
-                              ArrayRef<int64_t> offset, Value aligned) {
+GlobalRunWriter::GlobalRunWriter(OpBuilder &b, Location loc, Value memref,
+                                 ValueRange base, int64_t vector,
+                                 Value aligned)
+    : memref(memref), base(base), aligned(aligned), vector(vector) {
   auto type = cast<MemRefType>(memref.getType());
-  auto vecType = cast<VectorType>(value.getType());
-  int64_t vector = vecType.getNumElements();
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(memref::DimOp::create(b, loc, memref, d));
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  strides = llvm::to_vector_of<Value>(meta.getStrides());
+  baseAddress = elementAddress(b, loc, memref, base);
+}
+
+const GlobalRunWriter::Row &
+GlobalRunWriter::row(OpBuilder &b, Location loc, ArrayRef<int64_t> offset) {
+  SmallVector<int64_t> key(offset.drop_back());
+  auto it = rows.find(key);
+  if (it != rows.end())
+    return it->second;
+  int64_t bytes = cast<MemRefType>(memref.getType()).getElementTypeBitWidth() / 8;
+  Value inBounds = arith::ConstantIntOp::create(b, loc, 1, 1);
+  Value delta = constIndex(b, loc, 0);
+  for (auto [d, off] : llvm::enumerate(key)) {
+    Value index = base[d];
+    if (off) {
+      index = arith::AddIOp::create(b, loc, index, constIndex(b, loc, off));
+      delta = arith::AddIOp::create(
+          b, loc, delta,
+          arith::MulIOp::create(b, loc, strides[d],
+                                constIndex(b, loc, off * bytes)));
+    }
+    inBounds = arith::AndIOp::create(
+        b, loc, inBounds,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index,
+                              sizes[d]));
+  }
+  Value address = arith::AddIOp::create(
+      b, loc, baseAddress,
+      arith::IndexCastUIOp::create(b, loc, b.getI64Type(), delta));
+  Value pointer = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), address);
+  return rows.emplace(key, Row{inBounds, pointer}).first->second;
+}
+
+const GlobalRunWriter::Column &
+GlobalRunWriter::column(OpBuilder &b, Location loc, int64_t offset) {
+  auto it = columns.find(offset);
+  if (it != columns.end())
+    return it->second;
+  // count = clamp(size - column, 0, vector), without underflow.
+  Value col = base.back();
+  if (offset)
+    col = arith::AddIOp::create(b, loc, col, constIndex(b, loc, offset));
+  Value size = sizes.back();
+  Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
+                                   size);
+  Value left = arith::MinUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, size, col),
+      constIndex(b, loc, vector));
+  Value count =
+      arith::SelectOp::create(b, loc, in, left, constIndex(b, loc, 0));
+  Value full = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, count,
+                            constIndex(b, loc, vector)),
+      aligned);
+  count = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), count);
+  return columns.emplace(offset, Column{count, full}).first->second;
+}
+
+// One inline-PTX block per run: `st.global` of the whole run when it is in
+// bounds and aligned, else stores of its first `count` elements one by one.
+// Predication keeps the epilogue free of branches, which LLVM and ptxas
+// would otherwise spend their time on.
+void GlobalRunWriter::store(OpBuilder &b, Location loc, Value value,
+                            ArrayRef<int64_t> offset) {
+  auto type = cast<MemRefType>(memref.getType());
   int64_t bits = type.getElementTypeBitWidth();
   int64_t bytes = vector * bits / 8;
-  SmallVector<Value> indices;
-  for (auto [index, delta] : llvm::zip_equal(base, offset))
-    indices.push_back(delta ? arith::AddIOp::create(b, loc, index,
-                                                    constIndex(b, loc, delta))
-                            : index);
-  RunBounds bounds = computeRunBounds(b, loc, memref, indices, vector);
-  Value fast = arith::AndIOp::create(b, loc, bounds.full, aligned);
-  SmallVector<Value> rowStart(indices);
-  rowStart.back() = base.back();
-  Value ptr = elementPointer(b, loc, memref, rowStart, /*addressSpace=*/1);
+  const Row &r = row(b, loc, offset);
+  const Column &c = column(b, loc, offset.back());
   int64_t immediate = offset.back() * bits / 8;
-  // Operands: $0 fast, $1 elements for the slow path, $2 address, then the
-  // run as words, then (narrow elements only) each element on its own.
-  Value slowCount = arith::IndexCastUIOp::create(
-      b, loc, b.getI32Type(),
-      arith::SelectOp::create(b, loc, fast, constIndex(b, loc, 0),
-                              bounds.count));
-  SmallVector<Value> operands{fast, slowCount, ptr};
-  std::string constraints = "b,r,l";
-  auto reg = [](int64_t width) {
-    return width == 64 ? ",l" : width == 32 ? ",r" : ",h";
+
+  // Operands: $0 the row is in bounds, $1 the column's run is whole and
+  // aligned, $2 the column's count, $3 the row's address, then the run's
+  // registers: its elements, or for narrow ones 32-bit words and (for the
+  // slow path) the elements again. ptxas combines the predicates, so LLVM
+  // sees no per-run arithmetic.
+  SmallVector<Value> operands{r.inBounds, c.full, c.count, r.pointer};
+  std::string constraints = "b,b,r,l";
+  auto add = [&](Value v, char constraint) {
+    operands.push_back(v);
+    constraints += std::string(",") + constraint;
+    return "$" + std::to_string(operands.size() - 1);
   };
-  int64_t wordBits = std::min<int64_t>(32, bytes * 8);
-  int64_t numWords = bytes * 8 / wordBits;
-  if (bytes * 8 == bits) {
-    operands.push_back(
-        elementBits(b, loc, vector::ExtractOp::create(b, loc, value, 0)));
-    wordBits = bits;
-  } else {
-    auto wordsType =
-        VectorType::get({numWords}, b.getIntegerType(wordBits));
-    Value packed = vector::BitCastOp::create(b, loc, wordsType, value);
-    for (int64_t w = 0; w < numWords; ++w)
-      operands.push_back(vector::ExtractOp::create(b, loc, packed, w));
+  // 32- and 64-bit elements are their own words.
+  SmallVector<std::string> elements, words;
+  char constraint;
+  for (int64_t e = 0; bits >= 32 && e < vector; ++e) {
+    Value element = vector::ExtractOp::create(b, loc, value, e);
+    Value reg = elementRegister(b, loc, element, constraint);
+    words.push_back(add(reg, constraint));
   }
-  for (int64_t w = 0; w < numWords; ++w)
-    constraints += reg(wordBits);
-  auto operand = [](int64_t i) { return "$" + std::to_string(i); };
-  auto wordList = [&](int64_t first, int64_t count) {
-    SmallVector<std::string> names;
-    for (int64_t w = first; w < first + count; ++w)
-      names.push_back(operand(3 + w));
-    return count == 1 ? names[0] : "{" + llvm::join(names, ", ") + "}";
-  };
-  auto store = [&](StringRef pred, int64_t byteOffset, int64_t count,
-                   int64_t width, std::string data) {
-    byteOffset += immediate;
+  elements = words;
+  int64_t wordBits = bits;
+  if (bits < 32) {
+    // Narrow elements go out packed: 32-bit words, or one 16-bit word.
+    wordBits = std::min<int64_t>(32, bytes * 8);
+    auto wordsType = VectorType::get({bytes * 8 / wordBits},
+                                     b.getIntegerType(wordBits));
+    Value packed = vector::BitCastOp::create(b, loc, wordsType, value);
+    for (int64_t w = 0; w < wordsType.getNumElements(); ++w)
+      words.push_back(add(vector::ExtractOp::create(b, loc, packed, w),
+                          wordBits == 32 ? 'r' : 'h'));
+  }
+  auto st = [&](StringRef pred, int64_t byteOffset, ArrayRef<std::string> regs,
+                int64_t width) {
     std::string text = "@" + pred.str() + " st.global";
-    if (count > 1)
-      text += ".v" + std::to_string(count);
-    text += ".b" + std::to_string(width) + " [$2";
-    if (byteOffset)
-      text += "+" + std::to_string(byteOffset);
+    if (regs.size() > 1)
+      text += ".v" + std::to_string(regs.size());
+    text += ".b" + std::to_string(width) + " [$3";
+    if (byteOffset + immediate)
+      text += "+" + std::to_string(byteOffset + immediate);
+    std::string data = regs.size() > 1 ? "{" + llvm::join(regs, ", ") + "}"
+                                       : regs.front();
     return text + "], " + data + ";\n";
   };
-  std::string text = store("$0", 0, numWords, wordBits,
-                           wordList(0, numWords));
+  std::string text = "{\n.reg .pred f, q, p;\nand.pred f, $0, $1;\n" +
+                     st("f", 0, words, wordBits);
   if (vector > 1) {
-    // Element e goes out alone when fewer than e + 1 remain in the slow
-    // path's count; 32- and 64-bit elements reuse the words.
-    text = "{\n.reg .pred p;\n" + text;
+    // Element e alone: the row is in, the whole run was not stored, and
+    // e < count.
+    text += "not.pred q, f;\nand.pred q, q, $0;\n";
     for (int64_t e = 0; e < vector; ++e) {
-      text += "setp.gt.u32 p, $1, " + std::to_string(e) + ";\n";
-      std::string data;
-      if (bits >= 32) {
-        data = wordList(e * bits / 32, bits / 32);
-      } else {
-        data = operand(operands.size());
-        operands.push_back(
-            elementBits(b, loc, vector::ExtractOp::create(b, loc, value, e)));
-        constraints += reg(16);
+      if (bits < 32) {
+        Value reg = elementRegister(
+            b, loc, vector::ExtractOp::create(b, loc, value, e), constraint);
+        elements.push_back(add(reg, constraint));
       }
-      text += store("p", e * bits / 8, bits > 32 ? 2 : 1,
-                    bits > 32 ? 32 : bits, data);
+      text += "setp.gt.and.u32 p, $2, " + std::to_string(e) + ", q;\n";
+      text += st("p", e * bits / 8, {elements[e]}, bits);
     }
-    text += "}";
   }
+  text += "}";
   LLVM::InlineAsmOp::create(
       b, loc, TypeRange{}, operands, text, constraints,
       /*has_side_effects=*/true, /*is_align_stack=*/false,

@@ -12,6 +12,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 
+#include <map>
+
 namespace mlir::tile {
 struct ChipInfo;
 }
@@ -86,11 +88,39 @@ Value elementPointer(OpBuilder &b, Location loc, Value memref,
 /// single vector load; the rest go through a masked load.
 Value loadGlobalRun(OpBuilder &b, Location loc, Value memref,
                     ValueRange indices, int64_t vector, Value aligned);
-/// Writes the run at `base + offset`, skipping elements out of bounds. The
-/// constant offset's rows go into the address, its columns into the store's
-/// immediate, so runs that share a row share one address computation.
-void storeGlobalRun(OpBuilder &b, Location loc, Value value, Value memref,
-                    ValueRange base, ArrayRef<int64_t> offset, Value aligned);
+/// Writes runs of `vector` elements of one copy to a global memref, each as
+/// one predicated inline-PTX store (elements out of bounds are skipped).
+/// Runs are addressed as `base + offset` with a constant offset: sizes,
+/// strides and the base address are computed once per writer, row and
+/// column terms once per distinct offset, and the offset's columns go into
+/// the store's immediate. Every store must be emitted in the block (or a
+/// block dominated by the point) where the writer was created.
+class GlobalRunWriter {
+public:
+  GlobalRunWriter(OpBuilder &b, Location loc, Value memref, ValueRange base,
+                  int64_t vector, Value aligned);
+  void store(OpBuilder &b, Location loc, Value value,
+             ArrayRef<int64_t> offset);
+
+private:
+  struct Row {
+    Value inBounds; // i1
+    Value pointer;  // global address of (row, base column)
+  };
+  struct Column {
+    Value count; // i32: elements in bounds from this column, 0 .. vector
+    Value full;  // count == vector and runs are aligned
+  };
+  const Row &row(OpBuilder &b, Location loc, ArrayRef<int64_t> offset);
+  const Column &column(OpBuilder &b, Location loc, int64_t offset);
+
+  Value memref;
+  SmallVector<Value> base, sizes, strides;
+  Value baseAddress, aligned;
+  int64_t vector;
+  std::map<SmallVector<int64_t>, Row> rows;
+  std::map<int64_t, Column> columns;
+};
 /// Whether runs of `vector` elements of `memref` starting at a column that is
 /// a multiple of `vector` past `columnOffset` are 16-byte-aligned vectors:
 /// checked once per copy at run time.

@@ -34,9 +34,6 @@ struct CopySide {
   ValueRange offsets;    // global side only
   Value aligned;         // global side only
   int64_t vector = 1;
-  const Distribution *dist = nullptr;
-  // Global side of run 0 when runs are constant offsets from it.
-  SmallVector<Value> runZero;
 
   Value read(OpBuilder &b, Location loc, ArrayRef<Value> coords,
              int64_t r) const {
@@ -62,12 +59,9 @@ struct CopySide {
     int64_t bytes = vector * type.getElementTypeBitWidth() / 8;
     switch (space) {
     case MemorySpace::Global:
-      if (std::optional<SmallVector<int64_t>> offset = dist->runOffset(r);
-          offset && !runZero.empty())
-        storeGlobalRun(b, loc, run, value, runZero, *offset, aligned);
-      else
-        storeGlobalRun(b, loc, run, value, addIndices(b, loc, offsets, coords),
-                       SmallVector<int64_t>(coords.size(), 0), aligned);
+      GlobalRunWriter(b, loc, value, addIndices(b, loc, offsets, coords),
+                      vector, aligned)
+          .store(b, loc, run, SmallVector<int64_t>(coords.size(), 0));
       return;
     case MemorySpace::Shared:
       vector::StoreOp::create(b, loc, run, value, coords, false,
@@ -139,9 +133,9 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
     }
 
     CopySide from{src, adaptor.getSource(), adaptor.getSourceOffsets(), {},
-                  dist->vector, &*dist};
+                  dist->vector};
     CopySide to{dst, adaptor.getDest(), adaptor.getDestOffsets(), {},
-                dist->vector, &*dist};
+                dist->vector};
     for (CopySide *side : {&from, &to})
       if (side->space == MemorySpace::Global)
         side->aligned = runsAreAligned(rewriter, loc, side->value,
@@ -152,9 +146,6 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
     if (writesShared)
       ctaBarrier(rewriter, loc);
     Value tid = threadId(rewriter, loc);
-    if (to.space == MemorySpace::Global && dist->runOffset(0))
-      to.runZero = addIndices(rewriter, loc, to.offsets,
-                              dist->runCoordinates(rewriter, loc, tid, 0));
     auto forEachRun = [&](OpBuilder &b, Location l,
                           function_ref<void(OpBuilder &, Location,
                                             ArrayRef<Value>, int64_t)> fn) {
@@ -171,6 +162,21 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
       }
     };
     auto throughRegisters = [&](OpBuilder &b, Location l) {
+      if (to.space == MemorySpace::Global && dist->isEven() &&
+          dist->runOffset(0)) {
+        // Runs at constant offsets from run 0 share one writer.
+        GlobalRunWriter writer(
+            b, l, to.value,
+            addIndices(b, l, to.offsets, dist->runCoordinates(b, l, tid, 0)),
+            dist->vector, to.aligned);
+        for (int64_t r = 0; r < dist->runsPerThread(); ++r) {
+          SmallVector<Value> coords;
+          if (from.space != MemorySpace::Fragment)
+            coords = dist->runCoordinates(b, l, tid, r);
+          writer.store(b, l, from.read(b, l, coords, r), *dist->runOffset(r));
+        }
+        return;
+      }
       forEachRun(b, l,
                  [&](OpBuilder &rb, Location rl, ArrayRef<Value> coords,
                      int64_t r) {

@@ -136,6 +136,58 @@ static Value descriptor(OpBuilder &b, Location loc, Value address,
   return arith::OrIOp::create(b, loc, start, i64(fixed));
 }
 
+// The wgmma.mma_async of one gemm, K step after K step, as one inline-PTX
+// block on the accumulator struct: LLVM's instruction selection spends
+// milliseconds on each 256-operand asm statement, so one per gemm rather
+// than one per instruction (what ptxas sees is the same).
+static Value wgmmaSequence(OpBuilder &b, Location loc, ValueRange accumulators,
+                           ArrayRef<Value> descriptors, int64_t n,
+                           int64_t kStep, StringRef inputType, bool aKMajor,
+                           bool bKMajor, bool clearFirst) {
+  int64_t regs = accumulators.size();
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(regs, b.getF32Type()));
+  SmallVector<Value> operands;
+  SmallVector<std::string> names, constraints;
+  for (int64_t i = 0; i < regs; ++i) {
+    names.push_back("$" + std::to_string(i));
+    constraints.push_back("=f");
+  }
+  for (int64_t i = 0; i < regs; ++i) {
+    operands.push_back(accumulators[i]);
+    constraints.push_back(std::to_string(i));
+  }
+  std::string d = "{" + llvm::join(names, ", ") + "}";
+  // tf32 has no transpose immediates: its operands are K-major.
+  std::string tail = ", 1, 1";
+  if (inputType != "tf32")
+    tail += std::string(", ") + (aKMajor ? "0" : "1") + ", " +
+            (bKMajor ? "0" : "1");
+  std::string text = "{\n.reg .pred first, rest;\nsetp.ne.b32 first, " +
+                     std::string(clearFirst ? "0" : "1") +
+                     ", 0;\nsetp.ne.b32 rest, 1, 0;\n";
+  for (size_t i = 0; i < descriptors.size(); i += 2) {
+    int64_t a = operands.size();
+    operands.push_back(descriptors[i]);
+    operands.push_back(descriptors[i + 1]);
+    constraints.append({"l", "l"});
+    text += "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k" +
+            std::to_string(kStep) + ".f32." + inputType.str() + "." +
+            inputType.str() + " " + d + ", $" + std::to_string(regs + a) +
+            ", $" + std::to_string(regs + a + 1) + ", " +
+            (i == 0 ? "first" : "rest") + tail + ";\n";
+  }
+  text += "}";
+  return LLVM::InlineAsmOp::create(
+             b, loc, structType, operands, text, llvm::join(constraints, ","),
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             ArrayAttr())
+      .getResult(0);
+}
+
 // What neither matrix instruction's lowering handles yet.
 static LogicalResult checkLoweredForms(GemmOp op) {
   if (getMemorySpace(op.getA().getType()) != MemorySpace::Shared)
@@ -176,13 +228,13 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
     auto bType = cast<MemRefType>(op.getB().getType());
     Type element = a.getElementType();
     // f32 inputs multiply as tf32, as the tensor cores do.
-    NVVM::WGMMATypes inputType;
+    StringRef inputName;
     if (element.isBF16())
-      inputType = NVVM::WGMMATypes::bf16;
+      inputName = "bf16";
     else if (element.isF16())
-      inputType = NVVM::WGMMATypes::f16;
+      inputName = "f16";
     else if (element.isF32())
-      inputType = NVVM::WGMMATypes::tf32;
+      inputName = "tf32";
     else
       return op.emitOpError("wgmma lowering handles bf16, f16 and f32 (tf32) "
                             "inputs so far, got ")
@@ -207,7 +259,6 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
       return failure();
 
     Location loc = op.getLoc();
-    MLIRContext *context = getContext();
     Value tid = threadId(rewriter, loc);
     Value warpgroup = arith::IndexCastUIOp::create(
         rewriter, loc, rewriter.getI64Type(),
@@ -219,51 +270,33 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
             arith::ConstantIntOp::create(rewriter, loc, opA->mn64Bytes, 64)));
     Value addrB = sharedAddress(rewriter, loc, adaptor.getB());
 
-    // The accumulators as the struct wgmma reads and writes.
+    // The accumulators wgmma reads; it returns them as a struct.
     Value acc = adaptor.getC();
-    int64_t regs = n / 2;
-    Type f32 = rewriter.getF32Type();
-    auto structType =
-        LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(regs, f32));
-    Value inout = LLVM::UndefOp::create(rewriter, loc, structType);
-    for (int64_t i = 0; i < regs; ++i) {
-      Value v = memref::LoadOp::create(rewriter, loc, acc,
-                                       ValueRange{constIndex(rewriter, loc, i)});
-      inout = LLVM::InsertValueOp::create(rewriter, loc, inout, v, i);
-    }
+    SmallVector<Value> accumulators;
+    for (int64_t i = 0; i < n / 2; ++i)
+      accumulators.push_back(memref::LoadOp::create(
+          rewriter, loc, acc, ValueRange{constIndex(rewriter, loc, i)}));
 
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    auto typeAttr = NVVM::WGMMATypesAttr::get(context, inputType);
     // Each wgmma takes 32 bytes of K: 16 bf16/f16 or 8 tf32 elements.
     int64_t kStep = 256 / a.getElementTypeBitWidth();
     if (k % kStep != 0)
       return op.emitOpError("needs K to be a multiple of ") << kStep;
+    SmallVector<Value> descriptors;
     for (int64_t kk = 0; kk < k / kStep; ++kk) {
       auto step = [&](const WgmmaOperand &operand) -> Value {
         return arith::ConstantIntOp::create(rewriter, loc,
                                             kk * operand.kStepBytes, 64);
       };
-      Value descA = descriptor(
+      descriptors.push_back(descriptor(
           rewriter, loc, arith::AddIOp::create(rewriter, loc, addrA, step(*opA)),
-          *opA);
-      Value descB = descriptor(
+          *opA));
+      descriptors.push_back(descriptor(
           rewriter, loc, arith::AddIOp::create(rewriter, loc, addrB, step(*opB)),
-          *opB);
-      auto scaleD = (kk == 0 && op.getClearAccum()) ? NVVM::WGMMAScaleOut::zero
-                                                    : NVVM::WGMMAScaleOut::one;
-      inout = NVVM::WgmmaMmaAsyncOp::create(
-          rewriter, loc, structType, inout, descA, descB,
-          NVVM::MMAShapeAttr::get(context, 64, n, kStep), typeAttr, typeAttr,
-          NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
-          NVVM::WGMMAScaleOutAttr::get(context, scaleD),
-          NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one),
-          NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one),
-          NVVM::MMALayoutAttr::get(context, aKMajor ? NVVM::MMALayout::row
-                                                    : NVVM::MMALayout::col),
-          NVVM::MMALayoutAttr::get(context, bKMajor ? NVVM::MMALayout::col
-                                                    : NVVM::MMALayout::row),
-          /*satfinite=*/nullptr);
+          *opB));
     }
+    Value inout = wgmmaSequence(rewriter, loc, accumulators, descriptors, n, kStep,
+                          inputName, aKMajor, bKMajor, op.getClearAccum());
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     // In a pipelined loop the group may stay in flight (the loop keeps its
     // operands in place); everything is waited for once the loop ends.
@@ -284,7 +317,7 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
         NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc,
                                            rewriter.getI64IntegerAttr(0));
     }
-    for (int64_t i = 0; i < regs; ++i) {
+    for (int64_t i = 0; i < n / 2; ++i) {
       Value v = LLVM::ExtractValueOp::create(rewriter, loc, inout, i);
       memref::StoreOp::create(rewriter, loc, v, acc,
                               ValueRange{constIndex(rewriter, loc, i)});

@@ -1,12 +1,12 @@
 //===- PromoteFragments.cpp - fragment storage to SSA values --------------===//
 //
 // Fragments lower to per-thread memref.allocas indexed by constants. LLVM
-// would promote them as well, but only after every gemm had rebuilt its
-// accumulator struct (128 values for a 64 x 256 wgmma) from scalars and
-// taken it apart again, on every k-step: that traffic dominated compile
-// time. Here a fragment becomes one SSA value of an LLVM struct type,
-// carried through scf.for iter_args and scf.if results, so accumulators flow
-// from matrix instruction to matrix instruction untouched.
+// would promote them as well, but a gemm's accumulators (128 values a
+// thread for a 64 x 256 wgmma) went through memory on every k-step until
+// then, and LLVM spent much of the compile on that traffic. Here each
+// element becomes an SSA value, carried through scf.for iter_args and
+// scf.if results (only those a loop or branch writes), so the matrix
+// instructions' results flow to the next one directly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/BitVector.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEPROMOTEFRAGMENTS
@@ -63,22 +64,22 @@ public:
         Operation *op = region->getParentOp();
         if (!isa<scf::ForOp, scf::IfOp>(op))
           return false;
-        enclosing.insert(op);
+        llvm::BitVector &written = writes[op];
+        written.resize(size);
         if (access->store)
-          storing.insert(op);
+          written.set(access->position, access->position + access->width);
       }
     }
     return true;
   }
 
   void promote() {
-    MLIRContext *context = storage.getContext();
-    structType = LLVM::LLVMStructType::getLiteral(
-        context, SmallVector<Type>(size, storage.getType().getElementType()));
-    IRRewriter rewriter(context);
+    IRRewriter rewriter(storage.getContext());
     rewriter.setInsertionPoint(storage);
-    Value initial = LLVM::UndefOp::create(rewriter, storage.getLoc(), structType);
-    promoteBlock(rewriter, *storage->getBlock(), initial);
+    Value undef = LLVM::UndefOp::create(rewriter, storage.getLoc(),
+                                        storage.getType().getElementType());
+    SmallVector<Value> elements(size, undef);
+    promoteBlock(rewriter, *storage->getBlock(), elements);
     rewriter.eraseOp(storage);
   }
 
@@ -119,82 +120,93 @@ private:
     return access;
   }
 
-  // Rewrites the accesses in `block` given the fragment's value on entry;
-  // returns its value at the end.
-  Value promoteBlock(IRRewriter &rewriter, Block &block, Value current) {
+  // Rewrites the accesses in `block` given the elements' values on entry,
+  // which it updates to their values at the end.
+  void promoteBlock(IRRewriter &rewriter, Block &block,
+                    SmallVectorImpl<Value> &elements) {
     for (Operation &op : llvm::make_early_inc_range(block)) {
       if (auto it = accesses.find(&op); it != accesses.end()) {
-        current = rewriteAccess(rewriter, &op, it->second, current);
+        rewriteAccess(rewriter, &op, it->second, elements);
         continue;
       }
-      if (!enclosing.contains(&op))
+      if (!writes.contains(&op))
         continue;
       if (auto loop = dyn_cast<scf::ForOp>(op))
-        current = promoteLoop(rewriter, loop, current);
+        promoteLoop(rewriter, loop, elements);
       else
-        current = promoteIf(rewriter, cast<scf::IfOp>(op), current);
+        promoteIf(rewriter, cast<scf::IfOp>(op), elements);
     }
-    return current;
   }
 
-  Value rewriteAccess(IRRewriter &rewriter, Operation *op,
-                      const Access &access, Value current) {
+  void rewriteAccess(IRRewriter &rewriter, Operation *op, const Access &access,
+                     SmallVectorImpl<Value> &elements) {
     rewriter.setInsertionPoint(op);
     Location loc = op->getLoc();
-    if (!access.store) {
-      SmallVector<Value> elements;
-      for (int64_t i = 0; i < access.width; ++i)
-        elements.push_back(LLVM::ExtractValueOp::create(
-            rewriter, loc, current, access.position + i));
-      Value result = elements.front();
-      if (auto load = dyn_cast<vector::LoadOp>(op))
-        result = vector::FromElementsOp::create(rewriter, loc,
-                                                load.getVectorType(), elements);
-      rewriter.replaceOp(op, result);
-      return current;
+    ArrayRef<Value> run =
+        ArrayRef<Value>(elements).slice(access.position, access.width);
+    if (auto load = dyn_cast<vector::LoadOp>(op)) {
+      rewriter.replaceOp(op, vector::FromElementsOp::create(
+                                 rewriter, loc, load.getVectorType(), run));
+      return;
+    }
+    if (isa<memref::LoadOp>(op)) {
+      rewriter.replaceOp(op, run.front());
+      return;
     }
     if (auto store = dyn_cast<memref::StoreOp>(op)) {
-      current = LLVM::InsertValueOp::create(rewriter, loc, current,
-                                            store.getValueToStore(),
-                                            access.position);
+      elements[access.position] = store.getValueToStore();
     } else {
-      auto vstore = cast<vector::StoreOp>(op);
+      Value value = cast<vector::StoreOp>(op).getValueToStore();
       for (int64_t i = 0; i < access.width; ++i)
-        current = LLVM::InsertValueOp::create(
-            rewriter, loc, current,
-            vector::ExtractOp::create(rewriter, loc, vstore.getValueToStore(),
-                                      i),
-            access.position + i);
+        elements[access.position + i] =
+            vector::ExtractOp::create(rewriter, loc, value, i);
     }
     rewriter.eraseOp(op);
-    return current;
   }
 
-  Value promoteLoop(IRRewriter &rewriter, scf::ForOp loop, Value current) {
-    if (!storing.contains(loop)) {
-      promoteBlock(rewriter, *loop.getBody(), current);
-      return current;
-    }
+  SmallVector<unsigned> written(Operation *op) {
+    return llvm::to_vector(writes[op].set_bits());
+  }
+
+  void promoteLoop(IRRewriter &rewriter, scf::ForOp loop,
+                   SmallVectorImpl<Value> &elements) {
+    SmallVector<unsigned> carried = written(loop);
+    SmallVector<Value> inits;
+    for (unsigned p : carried)
+      inits.push_back(elements[p]);
+    unsigned results = loop.getNumResults();
     FailureOr<LoopLikeOpInterface> grown = loop.replaceWithAdditionalYields(
-        rewriter, current, /*replaceInitOperandUsesInLoop=*/false,
+        rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
         [&](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
+          SmallVector<Value> inner = llvm::to_vector(elements);
+          for (auto [p, arg] : llvm::zip_equal(carried, args))
+            inner[p] = arg;
           // Called while the body still sits in the old loop.
-          Value end = promoteBlock(rewriter, *loop.getBody(), args[0]);
-          return SmallVector<Value>{end};
+          promoteBlock(rewriter, *loop.getBody(), inner);
+          SmallVector<Value> yields;
+          for (unsigned p : carried)
+            yields.push_back(inner[p]);
+          return yields;
         });
-    return grown->getOperation()->getResults().back();
+    for (auto [i, p] : llvm::enumerate(carried))
+      elements[p] = grown->getOperation()->getResult(results + i);
   }
 
-  Value promoteIf(IRRewriter &rewriter, scf::IfOp ifOp, Value current) {
-    if (!storing.contains(ifOp)) {
-      for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
+  void promoteIf(IRRewriter &rewriter, scf::IfOp ifOp,
+                 SmallVectorImpl<Value> &elements) {
+    SmallVector<unsigned> carried = written(ifOp);
+    if (carried.empty()) {
+      for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
+        SmallVector<Value> inner = llvm::to_vector(elements);
         if (!region->empty())
-          promoteBlock(rewriter, region->front(), current);
-      return current;
+          promoteBlock(rewriter, region->front(), inner);
+      }
+      return;
     }
     rewriter.setInsertionPoint(ifOp);
     SmallVector<Type> types(ifOp.getResultTypes());
-    types.push_back(structType);
+    for (unsigned p : carried)
+      types.push_back(elements[p].getType());
     auto grown = scf::IfOp::create(rewriter, ifOp.getLoc(), types,
                                    ifOp.getCondition(),
                                    /*withElseRegion=*/true);
@@ -209,60 +221,25 @@ private:
       } else {
         to->takeBody(*from);
       }
-      Value end = promoteBlock(rewriter, to->front(), current);
+      SmallVector<Value> inner = llvm::to_vector(elements);
+      promoteBlock(rewriter, to->front(), inner);
       auto yield = cast<scf::YieldOp>(to->front().getTerminator());
-      yield.getResultsMutable().append(end);
+      for (unsigned p : carried)
+        yield.getResultsMutable().append(inner[p]);
     }
-    rewriter.replaceOp(ifOp, grown.getResults().drop_back());
-    return grown.getResults().back();
+    unsigned results = ifOp.getNumResults();
+    rewriter.replaceOp(ifOp, grown.getResults().take_front(results));
+    for (auto [i, p] : llvm::enumerate(carried))
+      elements[p] = grown.getResult(results + i);
   }
 
   memref::AllocaOp storage;
   int64_t size = 0;
-  LLVM::LLVMStructType structType;
   DenseMap<Operation *, Access> accesses;
-  DenseSet<Operation *> enclosing; // scf ops with accesses inside
-  DenseSet<Operation *> storing;   // ... with stores inside
+  // scf ops with accesses inside, and the positions written inside them.
+  DenseMap<Operation *, llvm::BitVector> writes;
 };
 } // namespace
-
-// A chain of insertvalues that puts element i of `R` at position i for
-// every position is `R` itself: what a matrix instruction's operand struct
-// rebuilt from the previous one's results amounts to.
-static void foldRebuiltStructs(Operation *root) {
-  root->walk([](LLVM::InsertValueOp top) {
-    if (llvm::all_of(top->getUsers(), [](Operation *user) {
-          return isa<LLVM::InsertValueOp>(user);
-        }) && !top->use_empty())
-      return;
-    auto type = dyn_cast<LLVM::LLVMStructType>(top.getType());
-    if (!type)
-      return;
-    size_t size = type.getBody().size();
-    llvm::BitVector covered(size);
-    Value source;
-    Value v = top;
-    while (auto insert = v.getDefiningOp<LLVM::InsertValueOp>()) {
-      if (insert.getPosition().size() != 1)
-        return;
-      int64_t pos = insert.getPosition()[0];
-      if (!covered.test(pos)) {
-        auto extract = insert.getValue().getDefiningOp<LLVM::ExtractValueOp>();
-        if (!extract || extract.getPosition() != insert.getPosition() ||
-            extract.getContainer().getType() != type ||
-            (source && extract.getContainer() != source))
-          return;
-        source = extract.getContainer();
-        covered.set(pos);
-        if (covered.all())
-          break;
-      }
-      v = insert.getContainer();
-    }
-    if (source && covered.all())
-      top.replaceAllUsesWith(source);
-  });
-}
 
 namespace {
 struct TilePromoteFragmentsPass
@@ -277,7 +254,6 @@ struct TilePromoteFragmentsPass
       if (promoter.analyse())
         promoter.promote();
     }
-    foldRebuiltStructs(getOperation());
   }
 };
 } // namespace

@@ -1,9 +1,12 @@
 // tile.gemm to sm_90a wgmma, summarised. Per kernel: the accumulator
 // registers (N / 2 per thread of a 64 x N warpgroup tile), then between one
-// wgmma.fence and one commit + wait, one wgmma.mma_async m64nNk16 per 16
-// columns of K (scale-d zero on the first with clear_accum); SSA names are
+// wgmma.fence and one commit + wait, one inline-PTX block; SSA names are
 // blanked so that repeats count.
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --convert-tile-to-gpu | grep -E '^// -{5}|gpu\.func|nvvm\.wgmma|memref\.alloca' | sed -E -e 's/ : !llvm\.struct.*//' -e 's/%[0-9a-z_]+/%v/g' | uniq -c
+// The block: one wgmma.mma_async m64nNk16 per 16 columns of K on the same
+// accumulator registers (shown as {d}), the first with scale-d `first`, which
+// is 0 with clear_accum.
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --convert-tile-to-gpu | grep -oE '^// -{5}|setp\.ne\.b32 first, [01]|wgmma\.mma_async[^;]*' | sed -E 's/\{[^}]*\}/{d}/' | uniq -c
 // The i64 constants per kernel, first use order: the warpgroup's A offset
 // (64 rows), the descriptor arithmetic (address & 0x3FFFF, >> 4), the
 // descriptor's fixed bits (layout type 1/2/3 for 128/64/32-byte swizzles in

@@ -1,11 +1,10 @@
 // tile-promote-fragments: per-thread allocas read and written at constant
-// positions become one !llvm.struct value threaded through scf.for and
-// scf.if; a struct rebuilt element by element from another is that struct.
+// positions become SSA values, threaded through scf.for and scf.if as
+// iter_args and results for the positions each of them writes.
 // RUN: tile-opt %s --split-input-file --tile-promote-fragments --canonicalize
 
-// A loop accumulates into the fragment (through a struct rebuilt from its
-// elements, as the gemm lowering does); a branch writes one element; a
-// vector load reads two after the loop.
+// A loop accumulates into both elements, as the gemm lowering does; a
+// branch writes one of them; a vector load reads both after the loop.
 gpu.module @m {
   gpu.func @k(%n: index, %c: i1, %out: memref<2xf32>) kernel {
     %c0 = arith.constant 0 : index
@@ -16,10 +15,7 @@ gpu.module @m {
     scf.for %i = %c0 to %n step %c1 {
       %a = memref.load %acc[%c0] : memref<2xf32>
       %b = memref.load %acc[%c1] : memref<2xf32>
-      %u = llvm.mlir.undef : !llvm.struct<(f32, f32)>
-      %s0 = llvm.insertvalue %a, %u[0] : !llvm.struct<(f32, f32)>
-      %s1 = llvm.insertvalue %b, %s0[1] : !llvm.struct<(f32, f32)>
-      %r = llvm.inline_asm has_side_effects "step", "=f,=f,0,1" %s1 : (!llvm.struct<(f32, f32)>) -> !llvm.struct<(f32, f32)>
+      %r = llvm.inline_asm has_side_effects "step", "=f,=f,0,1" %a, %b : (f32, f32) -> !llvm.struct<(f32, f32)>
       %x = llvm.extractvalue %r[0] : !llvm.struct<(f32, f32)>
       %y = llvm.extractvalue %r[1] : !llvm.struct<(f32, f32)>
       memref.store %x, %acc[%c0] : memref<2xf32>
