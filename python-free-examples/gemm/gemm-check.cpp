@@ -112,6 +112,8 @@ int main(int argc, char **argv) {
          variant("gemm_tn", true, false), false, false, 1e-4, true, false},
         {"gemm-variants.mlir @gemm_tt (A: K x M, B: K x N)",
          variant("gemm_tt", true, true), false, false, 1e-4, true, true},
+        {"gemm-variants.mlir @gemm_rs (A from registers)",
+         variant("gemm_rs"), false, false, 1e-4},
     };
     struct Shape {
       int64_t m, n, k;

@@ -5,6 +5,7 @@
 //                   accumulators in registers (tile.elementwise) and stores
 //                   bf16.
 //   @gemm_nn, @gemm_tn, @gemm_tt  the other operand majors (see below).
+//   @gemm_rs        A from registers (wgmma's register-A form).
 tile.kernel @gemm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>,
                        %C: memref<?x?xf32>) threads(256) {
   %c0 = arith.constant 0 : index
@@ -159,6 +160,39 @@ tile.kernel @gemm_tt(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
     tile.copy %A[%k0, %m0] to %As[] : memref<?x?xbf16>, memref<64x128xbf16, #gpu.address_space<workgroup>>
     tile.copy %B[%k0, %n0] to %Bs[] : memref<?x?xbf16>, memref<64x256xbf16, #gpu.address_space<workgroup>>
     tile.gemm %As, %Bs, %acc {transpose_a} : memref<64x128xbf16, #gpu.address_space<workgroup>>, memref<64x256xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x256xf32>
+  }
+  tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<128x256xf32>, memref<?x?xf32>
+}
+
+// C = A B^T with A from registers: each k-step's 128 x 64 slice of A is
+// loaded from global memory into a fragment, which tile-assign-layouts gives
+// the accumulator's #tile.wgmma layout (a warpgroup's 64 x 16 slice of it is
+// wgmma's four A registers per thread); B comes through TMA as in gemm.mlir.
+// This is the form attention's second product (P V, P computed in
+// registers) takes.
+tile.kernel @gemm_rs(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
+                     %C: memref<?x?xf32>) threads(256) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant 0.0 : f32
+  %bx = gpu.block_id x
+  %by = gpu.block_id y
+  %m0 = arith.muli %by, %c128 : index
+  %n0 = arith.muli %bx, %c256 : index
+  %K = memref.dim %A, %c1 : memref<?x?xbf16>
+  %ktiles = arith.ceildivui %K, %c64 : index
+  %Bs = tile.alloc_shared : memref<256x64xbf16, #gpu.address_space<workgroup>>
+  %Ar = tile.alloc_fragment : !tile.fragment<128x64xbf16>
+  %acc = tile.alloc_fragment : !tile.fragment<128x256xf32>
+  tile.fill %acc, %zero : !tile.fragment<128x256xf32>, f32
+  tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(3) {
+    %k0 = arith.muli %kt, %c64 : index
+    tile.copy %B[%n0, %k0] to %Bs[] : memref<?x?xbf16>, memref<256x64xbf16, #gpu.address_space<workgroup>>
+    tile.copy %A[%m0, %k0] to %Ar[] : memref<?x?xbf16>, !tile.fragment<128x64xbf16>
+    tile.gemm %Ar, %Bs, %acc {transpose_b} : !tile.fragment<128x64xbf16>, memref<256x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x256xf32>
   }
   tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<128x256xf32>, memref<?x?xf32>
 }

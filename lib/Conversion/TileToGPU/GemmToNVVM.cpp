@@ -68,11 +68,12 @@ LogicalResult mlir::tile::annotateSharedSwizzles(ModuleOp module) {
 static FailureOr<std::pair<int64_t, int64_t>> recordedSwizzles(GemmOp op) {
   auto a = op->getAttrOfType<IntegerAttr>(kSwizzleA);
   auto b = op->getAttrOfType<IntegerAttr>(kSwizzleB);
-  if (!a || !b)
+  bool aShared = getMemorySpace(op.getA().getType()) == MemorySpace::Shared;
+  if ((aShared && !a) || !b)
     return op.emitOpError("has no recorded operand swizzles: lower it before "
                           "convert-tile-memory-to-gpu, through the "
                           "tile-to-GPU passes");
-  return std::make_pair(a.getInt(), b.getInt());
+  return std::make_pair(a ? a.getInt() : 0, b.getInt());
 }
 
 // Shared-window byte address of a shared tile's first element, as i64.
@@ -139,11 +140,14 @@ static Value descriptor(OpBuilder &b, Location loc, Value address,
 // The wgmma.mma_async of one gemm, K step after K step, as one inline-PTX
 // block on the accumulator struct: LLVM's instruction selection spends
 // milliseconds on each 256-operand asm statement, so one per gemm rather
-// than one per instruction (what ptxas sees is the same).
+// than one per instruction (what ptxas sees is the same). Each K step takes
+// A as one descriptor or, from registers, as four 32-bit registers, and B as
+// a descriptor.
 static Value wgmmaSequence(OpBuilder &b, Location loc, ValueRange accumulators,
-                           ArrayRef<Value> descriptors, int64_t n,
-                           int64_t kStep, StringRef inputType, bool aKMajor,
-                           bool bKMajor, bool clearFirst) {
+                           ArrayRef<SmallVector<Value>> aSteps,
+                           ArrayRef<Value> bSteps, int64_t n, int64_t kStep,
+                           StringRef inputType, bool aKMajor, bool bKMajor,
+                           bool clearFirst) {
   int64_t regs = accumulators.size();
   auto structType = LLVM::LLVMStructType::getLiteral(
       b.getContext(), SmallVector<Type>(regs, b.getF32Type()));
@@ -157,24 +161,34 @@ static Value wgmmaSequence(OpBuilder &b, Location loc, ValueRange accumulators,
     operands.push_back(accumulators[i]);
     constraints.push_back(std::to_string(i));
   }
+  auto add = [&](Value v, StringRef constraint) {
+    operands.push_back(v);
+    constraints.push_back(constraint.str());
+    return "$" + std::to_string(regs + operands.size() - 1);
+  };
   std::string d = "{" + llvm::join(names, ", ") + "}";
-  // tf32 has no transpose immediates: its operands are K-major.
+  // Immediates: scale-a, scale-b, then the transposes bf16/f16 have (none
+  // for A from registers, which is K-major); tf32 operands are K-major.
+  bool aInRegisters = aSteps.front().size() > 1;
   std::string tail = ", 1, 1";
-  if (inputType != "tf32")
-    tail += std::string(", ") + (aKMajor ? "0" : "1") + ", " +
-            (bKMajor ? "0" : "1");
+  if (inputType != "tf32") {
+    if (!aInRegisters)
+      tail += aKMajor ? ", 0" : ", 1";
+    tail += bKMajor ? ", 0" : ", 1";
+  }
   std::string text = "{\n.reg .pred first, rest;\nsetp.ne.b32 first, " +
                      std::string(clearFirst ? "0" : "1") +
                      ", 0;\nsetp.ne.b32 rest, 1, 0;\n";
-  for (size_t i = 0; i < descriptors.size(); i += 2) {
-    int64_t a = operands.size();
-    operands.push_back(descriptors[i]);
-    operands.push_back(descriptors[i + 1]);
-    constraints.append({"l", "l"});
+  for (auto [i, aStep, bStep] : llvm::enumerate(aSteps, bSteps)) {
+    SmallVector<std::string> aNames;
+    for (Value v : aStep)
+      aNames.push_back(add(v, aInRegisters ? "r" : "l"));
+    std::string aText = aInRegisters ? "{" + llvm::join(aNames, ", ") + "}"
+                                     : aNames.front();
+    std::string bText = add(bStep, "l");
     text += "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k" +
             std::to_string(kStep) + ".f32." + inputType.str() + "." +
-            inputType.str() + " " + d + ", $" + std::to_string(regs + a) +
-            ", $" + std::to_string(regs + a + 1) + ", " +
+            inputType.str() + " " + d + ", " + aText + ", " + bText + ", " +
             (i == 0 ? "first" : "rest") + tail + ";\n";
   }
   text += "}";
@@ -188,11 +202,35 @@ static Value wgmmaSequence(OpBuilder &b, Location loc, ValueRange accumulators,
       .getResult(0);
 }
 
+// K step `kk` of A in registers (the #tile.wgmma layout's storage of a
+// 64 x K slice per warpgroup): runs 4 kk .. 4 kk + 3, one pair of 16-bit
+// elements each, packed into the four 32-bit registers wgmma reads.
+static SmallVector<Value> registersOfA(OpBuilder &b, Location loc,
+                                      Value storage, int64_t kk) {
+  auto type = cast<MemRefType>(storage.getType());
+  auto pairType = VectorType::get({2}, type.getElementType());
+  auto wordType = VectorType::get({1}, b.getI32Type());
+  SmallVector<Value> words;
+  for (int64_t r = 4 * kk; r < 4 * kk + 4; ++r) {
+    SmallVector<Value> pair;
+    for (int64_t e = 0; e < 2; ++e)
+      pair.push_back(memref::LoadOp::create(
+          b, loc, storage, ValueRange{constIndex(b, loc, 2 * r + e)}));
+    Value packed = vector::BitCastOp::create(
+        b, loc, wordType, vector::FromElementsOp::create(b, loc, pairType, pair));
+    words.push_back(vector::ExtractOp::create(b, loc, packed, 0));
+  }
+  return words;
+}
+
 // What neither matrix instruction's lowering handles yet.
-static LogicalResult checkLoweredForms(GemmOp op) {
-  if (getMemorySpace(op.getA().getType()) != MemorySpace::Shared)
-    return op.emitOpError("with A in registers or tensor memory is not "
-                          "lowered yet");
+static LogicalResult checkLoweredForms(GemmOp op, bool registersA) {
+  MemorySpace a = getMemorySpace(op.getA().getType());
+  if (a == MemorySpace::Tmem)
+    return op.emitOpError("with A in tensor memory is not lowered yet");
+  if (a == MemorySpace::Fragment && !registersA)
+    return op.emitOpError("with A in registers is lowered for wgmma only so "
+                          "far");
   if (op.getBarrier())
     return op.emitOpError("completing on a barrier is not lowered yet");
   return success();
@@ -222,9 +260,10 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
     if (!layout)
       return op.emitOpError("expects C in a fragment with the #tile.wgmma "
                             "layout (tile-assign-layouts)");
-    if (failed(checkLoweredForms(op)))
+    if (failed(checkLoweredForms(op, /*registersA=*/true)))
       return failure();
-    auto a = cast<MemRefType>(op.getA().getType());
+    auto a = cast<ShapedType>(op.getA().getType());
+    bool aInRegisters = isa<FragmentType>(a);
     auto bType = cast<MemRefType>(op.getB().getType());
     Type element = a.getElementType();
     // f32 inputs multiply as tf32, as the tensor cores do.
@@ -241,6 +280,16 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
              << element;
     if (failed(checkF32Accumulator(op, "wgmma")))
       return failure();
+    // A from registers: C's layout (the pairs of its 64 x K slice are
+    // wgmma's A registers, K step by K step), 16-bit elements.
+    if (aInRegisters) {
+      if (cast<FragmentType>(a).getLayout() != layout)
+        return op.emitOpError("expects A in registers to have C's layout ")
+               << layout << " (tile-assign-layouts gives it)";
+      if (element.isF32())
+        return op.emitOpError("takes A from registers for bf16 and f16 only; "
+                              "tf32 A must be in shared memory");
+    }
     // A is K-major unless transposed (K x M); B is K-major when transposed
     // (N x K), M- or N-major otherwise (K x N).
     bool aKMajor = !op.getTransposeA(), bKMajor = op.getTransposeB();
@@ -249,8 +298,10 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
     FailureOr<std::pair<int64_t, int64_t>> swizzles = recordedSwizzles(op);
     if (failed(swizzles))
       return failure();
-    FailureOr<WgmmaOperand> opA =
-        describeOperand(op, "A", a, aKMajor, swizzles->first);
+    FailureOr<WgmmaOperand> opA = WgmmaOperand{};
+    if (!aInRegisters)
+      opA = describeOperand(op, "A", cast<MemRefType>(a), aKMajor,
+                            swizzles->first);
     if (failed(opA))
       return failure();
     FailureOr<WgmmaOperand> opB =
@@ -259,15 +310,18 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
       return failure();
 
     Location loc = op.getLoc();
-    Value tid = threadId(rewriter, loc);
-    Value warpgroup = arith::IndexCastUIOp::create(
-        rewriter, loc, rewriter.getI64Type(),
-        arith::DivUIOp::create(rewriter, loc, tid, constIndex(rewriter, loc, 128)));
-    Value addrA = arith::AddIOp::create(
-        rewriter, loc, sharedAddress(rewriter, loc, adaptor.getA()),
-        arith::MulIOp::create(
-            rewriter, loc, warpgroup,
-            arith::ConstantIntOp::create(rewriter, loc, opA->mn64Bytes, 64)));
+    Value addrA;
+    if (!aInRegisters) {
+      Value warpgroup = arith::IndexCastUIOp::create(
+          rewriter, loc, rewriter.getI64Type(),
+          arith::DivUIOp::create(rewriter, loc, threadId(rewriter, loc),
+                                 constIndex(rewriter, loc, 128)));
+      addrA = arith::AddIOp::create(
+          rewriter, loc, sharedAddress(rewriter, loc, adaptor.getA()),
+          arith::MulIOp::create(
+              rewriter, loc, warpgroup,
+              arith::ConstantIntOp::create(rewriter, loc, opA->mn64Bytes, 64)));
+    }
     Value addrB = sharedAddress(rewriter, loc, adaptor.getB());
 
     // The accumulators wgmma reads; it returns them as a struct.
@@ -282,21 +336,25 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
     int64_t kStep = 256 / a.getElementTypeBitWidth();
     if (k % kStep != 0)
       return op.emitOpError("needs K to be a multiple of ") << kStep;
-    SmallVector<Value> descriptors;
+    SmallVector<SmallVector<Value>> aSteps;
+    SmallVector<Value> bSteps;
     for (int64_t kk = 0; kk < k / kStep; ++kk) {
       auto step = [&](const WgmmaOperand &operand) -> Value {
         return arith::ConstantIntOp::create(rewriter, loc,
                                             kk * operand.kStepBytes, 64);
       };
-      descriptors.push_back(descriptor(
-          rewriter, loc, arith::AddIOp::create(rewriter, loc, addrA, step(*opA)),
-          *opA));
-      descriptors.push_back(descriptor(
+      if (aInRegisters)
+        aSteps.push_back(registersOfA(rewriter, loc, adaptor.getA(), kk));
+      else
+        aSteps.push_back({descriptor(
+            rewriter, loc,
+            arith::AddIOp::create(rewriter, loc, addrA, step(*opA)), *opA)});
+      bSteps.push_back(descriptor(
           rewriter, loc, arith::AddIOp::create(rewriter, loc, addrB, step(*opB)),
           *opB));
     }
-    Value inout = wgmmaSequence(rewriter, loc, accumulators, descriptors, n, kStep,
-                          inputName, aKMajor, bKMajor, op.getClearAccum());
+    Value inout = wgmmaSequence(rewriter, loc, accumulators, aSteps, bSteps,
+                                n, kStep, inputName, aKMajor, bKMajor, op.getClearAccum());
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     // In a pipelined loop the group may stay in flight (the loop keeps its
     // operands in place); everything is waited for once the loop ends.
@@ -338,7 +396,7 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
     if (!layout)
       return op.emitOpError("expects C in a fragment with the #tile.mma "
                             "layout (tile-assign-layouts)");
-    if (failed(checkLoweredForms(op)))
+    if (failed(checkLoweredForms(op, /*registersA=*/false)))
       return failure();
     if (op.getTransposeA() || !op.getTransposeB())
       return op.emitOpError("lowers for K-major operands only so far: A as "

@@ -68,3 +68,13 @@ tile.kernel @through_views() threads(128) {
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
   tile.gemm %a, %b, %acc {transpose_b} : memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
 }
+
+// -----
+
+// A in registers takes the accumulator's wgmma layout.
+tile.kernel @a_registers() threads(256) {
+  %A = tile.alloc_fragment : !tile.fragment<128x64xbf16>
+  %Bs = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<128x128xf32>
+  tile.gemm %A, %Bs, %acc {transpose_b} : !tile.fragment<128x64xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x128xf32>
+}

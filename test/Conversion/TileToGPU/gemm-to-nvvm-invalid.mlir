@@ -86,14 +86,26 @@ tile.kernel @unswizzled_b() threads(128) {
 
 // -----
 
-// A in registers.
-tile.kernel @a_fragment() threads(128) {
-  %A = tile.alloc_fragment : !tile.fragment<64x64xbf16>
+// A in registers needs C's wgmma layout (here a blocked one given by hand).
+tile.kernel @a_fragment_blocked() threads(128) {
+  %A = tile.alloc_fragment : !tile.fragment<64x64xbf16, #tile.blocked<threads = 128, vector = 8>>
   %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
-  // expected-error @below {{'tile.gemm' op with A in registers or tensor memory is not lowered yet}}
+  // expected-error @below {{'tile.gemm' op expects A in registers to have C's layout #tile.wgmma<warpgroups = 1> (tile-assign-layouts gives it)}}
   // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
-  tile.gemm %A, %Bs, %acc {transpose_b} : !tile.fragment<64x64xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+  tile.gemm %A, %Bs, %acc {transpose_b} : !tile.fragment<64x64xbf16, #tile.blocked<threads = 128, vector = 8>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+// tf32 takes A from shared memory only.
+tile.kernel @a_fragment_tf32() threads(128) {
+  %A = tile.alloc_fragment : !tile.fragment<64x32xf32>
+  %Bs = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @below {{'tile.gemm' op takes A from registers for bf16 and f16 only; tf32 A must be in shared memory}}
+  // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
+  tile.gemm %A, %Bs, %acc {transpose_b} : !tile.fragment<64x32xf32>, memref<64x32xf32, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
 }
 
 // -----

@@ -55,3 +55,15 @@ tile.kernel @k_not_16() threads(128) {
   // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
   tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x8xbf16, #gpu.address_space<workgroup>>, memref<64x8xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
 }
+
+// -----
+
+// A in registers is lowered for wgmma only.
+tile.kernel @a_fragment() threads(128) {
+  %A = tile.alloc_fragment : !tile.fragment<64x64xbf16>
+  %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @below {{'tile.gemm' op with A in registers is lowered for wgmma only so far}}
+  // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
+  tile.gemm %A, %Bs, %acc {transpose_b} : !tile.fragment<64x64xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+}

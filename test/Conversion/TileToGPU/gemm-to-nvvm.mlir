@@ -43,3 +43,15 @@ tile.kernel @bf16_32b() threads(128) {
   %acc = tile.alloc_fragment : !tile.fragment<64x24xf32>
   tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x16xbf16, #gpu.address_space<workgroup>>, memref<24x16xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x24xf32>
 }
+
+// -----
+
+// A from registers: the fragment takes C's layout, and each K step passes
+// four 32-bit registers (pairs of A's 16-bit elements) instead of A's
+// descriptor; B keeps its transpose immediate, A has none.
+tile.kernel @a_registers() threads(128) {
+  %A = tile.alloc_fragment : !tile.fragment<64x32xbf16>
+  %Bs = tile.alloc_shared : memref<64x32xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.gemm %A, %Bs, %acc {transpose_b} : !tile.fragment<64x32xbf16>, memref<64x32xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+}

@@ -1316,3 +1316,11 @@ tile.kernel @tma_on_load(%A: memref<?x?xf32>) threads(128) {
   // expected-error @+1 {{'tile.copy' op takes {tma} only for shared to global copies (loads use TMA when they complete on a barrier)}}
   tile.copy %A[%c0, %c0] to %s[] {tma} : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
 }
+
+// -----
+
+func.func @gemm_a_fragment_transposed(%a: !tile.fragment<16x16xf16>, %b: memref<16x16xf16, #gpu.address_space<workgroup>>, %c: !tile.fragment<16x16xf32>) {
+  // expected-error @+1 {{'tile.gemm' op takes A in registers as M x K: transpose_a applies to shared tiles only}}
+  tile.gemm %a, %b, %c {transpose_a} : !tile.fragment<16x16xf16>, memref<16x16xf16, #gpu.address_space<workgroup>>, !tile.fragment<16x16xf32>
+  return
+}

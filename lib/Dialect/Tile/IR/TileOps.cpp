@@ -399,6 +399,9 @@ LogicalResult GemmOp::verify() {
            << describe(c) << " memory";
   if (aSpace == MemorySpace::Tmem && cSpace != MemorySpace::Tmem)
     return emitOpError("expects C in tensor memory when A is");
+  if (aSpace == MemorySpace::Fragment && getTransposeA())
+    return emitOpError("takes A in registers as M x K: transpose_a applies "
+                       "to shared tiles only");
   for (auto [name, type] : {std::pair<StringRef, ShapedType>{"A", a},
                             {"B", b}, {"C", c}})
     if (type.getRank() != 2 || !type.hasStaticShape())

@@ -92,34 +92,47 @@ struct TileAssignLayoutsPass
         alloc.setSwizzle(swizzle);
       }
       auto c = dyn_cast<FragmentType>(gemm.getC().getType());
-      if (!c || c.getLayout())
+      if (!c)
         return WalkResult::advance();
-      int64_t threads = getKernelThreads(gemm);
-      if (!target.hasWgmma) {
-        FailureOr<MmaLayoutAttr> mma = chooseMma(c, threads);
-        if (failed(mma)) {
-          gemm.emitOpError("has no mma.sync warp grid: a ")
-              << c.getShape()[0] << "x" << c.getShape()[1]
-              << " tile over " << threads / 32
-              << " warps needs 16-row by 8-column tiles per warp";
-          return WalkResult::interrupt();
-        }
-        setLayout(gemm.getC(), *mma);
-        return WalkResult::advance();
-      }
-      if (threads % 128 != 0 || c.getShape()[0] != 64 * (threads / 128)) {
-        gemm.emitOpError("wgmma needs M = 64 x warpgroups: ")
-            << c.getShape()[0] << " rows with " << threads << " threads";
+      if (!c.getLayout() && failed(assignAccumulatorLayout(gemm, c, target)))
         return WalkResult::interrupt();
-      }
-      setLayout(gemm.getC(),
-                WgmmaLayoutAttr::get(gemm.getContext(), threads / 128));
+      // A in registers takes C's wgmma layout: a warpgroup's 64 x K slice of
+      // A sits in wgmma's A registers as the pairs of an accumulator would.
+      Attribute cLayout = cast<FragmentType>(gemm.getC().getType()).getLayout();
+      auto a = dyn_cast<FragmentType>(gemm.getA().getType());
+      if (a && !a.getLayout() && isa_and_present<WgmmaLayoutAttr>(cLayout))
+        setLayout(gemm.getA(), cLayout);
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
       return failure();
+    spreadToElementwise();
+    return success();
+  }
 
-    // Spread matrix layouts to elementwise partners until nothing changes.
+  LogicalResult assignAccumulatorLayout(GemmOp gemm, FragmentType c,
+                                        const ChipInfo &target) {
+    int64_t threads = getKernelThreads(gemm);
+    if (!target.hasWgmma) {
+      FailureOr<MmaLayoutAttr> mma = chooseMma(c, threads);
+      if (failed(mma))
+        return gemm.emitOpError("has no mma.sync warp grid: a ")
+               << c.getShape()[0] << "x" << c.getShape()[1] << " tile over "
+               << threads / 32
+               << " warps needs 16-row by 8-column tiles per warp";
+      setLayout(gemm.getC(), *mma);
+      return success();
+    }
+    if (threads % 128 != 0 || c.getShape()[0] != 64 * (threads / 128))
+      return gemm.emitOpError("wgmma needs M = 64 x warpgroups: ")
+             << c.getShape()[0] << " rows with " << threads << " threads";
+    setLayout(gemm.getC(),
+              WgmmaLayoutAttr::get(gemm.getContext(), threads / 128));
+    return success();
+  }
+
+  // Spread matrix layouts to elementwise partners until nothing changes.
+  void spreadToElementwise() {
     bool changed = true;
     while (changed) {
       changed = false;
@@ -139,7 +152,6 @@ struct TileAssignLayoutsPass
             }
       });
     }
-    return success();
   }
 
   LogicalResult assignBlocked() {
