@@ -1,6 +1,6 @@
 # TileKernel.cmake - compile tile kernels to cubins at build time.
 #
-#   tile_add_kernel(<target> SOURCE <file.mlir> CHIP <chip>
+#   tile_add_kernel(<target> SOURCE <file.mlir> CHIP <chip> [PTX]
 #                   [OUTPUT_NAME <name>] [EXTRA_ARGS <arg>...])
 #
 #     Adds a custom target <target> that runs
@@ -10,8 +10,11 @@
 #     where <bindir> is CMAKE_CURRENT_BINARY_DIR and <name> defaults to
 #     <target>. SOURCE may be relative to CMAKE_CURRENT_SOURCE_DIR; CHIP is
 #     e.g. sm_90a. The command reruns when the source or tile-translate
-#     changes. The target gets the properties
-#       TILE_CUBIN        absolute path of the .cubin
+#     changes. With PTX, it writes <name>.ptx (--tile-to-ptx) instead of the
+#     cubin: the driver compiles PTX for the GPU it runs on, which is how code
+#     for an older chip (sm_80) runs on a newer one. The target gets the
+#     properties
+#       TILE_CUBIN        absolute path of the .cubin (or .ptx)
 #       TILE_KERNEL_INFO  absolute path of the .kinfo
 #
 #     tile-translate is the `tile-translate` target when this project defines
@@ -40,7 +43,7 @@
 include_guard(GLOBAL)
 
 function(tile_add_kernel target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;CHIP;OUTPUT_NAME"
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "PTX" "SOURCE;CHIP;OUTPUT_NAME"
     "EXTRA_ARGS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR
@@ -71,11 +74,15 @@ function(tile_add_kernel target)
     set(translate_dep "${TILE_TRANSLATE_EXECUTABLE}")
   endif()
 
-  set(cubin "${CMAKE_CURRENT_BINARY_DIR}/${ARG_OUTPUT_NAME}.cubin")
+  set(format cubin)
+  if(ARG_PTX)
+    set(format ptx)
+  endif()
+  set(cubin "${CMAKE_CURRENT_BINARY_DIR}/${ARG_OUTPUT_NAME}.${format}")
   set(kinfo "${CMAKE_CURRENT_BINARY_DIR}/${ARG_OUTPUT_NAME}.kinfo")
   add_custom_command(
     OUTPUT "${cubin}" "${kinfo}"
-    COMMAND "${translate}" --tile-to-cubin "--chip=${ARG_CHIP}" "${source}"
+    COMMAND "${translate}" --tile-to-${format} "--chip=${ARG_CHIP}" "${source}"
             -o "${cubin}" "--kernel-info=${kinfo}" ${ARG_EXTRA_ARGS}
     DEPENDS "${source}" ${translate_dep}
     COMMENT "Compiling tile kernel ${ARG_OUTPUT_NAME} for ${ARG_CHIP}"

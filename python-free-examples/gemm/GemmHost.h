@@ -36,12 +36,15 @@ public:
                     kernelFile(variant + ".kinfo"), "gemm_bf16", 128, 256);
   }
 
-  /// gemm-sm80.mlir (cp.async + mma.sync) compiled for sm_90, so that the
-  /// path for chips without wgmma runs on Hopper.
-  static TileGemm mmaSync() {
-    return TileGemm(kernelFile(GEMM_MMA_KERNEL_CUBIN),
-                    kernelFile(GEMM_MMA_KERNEL_KINFO), "gemm_bf16_mma", 128,
-                    128);
+  /// gemm-sm80.mlir (mma.sync) compiled for sm_90 (its pipeline loads by
+  /// TMA), or with `sm80` for sm_80 as PTX (the cp.async pipeline), which
+  /// the driver compiles for the GPU at hand: the path for chips without
+  /// wgmma, run on Hopper.
+  static TileGemm mmaSync(bool sm80 = false) {
+    return TileGemm(
+        kernelFile(sm80 ? GEMM_MMA80_KERNEL_CUBIN : GEMM_MMA_KERNEL_CUBIN),
+        kernelFile(sm80 ? GEMM_MMA80_KERNEL_KINFO : GEMM_MMA_KERNEL_KINFO),
+        "gemm_bf16_mma", 128, 128);
   }
 
   /// Binds the buffers (tensor maps are built here, once) for later runs.

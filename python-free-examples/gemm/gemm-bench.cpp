@@ -25,11 +25,14 @@ int main(int argc, char **argv) {
   requireGpu("gemm-bench");
   try {
     rt::Device device = rt::Device::open();
-    // gemm-bench [size] [kernel variant: "mma" for gemm-sm80.mlir, or a cubin
-    // name beside the program]
+    // gemm-bench [size] [kernel variant: "mma" for gemm-sm80.mlir built for
+    // sm_90, "mma80" for it built for sm_80, or a cubin name beside the
+    // program]
     std::string variant = argc > 2 ? argv[2] : "";
     TileGemm gemm =
-        variant == "mma" ? TileGemm::mmaSync() : TileGemm::hopper(variant);
+        variant == "mma"     ? TileGemm::mmaSync()
+        : variant == "mma80" ? TileGemm::mmaSync(/*sm80=*/true)
+                             : TileGemm::hopper(variant);
     // Without a variant, gemm.mlir's 128 x 128 kernel runs too and the
     // faster of the two counts (a two-entry autotuner).
     std::optional<TileGemm> narrow;

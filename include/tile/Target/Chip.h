@@ -24,6 +24,7 @@ struct ChipInfo {
   bool hasClusters; // thread-block clusters, distributed shared memory
   bool hasWgmma;    // wgmma.mma_async (sm_90a only)
   bool hasTcgen05;  // tcgen05.* and tensor memory (sm_100a)
+  unsigned maxSharedBytes; // shared memory a CTA may opt in to
 };
 
 /// Returns the chip named `name`, or null when tile does not know it.

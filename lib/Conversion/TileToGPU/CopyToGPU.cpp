@@ -142,8 +142,14 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
                                        side->offsets.back(), dist->vector);
 
     bool writesShared = dst == MemorySpace::Shared;
+    // In a cp.async pipeline the loop commits, waits and synchronises.
+    bool inGroup = op->hasAttr(kCpAsyncGroupAttrName);
+    if (inGroup && !(src == MemorySpace::Global && writesShared &&
+                     chip.hasCpAsync))
+      return op.emitOpError("is marked for a cp.async pipeline but is not a "
+                            "global-to-shared copy on a chip with cp.async");
     // Earlier readers of the shared tile must be done before it changes.
-    if (writesShared)
+    if (writesShared && !inGroup)
       ctaBarrier(rewriter, loc);
     Value tid = threadId(rewriter, loc);
     auto forEachRun = [&](OpBuilder &b, Location l,
@@ -219,8 +225,10 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
                       rb.getContext(), NVVM::LoadCacheModifierKind::CG),
                   srcBytes);
             });
-            NVVM::CpAsyncCommitGroupOp::create(b, l);
-            NVVM::CpAsyncWaitGroupOp::create(b, l, b.getI32IntegerAttr(0));
+            if (!inGroup) {
+              NVVM::CpAsyncCommitGroupOp::create(b, l);
+              NVVM::CpAsyncWaitGroupOp::create(b, l, b.getI32IntegerAttr(0));
+            }
             scf::YieldOp::create(b, l);
           },
           [&](OpBuilder &b, Location l) {
@@ -231,7 +239,7 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
       throughRegisters(rewriter, loc);
     }
     // The copy is complete for the whole CTA when the op returns.
-    if (writesShared)
+    if (writesShared && !inGroup)
       publishSharedWrites(rewriter, loc, chip);
     rewriter.eraseOp(op);
     return success();

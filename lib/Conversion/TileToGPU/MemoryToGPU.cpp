@@ -2,6 +2,7 @@
 
 #include "Common.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
+#include "tile/Target/Chip.h"
 
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -13,7 +14,8 @@ using namespace mlir::tile::lowering;
 static constexpr int64_t kSharedAlignment = 1024;
 static constexpr llvm::StringLiteral kSharedOffsetAttr = "tile.shared_offset";
 
-LogicalResult mlir::tile::assignSharedOffsets(ModuleOp module) {
+LogicalResult mlir::tile::assignSharedOffsets(ModuleOp module,
+                                              const ChipInfo &chip) {
   WalkResult result = module.walk([&](gpu::GPUFuncOp func) {
     int64_t offset = 0;
     func.walk([&](AllocSharedOp alloc) {
@@ -26,9 +28,17 @@ LogicalResult mlir::tile::assignSharedOffsets(ModuleOp module) {
     if (offset == 0)
       return WalkResult::advance();
     // Room to realign the base at run time.
+    int64_t total = offset + kSharedAlignment;
+    if (total > chip.maxSharedBytes) {
+      func.emitOpError("needs ")
+          << total << " bytes of shared memory (its tiles and 1 KiB to align "
+          << "them); " << chip.name << " allows " << chip.maxSharedBytes
+          << " per CTA: use fewer pipeline stages or smaller tiles";
+      return WalkResult::interrupt();
+    }
     func->setAttr(kDynamicSharedBytesAttrName,
                   IntegerAttr::get(IntegerType::get(func.getContext(), 32),
-                                   offset + kSharedAlignment));
+                                   total));
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());

@@ -59,7 +59,8 @@ struct ConvertTileMemoryToGPUPass
     : tile::impl::ConvertTileMemoryToGPUBase<ConvertTileMemoryToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(assignSharedOffsets(getOperation())) ||
+    const ChipInfo *target = requireChip(getOperation().getLoc(), chip);
+    if (!target || failed(assignSharedOffsets(getOperation(), *target)) ||
         failed(convert(getOperation(), chip, {populateTileMemoryToGPUPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalOp<AllocSharedOp, AllocFragmentOp,
@@ -129,7 +130,7 @@ struct ConvertTileToGPUPass
     ModuleOp module = getOperation();
     const ChipInfo *target = requireChip(module.getLoc(), chip);
     if (!target || failed(outlineTileKernels(module, *target)) ||
-        failed(assignSharedOffsets(module)) ||
+        failed(assignSharedOffsets(module, *target)) ||
         (target->hasTma && failed(assignTmaParameters(module))) ||
         failed(annotateSharedSwizzles(module)))
       return signalPassFailure();

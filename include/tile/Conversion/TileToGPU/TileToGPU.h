@@ -22,8 +22,9 @@ public:
 LogicalResult outlineTileKernels(ModuleOp module, const ChipInfo &chip);
 
 /// Places every tile.alloc_shared of each outlined kernel in its dynamic
-/// shared memory (1024-byte aligned) and records the kernel's total.
-LogicalResult assignSharedOffsets(ModuleOp module);
+/// shared memory (1024-byte aligned) and records the kernel's total;
+/// fails with a located error when it exceeds what `chip` allows a CTA.
+LogicalResult assignSharedOffsets(ModuleOp module, const ChipInfo &chip);
 
 /// Gives each kernel one tensor-map parameter per distinct (global argument,
 /// box, swizzle) its asynchronous copies use, and records them for the

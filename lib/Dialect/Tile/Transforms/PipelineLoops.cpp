@@ -4,6 +4,7 @@
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Target/Chip.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -29,7 +30,10 @@ struct Ring {
 
 class LoopPipeliner {
 public:
-  LoopPipeliner(PipelinedForOp loop) : loop(loop), b(loop) {}
+  // `cpAsync`: the copies become cp.async in commit groups (chips without
+  // TMA) rather than TMA completing on an mbarrier ring.
+  LoopPipeliner(PipelinedForOp loop, bool cpAsync)
+      : loop(loop), b(loop), cpAsync(cpAsync) {}
 
   LogicalResult run();
 
@@ -47,6 +51,10 @@ private:
   SmallVector<Operation *> producerSlice;
   SmallVector<Ring> rings;
   Value full;
+  bool cpAsync;
+  // cp.async groups: one per iteration issued (empty ones included), so
+  // that `wait_group S - 2` means "iteration i's copies have landed".
+  void commitGroup() { NVVM::CpAsyncCommitGroupOp::create(b, loop.getLoc()); }
 };
 } // namespace
 
@@ -72,7 +80,10 @@ void LoopPipeliner::issueProducers(Value k, Value slot) {
     mapping.map(r.original.getResult(), slotView(loop.getLoc(), r.ring, slot));
   for (Operation *op : producerSlice) {
     Operation *clone = b.clone(*op, mapping);
-    if (auto async = dyn_cast<CopyOp>(clone)) {
+    auto async = dyn_cast<CopyOp>(clone);
+    if (async && cpAsync) {
+      async->setAttr(kCpAsyncGroupAttrName, b.getUnitAttr());
+    } else if (async) {
       async.getBarrierMutable().assign(full);
       async.getBarrierIndexMutable().assign(slot);
     }
@@ -157,9 +168,10 @@ LogicalResult LoopPipeliner::run() {
       producerSlice.push_back(&op);
 
   b.setInsertionPoint(loop);
-  full = AllocBarrierOp::create(
-      b, loc, BarrierType::get(b.getContext(), stages),
-      b.getI32IntegerAttr(static_cast<int32_t>(producers.size())));
+  if (!cpAsync)
+    full = AllocBarrierOp::create(
+        b, loc, BarrierType::get(b.getContext(), stages),
+        b.getI32IntegerAttr(static_cast<int32_t>(producers.size())));
 
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -183,8 +195,11 @@ LogicalResult LoopPipeliner::run() {
   };
 
   // Prologue: the first stages - 1 iterations' loads.
-  for (int64_t i = 0; i + 1 < stages; ++i)
+  for (int64_t i = 0; i + 1 < stages; ++i) {
     ifIteration(cst(i), [&] { issueProducers(kOf(cst(i)), cst(i)); });
+    if (cpAsync)
+      commitGroup();
+  }
 
   auto newLoop = scf::ForOp::create(b, loc, cst(0), iterations, cst(1));
   b.setInsertionPointToStart(newLoop.getBody());
@@ -192,10 +207,18 @@ LogicalResult LoopPipeliner::run() {
   Value k = kOf(it);
   Value slot = arith::RemUIOp::create(b, loc, it, cst(stages));
   Value round = arith::DivUIOp::create(b, loc, it, cst(stages));
-  Value parity = arith::CmpIOp::create(
+  if (cpAsync) {
+    // This thread's copies of iteration it have landed once at most S - 2
+    // newer groups are pending; the barrier makes everyone's visible.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc,
+                                     b.getI32IntegerAttr(stages - 2));
+    gpu::BarrierOp::create(b, loc);
+  } else {
+    Value parity = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ne,
       arith::RemUIOp::create(b, loc, round, cst(2)), cst(0));
   MBarrierWaitOp::create(b, loc, full, slot, parity);
+  }
 
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), k);
@@ -228,6 +251,8 @@ LogicalResult LoopPipeliner::run() {
   ifIteration(next, [&] {
     issueProducers(kOf(next), arith::RemUIOp::create(b, loc, next, cst(stages)));
   });
+  if (cpAsync)
+    commitGroup();
 
   loop.erase();
   for (Ring &r : rings)
@@ -249,14 +274,13 @@ struct TilePipelineLoopsPass
         loops.push_back(loop);
     });
     for (PipelinedForOp loop : loops) {
-      if (!target->hasTma) {
-        loop.emitOpError("with stages > 1 needs TMA (sm_90 or later) for its "
-                         "asynchronous copies; ")
-            << target->name << " has none (the cp.async pipeline is not "
-                               "implemented yet)";
+      if (!target->hasTma && !target->hasCpAsync) {
+        loop.emitOpError("with stages > 1 needs asynchronous copies (TMA or "
+                         "cp.async, sm_80 or later); ")
+            << target->name << " has neither";
         return signalPassFailure();
       }
-      if (failed(LoopPipeliner(loop).run()))
+      if (failed(LoopPipeliner(loop, /*cpAsync=*/!target->hasTma).run()))
         return signalPassFailure();
     }
   }

@@ -37,6 +37,10 @@ constexpr llvm::StringLiteral kTmaAttrName = "tile.tma";
 /// may still be in flight (at most this many) when the op returns; the loop
 /// guarantees its operands stay put and the lowering waits after the loop.
 constexpr llvm::StringLiteral kGemmInFlightAttrName = "tile.gemm_in_flight";
+/// Set by tile-pipeline-loops on a global-to-shared tile.copy on chips with
+/// cp.async but no TMA: issue it as cp.async and return, without committing
+/// a group or synchronising; the loop commits, waits and synchronises.
+constexpr llvm::StringLiteral kCpAsyncGroupAttrName = "tile.cp_async_group";
 
 /// Threads per CTA of the kernel holding `op`: its tile.kernel, or after
 /// outlining its gpu.func's known block size; 0 when there is none.

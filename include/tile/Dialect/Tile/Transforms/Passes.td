@@ -33,7 +33,7 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "ModuleOp"> {
 }
 
 def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
-  let summary = "Multi-buffers the loads of tile.pipelined_for loops over an mbarrier ring";
+  let summary = "Multi-buffers the loads of tile.pipelined_for loops (TMA + mbarriers, or cp.async groups)";
   let description = [{
     Rewrites each `tile.pipelined_for` with `stages(S)`, S > 1, whose body
     copies global tiles into shared tiles (the producers), into an `scf.for`
@@ -46,23 +46,31 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
       TMA), each arriving with its byte count;
     - a prologue issues the copies of the first S - 1 iterations;
     - iteration i waits for barrier `i mod S` with parity `(i / S) mod 2`,
-      synchronises the CTA (everyone is done with iteration i - 1), issues
-      the copies of iteration i + S - 1 into the slot iteration i - 1 used,
-      then runs the rest of the body on slot `i mod S`, so the loads of
-      stage i + S - 1 overlap the math of stage i.
+      runs the rest of the body on slot `i mod S`, synchronises the CTA
+      (everyone is done with the slot iteration i - 1 used) and issues the
+      copies of iteration i + S - 1 into it, so the loads of stages
+      i + 1 .. i + S - 1 overlap the math of stage i.
+
+    On chips without TMA (sm_80, sm_86, sm_89) the copies become cp.async
+    instead (marked `tile.cp_async_group`, so that their lowering neither
+    commits nor synchronises): every issue point commits one group (empty
+    when the iteration does not exist), and iteration i starts with
+    `cp.async.wait_group S - 2` and a CTA barrier in place of the mbarrier
+    wait.
 
     Loops with `stages(1)` are left alone. Producers must write shared tiles
     allocated outside the loop and used only inside it.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target chip: asynchronous copies need TMA (sm_90+)">
+           "Target chip: TMA (sm_90+) or cp.async (sm_80+) pipelines">
   ];
   let dependentDialects = ["::mlir::tile::TileDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::gpu::GPUDialect"];
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::NVVM::NVVMDialect"];
 }
 
 #endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES
