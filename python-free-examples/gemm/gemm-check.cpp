@@ -116,6 +116,8 @@ int main(int argc, char **argv) {
          variant("gemm_tt", true, true), false, false, 1e-4, true, true},
         {"gemm-variants.mlir @gemm_rs (A from registers)",
          variant("gemm_rs"), false, false, 1e-4},
+        {"gemm-variants.mlir @gemm_bar (each product completes on a barrier)",
+         variant("gemm_bar"), false, false, 1e-4},
     };
     struct Shape {
       int64_t m, n, k;

@@ -6,6 +6,7 @@
 //                   bf16.
 //   @gemm_nn, @gemm_tn, @gemm_tt  the other operand majors (see below).
 //   @gemm_rs        A from registers (wgmma's register-A form).
+//   @gemm_bar       each product completing on a barrier.
 tile.kernel @gemm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>,
                        %C: memref<?x?xf32>) threads(256) {
   %c0 = arith.constant 0 : index
@@ -193,6 +194,43 @@ tile.kernel @gemm_rs(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
     tile.copy %B[%n0, %k0] to %Bs[] : memref<?x?xbf16>, memref<256x64xbf16, #gpu.address_space<workgroup>>
     tile.copy %A[%m0, %k0] to %Ar[] : memref<?x?xbf16>, !tile.fragment<128x64xbf16>
     tile.gemm %Ar, %Bs, %acc {transpose_b} : !tile.fragment<128x64xbf16>, memref<256x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x256xf32>
+  }
+  tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<128x256xf32>, memref<?x?xf32>
+}
+
+// C = A B^T with each k-step's product completing on a barrier: every
+// thread arrives on %done once its part is complete, and the loop waits for
+// that phase (parity k mod 2) before going on. On sm_90a the warpgroup waits
+// for its wgmma group before arriving (Hopper cannot tie a group to an
+// mbarrier), so this checks the arrival protocol rather than overlap.
+tile.kernel @gemm_bar(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
+                      %C: memref<?x?xf32>) threads(256) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant 0.0 : f32
+  %bx = gpu.block_id x
+  %by = gpu.block_id y
+  %m0 = arith.muli %by, %c128 : index
+  %n0 = arith.muli %bx, %c256 : index
+  %K = memref.dim %A, %c1 : memref<?x?xbf16>
+  %ktiles = arith.ceildivui %K, %c64 : index
+  %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<256x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<128x256xf32>
+  %done = tile.alloc_barrier arrivals(256) : !tile.barrier<1>
+  tile.fill %acc, %zero : !tile.fragment<128x256xf32>, f32
+  tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(4) {
+    %k0 = arith.muli %kt, %c64 : index
+    tile.copy %A[%m0, %k0] to %As[] : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%n0, %k0] to %Bs[] : memref<?x?xbf16>, memref<256x64xbf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs, %acc barrier %done[%c0] {transpose_b} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<256x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x256xf32>, !tile.barrier<1>
+    %odd = arith.remui %kt, %c2 : index
+    %parity = arith.cmpi ne, %odd, %c0 : index
+    tile.mbarrier.wait %done[%c0], %parity : !tile.barrier<1>
   }
   tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<128x256xf32>, memref<?x?xf32>
 }

@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -231,9 +232,29 @@ static LogicalResult checkLoweredForms(GemmOp op, bool registersA) {
   if (a == MemorySpace::Fragment && !registersA)
     return op.emitOpError("with A in registers is lowered for wgmma only so "
                           "far");
-  if (op.getBarrier())
-    return op.emitOpError("completing on a barrier is not lowered yet");
+  // With registers as the accumulator, every thread holds part of the
+  // product and arrives once it is complete in that thread.
+  if (Value barrier = op.getBarrier()) {
+    auto alloc = barrier.getDefiningOp<AllocBarrierOp>();
+    int64_t threads = getKernelThreads(op);
+    if (!alloc)
+      return op.emitOpError("completes on a barrier that is not a "
+                            "tile.alloc_barrier of the kernel");
+    if (alloc.getArrivals() != threads)
+      return op.emitOpError("completes on a barrier with one arrival per "
+                            "thread, so it needs arrivals(")
+             << threads << "), not arrivals(" << alloc.getArrivals() << ")";
+  }
   return success();
+}
+
+// A gemm with a barrier arrives on it once the product is complete.
+static void arriveOnCompletion(OpBuilder &b, Location loc, GemmOp op,
+                               Value barrier, Value index) {
+  if (!op.getBarrier())
+    return;
+  nvgpu::MBarrierArriveOp::create(
+      b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), barrier, index);
 }
 
 static LogicalResult checkF32Accumulator(GemmOp op, StringRef instruction) {
@@ -358,8 +379,12 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     // In a pipelined loop the group may stay in flight (the loop keeps its
     // operands in place); everything is waited for once the loop ends.
+    // In a pipelined loop the group may stay in flight, unless the product
+    // must complete on a barrier: wgmma groups cannot arrive on an mbarrier
+    // by themselves, so the warpgroup waits for its group, then arrives.
     int64_t inFlight = 0;
-    if (auto attr = op->getAttrOfType<IntegerAttr>(kGemmInFlightAttrName))
+    if (auto attr = op->getAttrOfType<IntegerAttr>(kGemmInFlightAttrName);
+        attr && !op.getBarrier())
       inFlight = attr.getInt();
     auto loop = op->getParentOfType<scf::ForOp>();
     if (inFlight && !loop)
@@ -380,6 +405,8 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
       memref::StoreOp::create(rewriter, loc, v, acc,
                               ValueRange{constIndex(rewriter, loc, i)});
     }
+    arriveOnCompletion(rewriter, loc, op, adaptor.getBarrier(),
+                       adaptor.getBarrierIndex());
     rewriter.eraseOp(op);
     return success();
   }
@@ -512,6 +539,8 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
         }
       }
     }
+    arriveOnCompletion(rewriter, loc, op, adaptor.getBarrier(),
+                       adaptor.getBarrierIndex());
     rewriter.eraseOp(op);
     return success();
   }

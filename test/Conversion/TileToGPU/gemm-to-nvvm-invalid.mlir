@@ -110,14 +110,15 @@ tile.kernel @a_fragment_tf32() threads(128) {
 
 // -----
 
-// Completion on a barrier.
-tile.kernel @gemm_barrier() threads(128) {
+// Completion on a barrier: one arrival per thread, which the barrier must
+// count.
+tile.kernel @gemm_barrier_arrivals() threads(128) {
   %c0 = arith.constant 0 : index
   %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
   %bar = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
-  // expected-error @below {{'tile.gemm' op completing on a barrier is not lowered yet}}
+  // expected-error @below {{'tile.gemm' op completes on a barrier with one arrival per thread, so it needs arrivals(128), not arrivals(1)}}
   // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
   tile.gemm %As, %Bs, %acc barrier %bar[%c0] {transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>, !tile.barrier<1>
 }
