@@ -304,8 +304,13 @@ def Tile_GemmOp : Tile_Op<"gemm", [AttrSizedOperandSegments]> {
     f32 -> f32 (tf32 math), i8 -> i32, f8E4M3FN / f8E5M2 -> f32.
 
     Without a barrier the product is complete when the op returns. With
-    `barrier %b[%i]` it is asynchronous and completes on that barrier
-    (`tcgen05.commit` on sm_100a).
+    `barrier %b[%i]` its completion is signalled on that barrier: with C in
+    registers (mma.sync, wgmma) every thread arrives once its part of the
+    product is complete, so the barrier must count one arrival per thread of
+    the kernel (on sm_90a the warpgroup waits for its wgmma group first:
+    Hopper cannot tie a group to an mbarrier); with C in tensor memory
+    (`tcgen05.commit` on sm_100a, not lowered yet) the product will arrive
+    once, asynchronously.
 
     Example:
 
