@@ -23,12 +23,17 @@ public:
 
   /// gemm.mlir (sm_90a: TMA + wgmma), or `variant`.cubin/.kinfo beside the
   /// program (other configurations of it compiled with tile-translate).
-  /// `narrow` picks gemm-128x128.mlir's kernel instead.
-  static TileGemm hopper(const std::string &variant = "", bool narrow = false) {
-    if (variant.empty() && narrow)
+  /// `tileN` 128 or 192 picks gemm-128x128.mlir's or gemm-128x192.mlir's
+  /// kernel instead.
+  static TileGemm hopper(const std::string &variant = "", int tileN = 256) {
+    if (variant.empty() && tileN == 128)
       return TileGemm(kernelFile(GEMM_NARROW_KERNEL_CUBIN),
                       kernelFile(GEMM_NARROW_KERNEL_KINFO),
                       "gemm_bf16_128x128", 128, 128);
+    if (variant.empty() && tileN == 192)
+      return TileGemm(kernelFile(GEMM_192_KERNEL_CUBIN),
+                      kernelFile(GEMM_192_KERNEL_KINFO),
+                      "gemm_bf16_128x192", 128, 192);
     if (variant.empty())
       return TileGemm(kernelFile(GEMM_KERNEL_CUBIN),
                       kernelFile(GEMM_KERNEL_KINFO), "gemm_bf16", 128, 256);

@@ -19,6 +19,10 @@
 // RUN: tile-translate --tile-to-cubin --chip=sm_90a %S/../../python-free-examples/gemm/gemm-128x128.mlir -o %t128.cubin --ptxas-options=-v 2>%t128.ptxas
 // RUN: grep -iE 'C75(10|11|17|19)|warning' %t128.ptxas || echo 'no ptxas warnings'
 // RUN: grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' %t128.ptxas
+// And for the 128 x 192 variant (5 stages).
+// RUN: tile-translate --tile-to-cubin --chip=sm_90a %S/../../python-free-examples/gemm/gemm-128x192.mlir -o %t192.cubin --ptxas-options=-v 2>%t192.ptxas
+// RUN: grep -iE 'C75(10|11|17|19)|warning' %t192.ptxas || echo 'no ptxas warnings'
+// RUN: grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' %t192.ptxas
 // The runtime's kernel description: 256 threads, 4 x (16 KiB of A + 32 KiB
 // of B) of dynamic shared memory plus 1 KiB to realign it, and one tensor
 // map per operand.
