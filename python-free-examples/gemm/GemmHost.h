@@ -37,8 +37,11 @@ public:
     if (variant.empty())
       return TileGemm(kernelFile(GEMM_KERNEL_CUBIN),
                       kernelFile(GEMM_KERNEL_KINFO), "gemm_bf16", 128, 256);
+    // A variant of gemm.mlir or of the 128 x tileN kernels, by kernel name.
+    std::string name =
+        tileN == 256 ? "gemm_bf16" : "gemm_bf16_128x" + std::to_string(tileN);
     return TileGemm(kernelFile(variant + ".cubin"),
-                    kernelFile(variant + ".kinfo"), "gemm_bf16", 128, 256);
+                    kernelFile(variant + ".kinfo"), name, 128, tileN);
   }
 
   /// gemm-sm80.mlir (mma.sync) compiled for sm_90 (its pipeline loads by

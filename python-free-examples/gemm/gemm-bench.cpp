@@ -27,12 +27,18 @@ int main(int argc, char **argv) {
     rt::Device device = rt::Device::open();
     // gemm-bench [size] [kernel variant: "mma" for gemm-sm80.mlir built for
     // sm_90, "mma80" for it built for sm_80, or a cubin name beside the
-    // program]
+    // program, "name@128" or "name@192" for a variant of the 128 x 128 or
+    // 128 x 192 kernel]
     std::string variant = argc > 2 ? argv[2] : "";
+    int variantTileN = 256;
+    if (size_t at = variant.find('@'); at != std::string::npos) {
+      variantTileN = std::atoi(variant.c_str() + at + 1);
+      variant = variant.substr(0, at);
+    }
     TileGemm gemm =
         variant == "mma"     ? TileGemm::mmaSync()
         : variant == "mma80" ? TileGemm::mmaSync(/*sm80=*/true)
-                             : TileGemm::hopper(variant);
+                             : TileGemm::hopper(variant, variantTileN);
     // Without a variant, the 128 x 192 and 128 x 128 kernels run too and the
     // fastest of the three counts (a three-entry autotuner).
     std::vector<TileGemm> others;
