@@ -36,7 +36,9 @@ struct TranslateOptions {
       llvm::cl::desc("PTX ISA feature string for LLVM (default: the chip's)"),
       llvm::cl::init(""), llvm::cl::cat(category)};
   llvm::cl::opt<unsigned> optLevel{
-      "opt-level", llvm::cl::desc("LLVM and ptxas optimisation level (0-3)"),
+      "opt-level",
+      llvm::cl::desc("Optimisation level (0-3): 0 skips the LLVM IR passes; "
+                     "it also sets NVPTX's codegen level and ptxas -O"),
       llvm::cl::init(3), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> llvmPasses{
       "llvm-passes",

@@ -87,15 +87,15 @@ def ConvertTileToGPU : TileToGPUPass<"convert-tile-to-gpu",
 def TilePromoteFragments : Pass<"tile-promote-fragments", "ModuleOp"> {
   let summary = "Keeps lowered fragments in SSA values instead of allocas";
   let description = [{
-    Runs after `convert-tile-to-gpu`. A per-thread `memref.alloca` whose
-    uses are all `memref`/`vector` loads and stores at constant positions,
-    nested only in `scf.for` and `scf.if`, becomes one SSA value of type
-    `!llvm.struct<(T, T, ...)>`: loads become `llvm.extractvalue`, stores
-    `llvm.insertvalue`, loops and branches carry it as an iter_arg or a
-    result. A chain of insertvalues that rebuilds a struct element by element
-    from another one is replaced by that struct, so a gemm's accumulators
-    pass from one `wgmma.mma_async` to the next (and around the k-loop)
-    without being taken apart. Allocas used any other way stay in memory.
+    Runs after `convert-tile-to-gpu` (in `tile-to-nvvm`, after the first
+    canonicalisation). A per-thread `memref.alloca` whose uses are all
+    `memref`/`vector` loads and stores at constant positions, in its own
+    block or nested in it through `scf.for` and `scf.if` only, becomes one
+    SSA value per element: loads become those values (`vector.from_elements`
+    for vector loads), stores replace them, and each loop or branch carries
+    the positions it writes as iter_args or results. A gemm's accumulators
+    then pass from one matrix instruction to the next, and around the
+    k-loop, in registers. Allocas used any other way stay in memory.
   }];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect", "::mlir::vector::VectorDialect"

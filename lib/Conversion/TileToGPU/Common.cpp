@@ -386,25 +386,37 @@ void GlobalRunWriter::store(OpBuilder &b, Location loc, Value value,
     constraints += std::string(",") + constraint;
     return "$" + std::to_string(operands.size() - 1);
   };
-  // 32- and 64-bit elements are their own words.
+  // Whole runs go out as one vector store when PTX has one: a power-of-two
+  // run of at most 16 bytes of more than one element (other blocked
+  // layouts, and single elements, take the element path alone).
+  bool vectorStore = vector > 1 && llvm::isPowerOf2_64(vector) && bytes <= 16;
   SmallVector<std::string> elements, words;
   char constraint;
-  for (int64_t e = 0; bits >= 32 && e < vector; ++e) {
-    Value element = vector::ExtractOp::create(b, loc, value, e);
-    Value reg = elementRegister(b, loc, element, constraint);
-    words.push_back(add(reg, constraint));
-  }
-  elements = words;
-  int64_t wordBits = bits;
-  if (bits < 32) {
-    // Narrow elements go out packed: 32-bit words, or one 16-bit word.
-    wordBits = std::min<int64_t>(32, bytes * 8);
-    auto wordsType = VectorType::get({bytes * 8 / wordBits},
-                                     b.getIntegerType(wordBits));
-    Value packed = vector::BitCastOp::create(b, loc, wordsType, value);
-    for (int64_t w = 0; w < wordsType.getNumElements(); ++w)
-      words.push_back(add(vector::ExtractOp::create(b, loc, packed, w),
-                          wordBits == 32 ? 'r' : 'h'));
+  if (bits >= 32) {
+    // 32- and 64-bit elements are their own words.
+    for (int64_t e = 0; e < vector; ++e) {
+      Value reg = elementRegister(
+          b, loc, vector::ExtractOp::create(b, loc, value, e), constraint);
+      elements.push_back(add(reg, constraint));
+    }
+    if (vectorStore)
+      words = elements;
+  } else {
+    if (vectorStore) {
+      // Narrow elements go out packed: 32-bit words, or one 16-bit word.
+      int64_t wordBits = std::min<int64_t>(32, bytes * 8);
+      auto wordsType = VectorType::get({bytes * 8 / wordBits},
+                                       b.getIntegerType(wordBits));
+      Value packed = vector::BitCastOp::create(b, loc, wordsType, value);
+      for (int64_t w = 0; w < wordsType.getNumElements(); ++w)
+        words.push_back(add(vector::ExtractOp::create(b, loc, packed, w),
+                            wordBits == 32 ? 'r' : 'h'));
+    }
+    for (int64_t e = 0; e < vector; ++e) {
+      Value reg = elementRegister(
+          b, loc, vector::ExtractOp::create(b, loc, value, e), constraint);
+      elements.push_back(add(reg, constraint));
+    }
   }
   auto st = [&](StringRef pred, int64_t byteOffset, ArrayRef<std::string> regs,
                 int64_t width) {
@@ -418,21 +430,20 @@ void GlobalRunWriter::store(OpBuilder &b, Location loc, Value value,
                                        : regs.front();
     return text + "], " + data + ";\n";
   };
-  std::string text = "{\n.reg .pred f, q, p;\nand.pred f, $0, $1;\n" +
-                     st("f", 0, words, wordBits);
-  if (vector > 1) {
+  std::string text = "{\n.reg .pred f, q, p;\n";
+  if (vectorStore) {
+    int64_t wordBits = bits >= 32 ? bits : std::min<int64_t>(32, bytes * 8);
+    text += "and.pred f, $0, $1;\n" + st("f", 0, words, wordBits);
     // Element e alone: the row is in, the whole run was not stored, and
     // e < count.
     text += "not.pred q, f;\nand.pred q, q, $0;\n";
-    for (int64_t e = 0; e < vector; ++e) {
-      if (bits < 32) {
-        Value reg = elementRegister(
-            b, loc, vector::ExtractOp::create(b, loc, value, e), constraint);
-        elements.push_back(add(reg, constraint));
-      }
-      text += "setp.gt.and.u32 p, $2, " + std::to_string(e) + ", q;\n";
-      text += st("p", e * bits / 8, {elements[e]}, bits);
-    }
+  } else {
+    text += "mov.pred q, $0;\n";
+  }
+  for (int64_t e = 0; e < vector; ++e) {
+    text += "setp.gt.and.u32 p, $2, " + std::to_string(e) + ", q;\n";
+    // 64-bit elements as one b64 register; narrower ones at their width.
+    text += st("p", e * bits / 8, {elements[e]}, bits);
   }
   text += "}";
   LLVM::InlineAsmOp::create(

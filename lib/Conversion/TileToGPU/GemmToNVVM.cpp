@@ -352,7 +352,6 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
       accumulators.push_back(memref::LoadOp::create(
           rewriter, loc, acc, ValueRange{constIndex(rewriter, loc, i)}));
 
-    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     // Each wgmma takes 32 bytes of K: 16 bf16/f16 or 8 tf32 elements.
     int64_t kStep = 256 / a.getElementTypeBitWidth();
     if (k % kStep != 0)
@@ -374,11 +373,13 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
           rewriter, loc, arith::AddIOp::create(rewriter, loc, addrB, step(*opB)),
           *opB));
     }
-    Value inout = wgmmaSequence(rewriter, loc, accumulators, aSteps, bSteps,
-                                n, kStep, inputName, aKMajor, bKMajor, op.getClearAccum());
+    // The fence orders every write of the accumulator and A registers
+    // (A's words are packed above) before the wgmmas read them.
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    Value inout =
+        wgmmaSequence(rewriter, loc, accumulators, aSteps, bSteps, n, kStep,
+                      inputName, aKMajor, bKMajor, op.getClearAccum());
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
-    // In a pipelined loop the group may stay in flight (the loop keeps its
-    // operands in place); everything is waited for once the loop ends.
     // In a pipelined loop the group may stay in flight, unless the product
     // must complete on a barrier: wgmma groups cannot arrive on an mbarrier
     // by themselves, so the warpgroup waits for its group, then arrives.

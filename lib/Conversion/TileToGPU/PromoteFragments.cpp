@@ -52,7 +52,8 @@ public:
     Region *home = storage->getParentRegion();
     for (OpOperand &use : storage->getUses()) {
       Operation *user = use.getOwner();
-      if (!home->isAncestor(user->getParentRegion()))
+      // Promotion walks the alloca's block and the scf ops nested in it.
+      if (!storage->getBlock()->findAncestorOpInBlock(*user))
         return false;
       std::optional<Access> access = describe(user, use.getOperandNumber());
       if (!access || access->position < 0 ||
@@ -125,16 +126,23 @@ private:
   void promoteBlock(IRRewriter &rewriter, Block &block,
                     SmallVectorImpl<Value> &elements) {
     for (Operation &op : llvm::make_early_inc_range(block)) {
+      // Entries leave the maps before their ops are erased, so that a new op
+      // at a reused address is never mistaken for one of them.
       if (auto it = accesses.find(&op); it != accesses.end()) {
-        rewriteAccess(rewriter, &op, it->second, elements);
+        Access access = it->second;
+        accesses.erase(it);
+        rewriteAccess(rewriter, &op, access, elements);
         continue;
       }
-      if (!writes.contains(&op))
+      auto it = writes.find(&op);
+      if (it == writes.end())
         continue;
+      SmallVector<unsigned> carried = llvm::to_vector(it->second.set_bits());
+      writes.erase(it);
       if (auto loop = dyn_cast<scf::ForOp>(op))
-        promoteLoop(rewriter, loop, elements);
+        promoteLoop(rewriter, loop, carried, elements);
       else
-        promoteIf(rewriter, cast<scf::IfOp>(op), elements);
+        promoteIf(rewriter, cast<scf::IfOp>(op), carried, elements);
     }
   }
 
@@ -164,13 +172,10 @@ private:
     rewriter.eraseOp(op);
   }
 
-  SmallVector<unsigned> written(Operation *op) {
-    return llvm::to_vector(writes[op].set_bits());
-  }
-
+  // `carried`: the positions the loop writes.
   void promoteLoop(IRRewriter &rewriter, scf::ForOp loop,
+                   ArrayRef<unsigned> carried,
                    SmallVectorImpl<Value> &elements) {
-    SmallVector<unsigned> carried = written(loop);
     SmallVector<Value> inits;
     for (unsigned p : carried)
       inits.push_back(elements[p]);
@@ -193,8 +198,7 @@ private:
   }
 
   void promoteIf(IRRewriter &rewriter, scf::IfOp ifOp,
-                 SmallVectorImpl<Value> &elements) {
-    SmallVector<unsigned> carried = written(ifOp);
+                 ArrayRef<unsigned> carried, SmallVectorImpl<Value> &elements) {
     if (carried.empty()) {
       for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
         SmallVector<Value> inner = llvm::to_vector(elements);

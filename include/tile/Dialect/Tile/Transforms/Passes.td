@@ -56,7 +56,7 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
     commits nor synchronises): every issue point commits one group (empty
     when the iteration does not exist), and iteration i starts with
     `cp.async.wait_group S - 2` and a CTA barrier in place of the mbarrier
-    wait.
+    wait (which also makes the barrier before the refill unnecessary).
 
     Loops with `stages(1)` are left alone. Producers must write shared tiles
     allocated outside the loop and used only inside it.
