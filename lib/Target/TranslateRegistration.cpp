@@ -125,6 +125,10 @@ static bool isTileLevel(ModuleOp module) {
 static LogicalResult lowerIfTileLevel(ModuleOp module, StageTimer &timer) {
   if (!isTileLevel(module))
     return success();
+  // A compiler driver's errors name the source line; the operation an error
+  // is attached to (a whole kernel, once lowered) is noise there
+  // (--mlir-print-ir-after-failure shows the IR).
+  module.getContext()->printOpOnDiagnostic(false);
   PassManager pm(module.getContext());
   TileToNVVMPipelineOptions pipelineOptions;
   pipelineOptions.chip = options->chip;
