@@ -119,6 +119,8 @@ int main(int argc, char **argv) {
          variant("gemm_rs"), false, false, 1e-4},
         {"gemm-variants.mlir @gemm_bar (each product completes on a barrier)",
          variant("gemm_bar"), false, false, 1e-4},
+        {"gemm-variants.mlir @gemm_mma_explicit (mma.sync asked for on sm_90a)",
+         variant("gemm_mma_explicit"), false, false, 1e-4},
     };
     struct Shape {
       int64_t m, n, k;

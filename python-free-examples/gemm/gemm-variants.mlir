@@ -7,6 +7,7 @@
 //   @gemm_nn, @gemm_tn, @gemm_tt  the other operand majors (see below).
 //   @gemm_rs        A from registers (wgmma's register-A form).
 //   @gemm_bar       each product completing on a barrier.
+//   @gemm_mma_explicit  mma.sync asked for by the accumulator's layout.
 tile.kernel @gemm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>,
                        %C: memref<?x?xf32>) threads(256) {
   %c0 = arith.constant 0 : index
@@ -233,4 +234,35 @@ tile.kernel @gemm_bar(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
     tile.mbarrier.wait %done[%c0], %parity : !tile.barrier<1>
   }
   tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<128x256xf32>, memref<?x?xf32>
+}
+
+// C = A B^T on mma.sync although the chip has wgmma: the accumulator's
+// #tile.mma layout, given by hand, asks for the fallback path (ldmatrix from
+// plain shared tiles, mma.sync m16n8k16, the 8 warps as a 2 x 4 grid of
+// 64 x 64 warp tiles); the loads still come through TMA.
+tile.kernel @gemm_mma_explicit(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
+                               %C: memref<?x?xf32>) threads(256) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant 0.0 : f32
+  %bx = gpu.block_id x
+  %by = gpu.block_id y
+  %m0 = arith.muli %by, %c128 : index
+  %n0 = arith.muli %bx, %c256 : index
+  %K = memref.dim %A, %c1 : memref<?x?xbf16>
+  %ktiles = arith.ceildivui %K, %c32 : index
+  %As = tile.alloc_shared : memref<128x32xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<256x32xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<128x256xf32, #tile.mma<warps_m = 2, warps_n = 4>>
+  tile.fill %acc, %zero : !tile.fragment<128x256xf32, #tile.mma<warps_m = 2, warps_n = 4>>, f32
+  tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(3) {
+    %k0 = arith.muli %kt, %c32 : index
+    tile.copy %A[%m0, %k0] to %As[] : memref<?x?xbf16>, memref<128x32xbf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%n0, %k0] to %Bs[] : memref<?x?xbf16>, memref<256x32xbf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs, %acc {transpose_b} : memref<128x32xbf16, #gpu.address_space<workgroup>>, memref<256x32xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x256xf32, #tile.mma<warps_m = 2, warps_n = 4>>
+  }
+  tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<128x256xf32, #tile.mma<warps_m = 2, warps_n = 4>>, memref<?x?xf32>
 }

@@ -274,7 +274,9 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
   matchAndRewrite(GemmOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto c = dyn_cast<FragmentType>(op.getC().getType());
-    if (!chip.hasWgmma)
+    // mma.sync where there is no wgmma, or where the IR asks for it with an
+    // #tile.mma accumulator (the fallback on any sm_80+ chip).
+    if (!chip.hasWgmma || (c && isa_and_present<MmaLayoutAttr>(c.getLayout())))
       return lowerToMmaSync(op, adaptor, rewriter);
     auto layout = c ? dyn_cast_if_present<WgmmaLayoutAttr>(c.getLayout())
                     : nullptr;

@@ -2,7 +2,7 @@
 // registers (N / 2 per thread of a 64 x N warpgroup tile), then between one
 // wgmma.fence and one commit + wait, one inline-PTX block; SSA names are
 // blanked so that repeats count.
-// RUN: tile-opt %s --split-input-file --tile-assign-layouts --convert-tile-to-gpu | grep -E '^// -{5}|gpu\.func|nvvm\.wgmma|memref\.alloca|nvgpu\.mbarrier\.arrive ' | sed -E -e 's/ : !llvm\.struct.*//' -e 's/%[0-9a-z_]+/%v/g' | uniq -c
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --convert-tile-to-gpu | grep -E '^// -{5}|gpu\.func|nvvm\.wgmma|memref\.alloca|nvgpu\.mbarrier\.arrive |nvvm\.mma\.sync|nvvm\.ldmatrix' | sed -E -e 's/ : !llvm\.struct.*//' -e 's/%[0-9a-z_]+/%v/g' | uniq -c
 // The block: one wgmma.mma_async m64nNk16 per 16 columns of K on the same
 // accumulator registers (shown as {d}), the first with scale-d `first`, which
 // is 0 with clear_accum.
@@ -67,4 +67,15 @@ tile.kernel @on_barrier() threads(128) {
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
   %done = tile.alloc_barrier arrivals(128) : !tile.barrier<1>
   tile.gemm %As, %Bs, %acc barrier %done[%c0] {transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>, !tile.barrier<1>
+}
+
+// -----
+
+// An #tile.mma accumulator asks for mma.sync on sm_90a too: plain shared
+// tiles, ldmatrix and mma.sync, no wgmma.
+tile.kernel @mma_asked_for() threads(128) {
+  %As = tile.alloc_shared : memref<64x32xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x32xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.mma<warps_m = 2, warps_n = 2>>
+  tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x32xbf16, #gpu.address_space<workgroup>>, memref<64x32xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32, #tile.mma<warps_m = 2, warps_n = 2>>
 }

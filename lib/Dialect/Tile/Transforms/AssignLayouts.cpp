@@ -74,7 +74,11 @@ struct TileAssignLayoutsPass
   // meet them in an elementwise op take it too, so no shuffle is needed.
   LogicalResult assignMatrixLayouts(const ChipInfo &target) {
     WalkResult result = getOperation().walk([&](GemmOp gemm) {
-      // Only wgmma reads swizzled tiles; ldmatrix reads them plain.
+      // Only wgmma reads swizzled tiles; ldmatrix reads them plain. A C
+      // laid out for mma.sync by hand asks for that path on any chip.
+      auto cType = dyn_cast<FragmentType>(gemm.getC().getType());
+      bool wgmma = target.hasWgmma &&
+                   !(cType && isa_and_present<MmaLayoutAttr>(cType.getLayout()));
       for (Value operand : {Value(gemm.getA()), Value(gemm.getB())}) {
         AllocSharedOp alloc = getSharedAllocation(operand);
         if (!alloc || alloc.getSwizzle())
@@ -85,9 +89,9 @@ struct TileAssignLayoutsPass
         // K-major rows of 32/64/128 bytes swizzle by their size; wider
         // (MN-major) rows are stored as 128-byte column blocks.
         int64_t swizzle = 0;
-        if (target.hasWgmma && (rowBytes == 32 || rowBytes == 64))
+        if (wgmma && (rowBytes == 32 || rowBytes == 64))
           swizzle = rowBytes;
-        else if (target.hasWgmma && rowBytes % 128 == 0)
+        else if (wgmma && rowBytes % 128 == 0)
           swizzle = 128;
         alloc.setSwizzle(swizzle);
       }
