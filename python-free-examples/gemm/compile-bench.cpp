@@ -16,10 +16,10 @@
 #include <fcntl.h>
 #include <fstream>
 #include <map>
+#include <spawn.h>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
-#include <spawn.h>
 #include <unistd.h>
 #include <vector>
 
@@ -41,7 +41,8 @@ double run(const std::vector<std::string> &argv, const std::string &log) {
   auto start = std::chrono::steady_clock::now();
   pid_t pid;
   int status = 0;
-  if (posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ) != 0 ||
+  if (posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ) !=
+          0 ||
       waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
       WEXITSTATUS(status) != 0) {
     std::fprintf(stderr, "compile-bench: '%s' failed; its output is in %s\n",
@@ -123,8 +124,8 @@ int main(int argc, char **argv) {
   std::printf("  %-36s %8.1f ms\n", "ptxas alone on the same PTX",
               median(alone));
   double ratio = median(whole) / median(alone);
-  std::printf("  %-36s %8.2f     (target: within 1.5)\n",
-              "whole / ptxas alone", ratio);
+  std::printf("  %-36s %8.2f     (target: within 1.5)\n", "whole / ptxas alone",
+              ratio);
   std::remove(log.c_str());
   std::remove(ptx.c_str());
   std::remove((tmp + "/a.cubin").c_str());

@@ -45,8 +45,7 @@ public:
   bool analyse() {
     MemRefType type = storage.getType();
     if (type.getRank() != 1 || !type.hasStaticShape() ||
-        !type.getLayout().isIdentity() ||
-        !type.getElementType().isIntOrFloat())
+        !type.getLayout().isIdentity() || !type.getElementType().isIntOrFloat())
       return false;
     size = type.getNumElements();
     Region *home = storage->getParentRegion();
@@ -211,12 +210,12 @@ private:
     SmallVector<Type> types(ifOp.getResultTypes());
     for (unsigned p : carried)
       types.push_back(elements[p].getType());
-    auto grown = scf::IfOp::create(rewriter, ifOp.getLoc(), types,
-                                   ifOp.getCondition(),
-                                   /*withElseRegion=*/true);
-    for (auto [from, to] : {std::pair{&ifOp.getThenRegion(),
-                                      &grown.getThenRegion()},
-                            {&ifOp.getElseRegion(), &grown.getElseRegion()}}) {
+    auto grown =
+        scf::IfOp::create(rewriter, ifOp.getLoc(), types, ifOp.getCondition(),
+                          /*withElseRegion=*/true);
+    for (auto [from, to] :
+         {std::pair{&ifOp.getThenRegion(), &grown.getThenRegion()},
+          {&ifOp.getElseRegion(), &grown.getElseRegion()}}) {
       to->getBlocks().clear();
       if (from->empty()) {
         Block *block = rewriter.createBlock(to);

@@ -77,8 +77,9 @@ struct TileAssignLayoutsPass
       // Only wgmma reads swizzled tiles; ldmatrix reads them plain. A C
       // laid out for mma.sync by hand asks for that path on any chip.
       auto cType = dyn_cast<FragmentType>(gemm.getC().getType());
-      bool wgmma = target.hasWgmma &&
-                   !(cType && isa_and_present<MmaLayoutAttr>(cType.getLayout()));
+      bool wgmma =
+          target.hasWgmma &&
+          !(cType && isa_and_present<MmaLayoutAttr>(cType.getLayout()));
       for (Value operand : {Value(gemm.getA()), Value(gemm.getB())}) {
         AllocSharedOp alloc = getSharedAllocation(operand);
         if (!alloc || alloc.getSwizzle())

@@ -67,8 +67,9 @@ Value LoopPipeliner::slotView(Location loc, AllocSharedOp ring, Value slot) {
   for (int64_t d = 1; d < rank; ++d)
     sizes.push_back(b.getIndexAttr(type.getDimSize(d)));
   SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
-  auto resultType = cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
-      type.getShape().drop_front(), type, offsets, sizes, strides));
+  auto resultType =
+      cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
+          type.getShape().drop_front(), type, offsets, sizes, strides));
   return memref::SubViewOp::create(b, loc, resultType, ring, offsets, sizes,
                                    strides);
 }
@@ -137,12 +138,11 @@ LogicalResult LoopPipeliner::run() {
     b.setInsertionPointAfter(alloc);
     auto ring = AllocSharedOp::create(
         b, alloc.getLoc(),
-        MemRefType::get(shape, type.getElementType(), MemRefLayoutAttrInterface(),
-                        type.getMemorySpace()),
+        MemRefType::get(shape, type.getElementType(),
+                        MemRefLayoutAttrInterface(), type.getMemorySpace()),
         alloc.getSwizzleAttr());
     rings.push_back({alloc, ring});
   }
-
 
   // Producers run iterations ahead, so what they read must be recomputable
   // there: pure ops of the body and values from outside the loop.
@@ -206,18 +206,17 @@ LogicalResult LoopPipeliner::run() {
   Value it = newLoop.getInductionVar();
   Value k = kOf(it);
   Value slot = arith::RemUIOp::create(b, loc, it, cst(stages));
-  Value round = arith::DivUIOp::create(b, loc, it, cst(stages));
   if (cpAsync) {
     // This thread's copies of iteration it have landed once at most S - 2
     // newer groups are pending; the barrier makes everyone's visible.
-    NVVM::CpAsyncWaitGroupOp::create(b, loc,
-                                     b.getI32IntegerAttr(stages - 2));
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(stages - 2));
     gpu::BarrierOp::create(b, loc);
   } else {
+    Value round = arith::DivUIOp::create(b, loc, it, cst(stages));
     Value parity = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ne,
-      arith::RemUIOp::create(b, loc, round, cst(2)), cst(0));
-  MBarrierWaitOp::create(b, loc, full, slot, parity);
+        b, loc, arith::CmpIPredicate::ne,
+        arith::RemUIOp::create(b, loc, round, cst(2)), cst(0));
+    MBarrierWaitOp::create(b, loc, full, slot, parity);
   }
 
   IRMapping mapping;
@@ -251,7 +250,8 @@ LogicalResult LoopPipeliner::run() {
     gpu::BarrierOp::create(b, loc);
   Value next = arith::AddIOp::create(b, loc, it, cst(stages - 1));
   ifIteration(next, [&] {
-    issueProducers(kOf(next), arith::RemUIOp::create(b, loc, next, cst(stages)));
+    issueProducers(kOf(next),
+                   arith::RemUIOp::create(b, loc, next, cst(stages)));
   });
   if (cpAsync)
     commitGroup();
