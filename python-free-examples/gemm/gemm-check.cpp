@@ -121,6 +121,8 @@ int main(int argc, char **argv) {
          variant("gemm_bar"), false, false, 1e-4},
         {"gemm-variants.mlir @gemm_mma_explicit (mma.sync asked for on sm_90a)",
          variant("gemm_mma_explicit"), false, false, 1e-4},
+        {"gemm-variants.mlir @gemm_mma_tt (mma.sync, A: K x M, B: K x N)",
+         variant("gemm_mma_tt", true, true), false, false, 1e-4, true, true},
     };
     struct Shape {
       int64_t m, n, k;

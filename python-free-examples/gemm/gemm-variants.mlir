@@ -8,6 +8,7 @@
 //   @gemm_rs        A from registers (wgmma's register-A form).
 //   @gemm_bar       each product completing on a barrier.
 //   @gemm_mma_explicit  mma.sync asked for by the accumulator's layout.
+//   @gemm_mma_tt    the same with A: K x M and B: K x N (ldmatrix.trans).
 tile.kernel @gemm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>,
                        %C: memref<?x?xf32>) threads(256) {
   %c0 = arith.constant 0 : index
@@ -263,6 +264,36 @@ tile.kernel @gemm_mma_explicit(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
     tile.copy %A[%m0, %k0] to %As[] : memref<?x?xbf16>, memref<128x32xbf16, #gpu.address_space<workgroup>>
     tile.copy %B[%n0, %k0] to %Bs[] : memref<?x?xbf16>, memref<256x32xbf16, #gpu.address_space<workgroup>>
     tile.gemm %As, %Bs, %acc {transpose_b} : memref<128x32xbf16, #gpu.address_space<workgroup>>, memref<256x32xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x256xf32, #tile.mma<warps_m = 2, warps_n = 4>>
+  }
+  tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<128x256xf32, #tile.mma<warps_m = 2, warps_n = 4>>, memref<?x?xf32>
+}
+
+// The mma.sync path with both operands stored the other way (A: K x M,
+// B: K x N): ldmatrix.trans reads them, handing out the registers mma.sync
+// wants, from plain shared tiles.
+tile.kernel @gemm_mma_tt(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
+                         %C: memref<?x?xf32>) threads(256) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant 0.0 : f32
+  %bx = gpu.block_id x
+  %by = gpu.block_id y
+  %m0 = arith.muli %by, %c128 : index
+  %n0 = arith.muli %bx, %c256 : index
+  %K = memref.dim %A, %c0 : memref<?x?xbf16>
+  %ktiles = arith.ceildivui %K, %c32 : index
+  %As = tile.alloc_shared : memref<32x128xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x256xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<128x256xf32, #tile.mma<warps_m = 2, warps_n = 4>>
+  tile.fill %acc, %zero : !tile.fragment<128x256xf32, #tile.mma<warps_m = 2, warps_n = 4>>, f32
+  tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(3) {
+    %k0 = arith.muli %kt, %c32 : index
+    tile.copy %A[%k0, %m0] to %As[] : memref<?x?xbf16>, memref<32x128xbf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%k0, %n0] to %Bs[] : memref<?x?xbf16>, memref<32x256xbf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs, %acc {transpose_a} : memref<32x128xbf16, #gpu.address_space<workgroup>>, memref<32x256xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x256xf32, #tile.mma<warps_m = 2, warps_n = 4>>
   }
   tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<128x256xf32, #tile.mma<warps_m = 2, warps_n = 4>>, memref<?x?xf32>
 }

@@ -428,9 +428,6 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
                             "layout (tile-assign-layouts)");
     if (failed(checkLoweredForms(op, /*registersA=*/false)))
       return failure();
-    if (op.getTransposeA() || !op.getTransposeB())
-      return op.emitOpError("lowers for K-major operands only so far: A as "
-                            "M x K and B as N x K (transpose_b)");
     auto a = cast<MemRefType>(op.getA().getType());
     Type element = a.getElementType();
     NVVM::MMATypes inputType;
@@ -449,7 +446,10 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
       return failure();
     if (swizzles->first != 0 || swizzles->second != 0)
       return op.emitOpError("ldmatrix reads unswizzled shared tiles only");
-    int64_t k = a.getShape()[1];
+    // A stored K x M (transpose_a) and B stored K x N (no transpose_b) are
+    // read with ldmatrix.trans, which hands out the same registers.
+    bool aKRows = op.getTransposeA(), bKRows = !op.getTransposeB();
+    int64_t k = aKRows ? a.getShape()[0] : a.getShape()[1];
     if (k % 16 != 0)
       return op.emitOpError("needs K to be a multiple of 16, got ") << k;
 
@@ -462,40 +462,53 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
     Value tid = threadId(rewriter, loc);
     Value warp = arith::DivUIOp::create(rewriter, loc, tid, cst(32));
     Value lane = arith::RemUIOp::create(rewriter, loc, tid, cst(32));
-    Value rowA = arith::AddIOp::create(
-        rewriter, loc,
-        arith::MulIOp::create(
-            rewriter, loc,
-            arith::DivUIOp::create(rewriter, loc, warp, cst(warpsN)),
-            cst(tileM)),
-        arith::RemUIOp::create(rewriter, loc, lane, cst(16)));
-    Value rowB = arith::AddIOp::create(
-        rewriter, loc,
-        arith::MulIOp::create(
-            rewriter, loc,
-            arith::RemUIOp::create(rewriter, loc, warp, cst(warpsN)),
-            cst(tileN)),
-        arith::RemUIOp::create(rewriter, loc, lane, cst(8)));
-    // ldmatrix x4 of A: lanes 16-31 give the right 8 columns; x2 of B:
-    // lanes 8-15 give the upper 8 columns (16-31 repeat, unused).
-    Value colA = arith::MulIOp::create(
-        rewriter, loc, arith::DivUIOp::create(rewriter, loc, lane, cst(16)),
-        cst(8));
-    Value colB = arith::MulIOp::create(
-        rewriter, loc,
-        arith::RemUIOp::create(
-            rewriter, loc, arith::DivUIOp::create(rewriter, loc, lane, cst(8)),
-            cst(2)),
-        cst(8));
+    auto mul = [&](Value v, int64_t c) {
+      return arith::MulIOp::create(rewriter, loc, v, cst(c));
+    };
+    auto div = [&](Value v, int64_t c) {
+      return arith::DivUIOp::create(rewriter, loc, v, cst(c));
+    };
+    auto rem = [&](Value v, int64_t c) {
+      return arith::RemUIOp::create(rewriter, loc, v, cst(c));
+    };
+    auto add = [&](Value x, Value y) {
+      return arith::AddIOp::create(rewriter, loc, x, y);
+    };
+    Value warpM = mul(div(warp, warpsN), tileM);
+    Value warpN = mul(rem(warp, warpsN), tileN);
+    // Each lane's row address for ldmatrix, as (M or N, K) offsets. A, x4:
+    // matrices (m 0-7, k 0-7), (m 8-15, k 0-7), (m 0-7, k 8-15), (m 8-15,
+    // k 8-15), lanes 8 q .. 8 q + 7 addressing matrix q; B, x2: (n 0-7,
+    // k 0-7), (n 0-7, k 8-15) from lanes 0-15. Stored M x K or N x K a lane
+    // addresses a row of M or N; stored K x M or K x N (.trans) one of K.
+    struct LaneOffsets {
+      Value mn, k;
+    };
+    LaneOffsets laneA =
+        aKRows ? LaneOffsets{mul(rem(div(lane, 8), 2), 8),
+                             add(rem(lane, 8), mul(div(lane, 16), 8))}
+               : LaneOffsets{rem(lane, 16), mul(div(lane, 16), 8)};
+    LaneOffsets laneB =
+        bKRows ? LaneOffsets{cst(0), rem(lane, 16)}
+               : LaneOffsets{rem(lane, 8), mul(rem(div(lane, 8), 2), 8)};
+    auto rowCol = [&](bool kRows, Value warpBase, const LaneOffsets &l,
+                      int64_t mnOffset,
+                      int64_t kOffset) -> std::pair<Value, Value> {
+      Value mn = add(add(warpBase, l.mn), cst(mnOffset));
+      Value kk = add(l.k, cst(kOffset));
+      return kRows ? std::pair{kk, mn} : std::pair{mn, kk};
+    };
 
     Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type();
-    auto ldmatrix = [&](Value tile, Value row, Value col, int64_t num) {
-      Value ptr = elementPointer(rewriter, loc, tile, {row, col}, 3);
+    auto ldmatrix = [&](Value tile, std::pair<Value, Value> at, int64_t num,
+                        bool trans) {
+      Value ptr = elementPointer(rewriter, loc, tile, {at.first, at.second}, 3);
       auto type = LLVM::LLVMStructType::getLiteral(
           context, SmallVector<Type>(num, i32));
       Value frag = NVVM::LdMatrixOp::create(
           rewriter, loc, type, ptr, rewriter.getI32IntegerAttr(num),
-          NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
+          NVVM::MMALayoutAttr::get(context, trans ? NVVM::MMALayout::col
+                                                  : NVVM::MMALayout::row),
           NVVM::LdStMatrixShapeAttr::get(context, 8, 8),
           NVVM::LdStMatrixEltTypeAttr::get(context,
                                            NVVM::LdStMatrixEltType::B16));
@@ -513,13 +526,13 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
     for (int64_t kk = 0; kk < k / 16; ++kk) {
       SmallVector<SmallVector<Value>> bFrags;
       for (int64_t j = 0; j < tn; ++j)
-        bFrags.push_back(ldmatrix(
-            adaptor.getB(), arith::AddIOp::create(rewriter, loc, rowB, cst(8 * j)),
-            arith::AddIOp::create(rewriter, loc, colB, cst(16 * kk)), 2));
+        bFrags.push_back(
+            ldmatrix(adaptor.getB(),
+                     rowCol(bKRows, warpN, laneB, 8 * j, 16 * kk), 2, bKRows));
       for (int64_t i = 0; i < tm; ++i) {
-        SmallVector<Value> aFrag = ldmatrix(
-            adaptor.getA(), arith::AddIOp::create(rewriter, loc, rowA, cst(16 * i)),
-            arith::AddIOp::create(rewriter, loc, colA, cst(16 * kk)), 4);
+        SmallVector<Value> aFrag =
+            ldmatrix(adaptor.getA(),
+                     rowCol(aKRows, warpM, laneA, 16 * i, 16 * kk), 4, aKRows);
         for (int64_t j = 0; j < tn; ++j) {
           int64_t slot = (i * tn + j) * 4;
           SmallVector<Value> cRegs;

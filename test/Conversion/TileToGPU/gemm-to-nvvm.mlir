@@ -79,3 +79,14 @@ tile.kernel @mma_asked_for() threads(128) {
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.mma<warps_m = 2, warps_n = 2>>
   tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x32xbf16, #gpu.address_space<workgroup>>, memref<64x32xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32, #tile.mma<warps_m = 2, warps_n = 2>>
 }
+
+// -----
+
+// mma.sync with A stored K x M and B stored K x N: the same instructions,
+// with ldmatrix reading transposed (layout col, PTX .trans).
+tile.kernel @mma_transposed() threads(128) {
+  %As = tile.alloc_shared : memref<32x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.mma<warps_m = 2, warps_n = 2>>
+  tile.gemm %As, %Bs, %acc {transpose_a} : memref<32x64xbf16, #gpu.address_space<workgroup>>, memref<32x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32, #tile.mma<warps_m = 2, warps_n = 2>>
+}
