@@ -61,12 +61,18 @@ def ConvertTileElementwiseToGPU : TileToGPUPass<"convert-tile-elementwise-to-gpu
 
 def ConvertTileGemmToNVVM : TileToGPUPass<"convert-tile-gemm-to-nvvm",
     "Lowers tile.gemm to the chip's matrix instructions", [{
-    sm_90a: A (M x K) and B (N x K, `transpose_b`) in swizzled shared tiles,
-    C in a `#tile.wgmma` fragment: per warpgroup, `wgmma.fence`, one
-    `wgmma.mma_async` m64nNk16 per 16-wide K slice (descriptors built from
-    the tiles' shared addresses and swizzles), `wgmma.commit_group` and
-    `wgmma.wait_group 0`. Other chips and operand forms fail with an error
-    naming what is not lowered yet.
+    sm_90a: A and B in swizzled shared tiles (either major; tf32 K-major
+    only) or A in a register fragment with C's layout, C in a `#tile.wgmma`
+    fragment: per warpgroup, `wgmma.fence`, one inline-PTX block with one
+    `wgmma.mma_async` m64nNk16 per 32 bytes of K (descriptors built from the
+    tiles' shared addresses and swizzles; for A in registers four 32-bit
+    registers per K step), `wgmma.commit_group` and `wgmma.wait_group` (1 when
+    the pipeliner leaves the group in flight, else 0). Other sm_80+ chips,
+    and a C in a `#tile.mma` fragment on any chip: mma.sync m16n8k16 with
+    ldmatrix (.trans for K x M / K x N operands). A gemm with a barrier waits
+    for its product, then every thread arrives on it. Forms not lowered yet
+    (tensor memory, A in registers for mma.sync, i8 and fp8) fail with an
+    error naming them.
   }]>;
 
 def ConvertTileMBarrierToNVGPU : TileToGPUPass<"convert-tile-mbarrier-to-nvgpu",

@@ -1,13 +1,17 @@
 //===- GemmToNVVM.cpp - tile.gemm to wgmma or mma.sync --------------------===//
 //
 // sm_90a: A and B in swizzled shared tiles (K-major, or M/N-major as 128-byte
-// column blocks), C in #tile.wgmma registers. Warpgroup g multiplies rows
-// [64 g, 64 g + 64) of op(A) by all of op(B) with one wgmma.mma_async per
-// 32 bytes of K, between one wgmma.fence and one commit + wait, so ptxas
-// sees the accumulators untouched while the group is in flight.
+// column blocks), or A in registers with C's layout; C in #tile.wgmma
+// registers. Warpgroup g multiplies rows [64 g, 64 g + 64) of op(A) by all
+// of op(B) with one wgmma.mma_async per 32 bytes of K, all in one inline-PTX
+// block between one wgmma.fence and one commit + wait, so ptxas sees the
+// accumulators untouched while the group is in flight.
 //
-// Other sm_80+ chips: per warp, mma.sync m16n8k16 tiles of C in #tile.mma
-// registers, A and B fragments read from plain shared tiles with ldmatrix.
+// Other sm_80+ chips, and C in #tile.mma registers on any chip: per warp,
+// mma.sync m16n8k16 tiles of C, A and B fragments read from plain shared
+// tiles with ldmatrix (.trans for A stored K x M and B stored K x N).
+//
+// With a barrier, every thread arrives on it once its part of C is complete.
 //
 //===----------------------------------------------------------------------===//
 
