@@ -1,4 +1,5 @@
-// Stores to global memory are predicated inline PTX, one block per run:
+// Stores to (and loads from) global memory are predicated inline PTX, one
+// block per run:
 // a vector store when the run is a power of two of at most 16 bytes, then
 // the element-by-element edge path. Each element width and run shape here
 // must assemble (ptxas) and show the expected instructions.
@@ -6,6 +7,9 @@
 // RUN: tile-translate --tile-to-cubin --chip=sm_90a %s -o %t.cubin && echo 'ptxas accepts it'
 // RUN: tile-translate --tile-to-ptx --chip=sm_90a %s -o %t.ptx
 // RUN: grep -oE '@[a-z%0-9]+ st\.global[.a-z0-9]+' %t.ptx | sed -E 's/@%?[a-z0-9]+/@p/' | sort | uniq -c
+// Loads the same way, into zeroed registers (16-bit elements unpacked from
+// 32-bit words; 8-bit ones always one by one, as u8 into 16-bit registers).
+// RUN: grep -oE '@[a-z%0-9]+ ld\.global[.a-z0-9]+' %t.ptx | sed -E 's/@%?[a-z0-9]+/@p/' | sort | uniq -c
 
 // i8, runs of 1 (odd width): st.global.b8 only.
 tile.kernel @i8_single(%a: memref<?xi8>, %b: memref<?xi8>) threads(128) {

@@ -231,45 +231,11 @@ RunBounds lowering::computeRunBounds(OpBuilder &b, Location loc, Value memref,
   return {full, count};
 }
 
-// Lanes [0, count) set. vector.create_mask would need the vector-to-LLVM
-// mask materialisation, which gpu-to-nvvm does not run.
-static Value prefixMask(OpBuilder &b, Location loc, Value count,
-                        int64_t vector) {
-  auto indexVec = VectorType::get({vector}, b.getIndexType());
-  SmallVector<APInt> lanes;
-  for (int64_t i = 0; i < vector; ++i)
-    lanes.push_back(APInt(64, i));
-  Value step = arith::ConstantOp::create(
-      b, loc, indexVec, DenseElementsAttr::get(indexVec, lanes));
-  Value limit = vector::BroadcastOp::create(b, loc, indexVec, count);
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, step, limit);
-}
-
 Value lowering::loadGlobalRun(OpBuilder &b, Location loc, Value memref,
-                            ValueRange indices, int64_t vector,
-                            Value aligned) {
-  auto type = cast<MemRefType>(memref.getType());
-  auto vecType = VectorType::get({vector}, type.getElementType());
-  RunBounds bounds = computeRunBounds(b, loc, memref, indices, vector);
-  Value fast = arith::AndIOp::create(b, loc, bounds.full, aligned);
-  int64_t bytes = vector * type.getElementTypeBitWidth() / 8;
-  auto ifOp = scf::IfOp::create(
-      b, loc, fast,
-      [&](OpBuilder &then, Location l) {
-        Value v = vector::LoadOp::create(then, l, vecType, memref, indices,
-                                         /*nontemporal=*/false,
-                                         llvm::MaybeAlign(bytes));
-        scf::YieldOp::create(then, l, v);
-      },
-      [&](OpBuilder &els, Location l) {
-        Value mask = prefixMask(els, l, bounds.count, vector);
-        Value zero = arith::ConstantOp::create(
-            els, l, vecType, els.getZeroAttr(vecType));
-        Value v = vector::MaskedLoadOp::create(els, l, vecType, memref,
-                                               indices, mask, zero);
-        scf::YieldOp::create(els, l, v);
-      });
-  return ifOp.getResult(0);
+                              ValueRange indices, int64_t vector,
+                              Value aligned) {
+  return GlobalRunAccess(b, loc, memref, indices, vector, aligned)
+      .load(b, loc, SmallVector<int64_t>(indices.size(), 0));
 }
 
 // An element as the register its store takes: 32- and 64-bit ones as they
@@ -292,7 +258,7 @@ static Value elementRegister(OpBuilder &b, Location loc, Value element,
   return v;
 }
 
-GlobalRunWriter::GlobalRunWriter(OpBuilder &b, Location loc, Value memref,
+GlobalRunAccess::GlobalRunAccess(OpBuilder &b, Location loc, Value memref,
                                  ValueRange base, int64_t vector,
                                  Value aligned)
     : memref(memref), base(base), aligned(aligned), vector(vector) {
@@ -304,8 +270,8 @@ GlobalRunWriter::GlobalRunWriter(OpBuilder &b, Location loc, Value memref,
   baseAddress = elementAddress(b, loc, memref, base);
 }
 
-const GlobalRunWriter::Row &
-GlobalRunWriter::row(OpBuilder &b, Location loc, ArrayRef<int64_t> offset) {
+const GlobalRunAccess::Row &
+GlobalRunAccess::row(OpBuilder &b, Location loc, ArrayRef<int64_t> offset) {
   SmallVector<int64_t> key(offset.drop_back());
   auto it = rows.find(key);
   if (it != rows.end())
@@ -335,8 +301,8 @@ GlobalRunWriter::row(OpBuilder &b, Location loc, ArrayRef<int64_t> offset) {
   return rows.emplace(key, Row{inBounds, pointer}).first->second;
 }
 
-const GlobalRunWriter::Column &
-GlobalRunWriter::column(OpBuilder &b, Location loc, int64_t offset) {
+const GlobalRunAccess::Column &
+GlobalRunAccess::column(OpBuilder &b, Location loc, int64_t offset) {
   auto it = columns.find(offset);
   if (it != columns.end())
     return it->second;
@@ -365,7 +331,7 @@ GlobalRunWriter::column(OpBuilder &b, Location loc, int64_t offset) {
 // bounds and aligned, else stores of its first `count` elements one by one.
 // Predication keeps the epilogue free of branches, which LLVM and ptxas
 // would otherwise spend their time on.
-void GlobalRunWriter::store(OpBuilder &b, Location loc, Value value,
+void GlobalRunAccess::store(OpBuilder &b, Location loc, Value value,
                             ArrayRef<int64_t> offset) {
   auto type = cast<MemRefType>(memref.getType());
   int64_t bits = type.getElementTypeBitWidth();
@@ -452,6 +418,111 @@ void GlobalRunWriter::store(OpBuilder &b, Location loc, Value value,
       LLVM::tailcallkind::TailCallKind::None,
       LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
       ArrayAttr());
+}
+
+// One inline-PTX block per run, as for stores: every element register is
+// zeroed, the whole run is loaded when it is in bounds and aligned (16-bit
+// elements as 32-bit words, unpacked), else its first `count` elements one
+// by one. 8-bit elements always go one by one (PTX has no 8-bit registers
+// to unpack words into).
+Value GlobalRunAccess::load(OpBuilder &b, Location loc,
+                            ArrayRef<int64_t> offset) {
+  auto type = cast<MemRefType>(memref.getType());
+  Type element = type.getElementType();
+  int64_t bits = type.getElementTypeBitWidth();
+  int64_t bytes = vector * bits / 8;
+  const Row &r = row(b, loc, offset);
+  const Column &c = column(b, loc, offset.back());
+  int64_t immediate = offset.back() * bits / 8;
+
+  // Outputs $0 .. $(vector - 1), one register per element; then the row is
+  // in bounds, the column's run is whole and aligned, the column's count,
+  // the row's address.
+  std::string reg = bits == 64   ? (element.isF64() ? "d" : "l")
+                    : bits == 32 ? (element.isF32() ? "f" : "r")
+                                 : "h";
+  Type regType = bits >= 32 ? element : b.getI16Type();
+  SmallVector<std::string> constraints, outputs;
+  for (int64_t e = 0; e < vector; ++e) {
+    constraints.push_back("=" + reg);
+    outputs.push_back("$" + std::to_string(e));
+  }
+  llvm::append_range(constraints, SmallVector<std::string>{"b", "b", "r", "l"});
+  auto in = [&](int64_t i) { return "$" + std::to_string(vector + i); };
+  auto address = [&](int64_t byteOffset) {
+    std::string text = "[" + in(3);
+    if (byteOffset + immediate)
+      text += "+" + std::to_string(byteOffset + immediate);
+    return text + "]";
+  };
+  int64_t regBits = std::max<int64_t>(16, bits);
+  std::string text = "{\n.reg .pred f, q, p;\n";
+  bool vectorLoad =
+      vector > 1 && llvm::isPowerOf2_64(vector) && bytes <= 16 && bits >= 16;
+  int64_t words = bytes / 4;
+  if (vectorLoad && bits == 16)
+    text += ".reg .b32 w<" + std::to_string(words) + ">;\n";
+  for (const std::string &out : outputs)
+    text += "mov.b" + std::to_string(regBits) + " " + out + ", 0;\n";
+  if (vectorLoad) {
+    text += "and.pred f, " + in(0) + ", " + in(1) + ";\n";
+    auto vec = [](ArrayRef<std::string> regs) {
+      return regs.size() > 1 ? "{" + llvm::join(regs, ", ") + "}"
+                             : regs.front();
+    };
+    auto ld = [&](int64_t count, int64_t width) {
+      return std::string("@f ld.global") +
+             (count > 1 ? ".v" + std::to_string(count) : "") + ".b" +
+             std::to_string(width) + " ";
+    };
+    if (bits >= 32) {
+      text += ld(vector, bits) + vec(outputs) + ", " + address(0) + ";\n";
+    } else {
+      SmallVector<std::string> w;
+      for (int64_t i = 0; i < words; ++i)
+        w.push_back("w" + std::to_string(i));
+      text += ld(words, 32) + vec(w) + ", " + address(0) + ";\n";
+      for (int64_t i = 0; i < words; ++i)
+        text += "@f mov.b32 {" + outputs[2 * i] + ", " + outputs[2 * i + 1] +
+                "}, w" + std::to_string(i) + ";\n";
+    }
+    text += "not.pred q, f;\nand.pred q, q, " + in(0) + ";\n";
+  } else {
+    text += "mov.pred q, " + in(0) + ";\n";
+  }
+  std::string one = bits == 8 ? "u8" : "b" + std::to_string(bits);
+  for (int64_t e = 0; e < vector; ++e) {
+    text += "setp.gt.and.u32 p, " + in(2) + ", " + std::to_string(e) +
+            ", q;\n@p ld.global." + one + " " + outputs[e] + ", " +
+            address(e * bits / 8) + ";\n";
+  }
+  text += "}";
+
+  Type resultType = regType;
+  if (vector > 1)
+    resultType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(vector, regType));
+  Value result =
+      LLVM::InlineAsmOp::create(
+          b, loc, resultType,
+          ValueRange{r.inBounds, c.full, c.count, r.pointer}, text,
+          llvm::join(constraints, ","), /*has_side_effects=*/true,
+          /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+          ArrayAttr())
+          .getResult(0);
+  SmallVector<Value> elements;
+  for (int64_t e = 0; e < vector; ++e) {
+    Value v = vector > 1 ? LLVM::ExtractValueOp::create(b, loc, result, e)
+                         : result;
+    if (bits == 8)
+      v = arith::TruncIOp::create(b, loc, b.getI8Type(), v);
+    if (v.getType() != element)
+      v = arith::BitcastOp::create(b, loc, element, v);
+    elements.push_back(v);
+  }
+  return vector::FromElementsOp::create(
+      b, loc, VectorType::get({vector}, element), elements);
 }
 
 Value lowering::runsAreAligned(OpBuilder &b, Location loc, Value memref,

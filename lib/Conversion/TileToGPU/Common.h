@@ -84,23 +84,25 @@ Value elementPointer(OpBuilder &b, Location loc, Value memref,
                      ValueRange indices, unsigned addressSpace);
 
 /// Reads `vector` consecutive elements of a global memref starting at
-/// `indices`; elements out of bounds read as 0. Full, aligned runs are a
-/// single vector load; the rest go through a masked load.
+/// `indices` (GlobalRunAccess::load on one run).
 Value loadGlobalRun(OpBuilder &b, Location loc, Value memref,
                     ValueRange indices, int64_t vector, Value aligned);
-/// Writes runs of `vector` elements of one copy to a global memref, each as
-/// one predicated inline-PTX store (elements out of bounds are skipped).
+/// Reads or writes runs of `vector` elements of one copy in a global memref,
+/// each as one predicated inline-PTX block (out-of-bounds elements are
+/// skipped, and read as 0).
 /// Runs are addressed as `base + offset` with a constant offset: sizes,
 /// strides and the base address are computed once per writer, row and
 /// column terms once per distinct offset, and the offset's columns go into
 /// the store's immediate. Every store must be emitted in the block (or a
 /// block dominated by the point) where the writer was created.
-class GlobalRunWriter {
+class GlobalRunAccess {
 public:
-  GlobalRunWriter(OpBuilder &b, Location loc, Value memref, ValueRange base,
+  GlobalRunAccess(OpBuilder &b, Location loc, Value memref, ValueRange base,
                   int64_t vector, Value aligned);
   void store(OpBuilder &b, Location loc, Value value,
              ArrayRef<int64_t> offset);
+  /// The run at `base + offset`, as a vector of the memref's elements.
+  Value load(OpBuilder &b, Location loc, ArrayRef<int64_t> offset);
 
 private:
   struct Row {

@@ -59,7 +59,7 @@ struct CopySide {
     int64_t bytes = vector * type.getElementTypeBitWidth() / 8;
     switch (space) {
     case MemorySpace::Global:
-      GlobalRunWriter(b, loc, value, addIndices(b, loc, offsets, coords),
+      GlobalRunAccess(b, loc, value, addIndices(b, loc, offsets, coords),
                       vector, aligned)
           .store(b, loc, run, SmallVector<int64_t>(coords.size(), 0));
       return;
@@ -171,7 +171,7 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
       if (to.space == MemorySpace::Global && dist->isEven() &&
           dist->runOffset(0)) {
         // Runs at constant offsets from run 0 share one writer.
-        GlobalRunWriter writer(
+        GlobalRunAccess writer(
             b, l, to.value,
             addIndices(b, l, to.offsets, dist->runCoordinates(b, l, tid, 0)),
             dist->vector, to.aligned);
