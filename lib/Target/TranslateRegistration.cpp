@@ -125,10 +125,6 @@ static bool isTileLevel(ModuleOp module) {
 static LogicalResult lowerIfTileLevel(ModuleOp module, StageTimer &timer) {
   if (!isTileLevel(module))
     return success();
-  // A compiler driver's errors name the source line; the operation an error
-  // is attached to (a whole kernel, once lowered) is noise there
-  // (--mlir-print-ir-after-failure shows the IR).
-  module.getContext()->printOpOnDiagnostic(false);
   PassManager pm(module.getContext());
   TileToNVVMPipelineOptions pipelineOptions;
   pipelineOptions.chip = options->chip;
@@ -142,7 +138,8 @@ static LogicalResult lowerIfTileLevel(ModuleOp module, StageTimer &timer) {
     return failure();
   applyDefaultTimingPassManagerCLOptions(pm);
   return timer.run("tile-to-nvvm pipeline", [&] {
-    return failure(failed(pm.run(module)) || failed(verify(module)));
+    return failure(failed(pm.run(module)) ||
+                   (!options->verifyEach && failed(verify(module))));
   });
 }
 
@@ -168,11 +165,14 @@ static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
     return op->emitError("expects a builtin.module");
+  // A compiler driver's errors name the source line; the operation an error
+  // is attached to (a whole kernel, once lowered) is noise there
+  // (--mlir-print-ir-after-failure shows the IR).
+  module.getContext()->printOpOnDiagnostic(false);
   StageTimer timer(options->timing);
   TargetOptions target = options->target();
   if (failed(lowerIfTileLevel(module, timer)))
     return failure();
-
 
   llvm::LLVMContext context;
   auto llvmModule = timer.run("LLVM IR + LLVM opt", [&] {

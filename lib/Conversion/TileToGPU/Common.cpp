@@ -204,8 +204,20 @@ void lowering::ctaBarrier(OpBuilder &b, Location loc) {
 // Guarded global accesses
 //===----------------------------------------------------------------------===//
 
+// Whether `col` is inside a dimension of `size`, and min(size - col,
+// vector), the elements a run from there may touch; the difference is taken
+// only where it cannot underflow (the select that uses it).
+static std::pair<Value, Value> columnInBounds(OpBuilder &b, Location loc,
+                                              Value col, Value size,
+                                              Value vector) {
+  Value in =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col, size);
+  Value left = arith::SubIOp::create(b, loc, size, col);
+  return {in, arith::MinUIOp::create(b, loc, left, vector)};
+}
+
 RunBounds lowering::computeRunBounds(OpBuilder &b, Location loc, Value memref,
-                                  ValueRange indices, int64_t vector) {
+                                     ValueRange indices, int64_t vector) {
   auto type = cast<MemRefType>(memref.getType());
   int64_t rank = type.getRank();
   Value rowsIn = arith::ConstantIntOp::create(b, loc, 1, 1);
@@ -220,14 +232,11 @@ RunBounds lowering::computeRunBounds(OpBuilder &b, Location loc, Value memref,
   Value vec = constIndex(b, loc, vector);
   Value zero = constIndex(b, loc, 0);
   // remaining = clamp(size - col, 0, vector), computed without underflow.
-  Value colIn = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
-                                      last);
-  Value left = arith::SubIOp::create(b, loc, last, col);
-  left = arith::MinUIOp::create(b, loc, left, vec);
+  auto [colIn, left] = columnInBounds(b, loc, col, last, vec);
   Value any = arith::AndIOp::create(b, loc, rowsIn, colIn);
   Value count = arith::SelectOp::create(b, loc, any, left, zero);
-  Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, count,
-                                     vec);
+  Value full =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, count, vec);
   return {full, count};
 }
 
@@ -236,6 +245,31 @@ Value lowering::loadGlobalRun(OpBuilder &b, Location loc, Value memref,
                               Value aligned) {
   return GlobalRunAccess(b, loc, memref, indices, vector, aligned)
       .load(b, loc, SmallVector<int64_t>(indices.size(), 0));
+}
+
+Value lowering::createInlinePtx(OpBuilder &b, Location loc, Type resultType,
+                                ValueRange operands, StringRef text,
+                                StringRef constraints) {
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, resultType ? TypeRange(resultType) : TypeRange(), operands, text,
+      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  return resultType ? op.getResult(0) : Value();
+}
+
+std::string lowering::ptxRegisters(ArrayRef<std::string> registers) {
+  return registers.size() > 1 ? "{" + llvm::join(registers, ", ") + "}"
+                              : registers.front();
+}
+
+// `[base+bytes]`, or `[base]`.
+static std::string ptxAddress(StringRef base, int64_t bytes) {
+  std::string text = "[" + base.str();
+  if (bytes)
+    text += "+" + std::to_string(bytes);
+  return text + "]";
 }
 
 // An element as the register its store takes: 32- and 64-bit ones as they
@@ -310,18 +344,13 @@ GlobalRunAccess::column(OpBuilder &b, Location loc, int64_t offset) {
   Value col = base.back();
   if (offset)
     col = arith::AddIOp::create(b, loc, col, constIndex(b, loc, offset));
-  Value size = sizes.back();
-  Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
-                                   size);
-  Value left = arith::MinUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, size, col),
-      constIndex(b, loc, vector));
+  Value vec = constIndex(b, loc, vector);
+  auto [in, left] = columnInBounds(b, loc, col, sizes.back(), vec);
   Value count =
       arith::SelectOp::create(b, loc, in, left, constIndex(b, loc, 0));
   Value full = arith::AndIOp::create(
       b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, count,
-                            constIndex(b, loc, vector)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, count, vec),
       aligned);
   count = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), count);
   return columns.emplace(offset, Column{count, full}).first->second;
@@ -389,12 +418,9 @@ void GlobalRunAccess::store(OpBuilder &b, Location loc, Value value,
     std::string text = "@" + pred.str() + " st.global";
     if (regs.size() > 1)
       text += ".v" + std::to_string(regs.size());
-    text += ".b" + std::to_string(width) + " [$3";
-    if (byteOffset + immediate)
-      text += "+" + std::to_string(byteOffset + immediate);
-    std::string data = regs.size() > 1 ? "{" + llvm::join(regs, ", ") + "}"
-                                       : regs.front();
-    return text + "], " + data + ";\n";
+    return text + ".b" + std::to_string(width) + " " +
+           ptxAddress("$3", byteOffset + immediate) + ", " +
+           ptxRegisters(regs) + ";\n";
   };
   std::string text = "{\n.reg .pred f, q, p;\n";
   if (vectorStore) {
@@ -412,12 +438,7 @@ void GlobalRunAccess::store(OpBuilder &b, Location loc, Value value,
     text += st("p", e * bits / 8, {elements[e]}, bits);
   }
   text += "}";
-  LLVM::InlineAsmOp::create(
-      b, loc, TypeRange{}, operands, text, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
+  createInlinePtx(b, loc, Type(), operands, text, constraints);
 }
 
 // One inline-PTX block per run, as for stores: every element register is
@@ -450,10 +471,7 @@ Value GlobalRunAccess::load(OpBuilder &b, Location loc,
   llvm::append_range(constraints, SmallVector<std::string>{"b", "b", "r", "l"});
   auto in = [&](int64_t i) { return "$" + std::to_string(vector + i); };
   auto address = [&](int64_t byteOffset) {
-    std::string text = "[" + in(3);
-    if (byteOffset + immediate)
-      text += "+" + std::to_string(byteOffset + immediate);
-    return text + "]";
+    return ptxAddress(in(3), byteOffset + immediate);
   };
   int64_t regBits = std::max<int64_t>(16, bits);
   std::string text = "{\n.reg .pred f, q, p;\n";
@@ -466,22 +484,19 @@ Value GlobalRunAccess::load(OpBuilder &b, Location loc,
     text += "mov.b" + std::to_string(regBits) + " " + out + ", 0;\n";
   if (vectorLoad) {
     text += "and.pred f, " + in(0) + ", " + in(1) + ";\n";
-    auto vec = [](ArrayRef<std::string> regs) {
-      return regs.size() > 1 ? "{" + llvm::join(regs, ", ") + "}"
-                             : regs.front();
-    };
     auto ld = [&](int64_t count, int64_t width) {
       return std::string("@f ld.global") +
              (count > 1 ? ".v" + std::to_string(count) : "") + ".b" +
              std::to_string(width) + " ";
     };
     if (bits >= 32) {
-      text += ld(vector, bits) + vec(outputs) + ", " + address(0) + ";\n";
+      text +=
+          ld(vector, bits) + ptxRegisters(outputs) + ", " + address(0) + ";\n";
     } else {
       SmallVector<std::string> w;
       for (int64_t i = 0; i < words; ++i)
         w.push_back("w" + std::to_string(i));
-      text += ld(words, 32) + vec(w) + ", " + address(0) + ";\n";
+      text += ld(words, 32) + ptxRegisters(w) + ", " + address(0) + ";\n";
       for (int64_t i = 0; i < words; ++i)
         text += "@f mov.b32 {" + outputs[2 * i] + ", " + outputs[2 * i + 1] +
                 "}, w" + std::to_string(i) + ";\n";
@@ -502,19 +517,13 @@ Value GlobalRunAccess::load(OpBuilder &b, Location loc,
   if (vector > 1)
     resultType = LLVM::LLVMStructType::getLiteral(
         b.getContext(), SmallVector<Type>(vector, regType));
-  Value result =
-      LLVM::InlineAsmOp::create(
-          b, loc, resultType,
-          ValueRange{r.inBounds, c.full, c.count, r.pointer}, text,
-          llvm::join(constraints, ","), /*has_side_effects=*/true,
-          /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-          LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-          ArrayAttr())
-          .getResult(0);
+  Value result = createInlinePtx(
+      b, loc, resultType, ValueRange{r.inBounds, c.full, c.count, r.pointer},
+      text, llvm::join(constraints, ","));
   SmallVector<Value> elements;
   for (int64_t e = 0; e < vector; ++e) {
-    Value v = vector > 1 ? LLVM::ExtractValueOp::create(b, loc, result, e)
-                         : result;
+    Value v =
+        vector > 1 ? LLVM::ExtractValueOp::create(b, loc, result, e) : result;
     if (bits == 8)
       v = arith::TruncIOp::create(b, loc, b.getI8Type(), v);
     if (v.getType() != element)

@@ -83,6 +83,15 @@ Value elementAddress(OpBuilder &b, Location loc, Value memref,
 Value elementPointer(OpBuilder &b, Location loc, Value memref,
                      ValueRange indices, unsigned addressSpace);
 
+/// An inline-PTX statement with side effects (the form every hand-written
+/// PTX block of the lowering takes); `resultType` null for none. Returns
+/// its result, or null.
+Value createInlinePtx(OpBuilder &b, Location loc, Type resultType,
+                      ValueRange operands, StringRef text,
+                      StringRef constraints);
+/// A PTX vector operand `{a, b, ...}`, or the register alone.
+std::string ptxRegisters(ArrayRef<std::string> registers);
+
 /// Reads `vector` consecutive elements of a global memref starting at
 /// `indices` (GlobalRunAccess::load on one run).
 Value loadGlobalRun(OpBuilder &b, Location loc, Value memref,

@@ -171,7 +171,7 @@ static Value wgmmaSequence(OpBuilder &b, Location loc, ValueRange accumulators,
     constraints.push_back(constraint.str());
     return "$" + std::to_string(regs + operands.size() - 1);
   };
-  std::string d = "{" + llvm::join(names, ", ") + "}";
+  std::string d = ptxRegisters(names);
   // Immediates: scale-a, scale-b, then the transposes bf16/f16 have (none
   // for A from registers, which is K-major); tf32 operands are K-major.
   bool aInRegisters = aSteps.front().size() > 1;
@@ -188,8 +188,7 @@ static Value wgmmaSequence(OpBuilder &b, Location loc, ValueRange accumulators,
     SmallVector<std::string> aNames;
     for (Value v : aStep)
       aNames.push_back(add(v, aInRegisters ? "r" : "l"));
-    std::string aText = aInRegisters ? "{" + llvm::join(aNames, ", ") + "}"
-                                     : aNames.front();
+    std::string aText = ptxRegisters(aNames);
     std::string bText = add(bStep, "l");
     text += "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k" +
             std::to_string(kStep) + ".f32." + inputType.str() + "." +
@@ -197,14 +196,8 @@ static Value wgmmaSequence(OpBuilder &b, Location loc, ValueRange accumulators,
             (i == 0 ? "first" : "rest") + tail + ";\n";
   }
   text += "}";
-  return LLVM::InlineAsmOp::create(
-             b, loc, structType, operands, text, llvm::join(constraints, ","),
-             /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None,
-             LLVM::AsmDialectAttr::get(b.getContext(),
-                                       LLVM::AsmDialect::AD_ATT),
-             ArrayAttr())
-      .getResult(0);
+  return createInlinePtx(b, loc, structType, operands, text,
+                         llvm::join(constraints, ","));
 }
 
 // K step `kk` of A in registers (the #tile.wgmma layout's storage of a
@@ -252,10 +245,11 @@ static LogicalResult checkLoweredForms(GemmOp op, bool registersA) {
   return success();
 }
 
-// A gemm with a barrier arrives on it once the product is complete.
-static void arriveOnCompletion(OpBuilder &b, Location loc, GemmOp op,
-                               Value barrier, Value index) {
-  if (!op.getBarrier())
+// A gemm with a barrier (null otherwise) arrives on it once the product
+// is complete.
+static void arriveOnCompletion(OpBuilder &b, Location loc, Value barrier,
+                               Value index) {
+  if (!barrier)
     return;
   nvgpu::MBarrierArriveOp::create(
       b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), barrier, index);
@@ -263,8 +257,8 @@ static void arriveOnCompletion(OpBuilder &b, Location loc, GemmOp op,
 
 static LogicalResult checkF32Accumulator(GemmOp op, StringRef instruction) {
   if (!cast<ShapedType>(op.getC().getType()).getElementType().isF32())
-    return op.emitOpError() << instruction
-                            << " lowering accumulates in f32 only so far";
+    return op.emitOpError()
+           << instruction << " lowering accumulates in f32 only so far";
   return success();
 }
 
@@ -412,7 +406,7 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
       memref::StoreOp::create(rewriter, loc, v, acc,
                               ValueRange{constIndex(rewriter, loc, i)});
     }
-    arriveOnCompletion(rewriter, loc, op, adaptor.getBarrier(),
+    arriveOnCompletion(rewriter, loc, adaptor.getBarrier(),
                        adaptor.getBarrierIndex());
     rewriter.eraseOp(op);
     return success();
@@ -559,7 +553,7 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
         }
       }
     }
-    arriveOnCompletion(rewriter, loc, op, adaptor.getBarrier(),
+    arriveOnCompletion(rewriter, loc, adaptor.getBarrier(),
                        adaptor.getBarrierIndex());
     rewriter.eraseOp(op);
     return success();
