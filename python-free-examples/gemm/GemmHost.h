@@ -21,11 +21,19 @@ public:
         kernel(module.kernel(name)), tileM(tileM), tileN(tileN), aKM(aKM),
         bKN(bKN) {}
 
-  /// gemm.mlir (sm_90a: TMA + wgmma), or `variant`.cubin/.kinfo beside the
-  /// program (other configurations of it compiled with tile-translate).
-  /// `tileN` 128 or 192 picks gemm-128x128.mlir's or gemm-128x192.mlir's
-  /// kernel instead.
-  static TileGemm hopper(const std::string &variant = "", int tileN = 256) {
+  /// gemm.mlir (sm_90a: TMA + wgmma, persistent), or `variant`.cubin/.kinfo
+  /// beside the program (other configurations of it compiled with
+  /// tile-translate; persistent when the name starts with "p-"). `tileN` 128
+  /// or 192 picks gemm-128x128.mlir's or gemm-128x192.mlir's kernel instead.
+  static TileGemm hopper(const rt::Device &device,
+                         const std::string &variant = "", int tileN = 256) {
+    TileGemm gemm = hopperKernel(variant, tileN);
+    if ((variant.empty() && tileN == 256) || variant.rfind("p-", 0) == 0)
+      gemm.setPersistent(device);
+    return gemm;
+  }
+
+  static TileGemm hopperKernel(const std::string &variant, int tileN) {
     if (variant.empty() && tileN == 128)
       return TileGemm(kernelFile(GEMM_NARROW_KERNEL_CUBIN),
                       kernelFile(GEMM_NARROW_KERNEL_KINFO),
@@ -66,9 +74,18 @@ public:
                              : rt::MemRefArg{b, {n, k}, {k, 1}};
     rt::packMemRefArgs(info, {aArg, bArg, {c, {m, n}, {n, 1}}}, args,
                        tensorMaps);
-    config = rt::launchConfigFor(
-        info, {static_cast<unsigned>((n + tileN - 1) / tileN),
-               static_cast<unsigned>((m + tileM - 1) / tileM), 1});
+    unsigned tilesN = static_cast<unsigned>((n + tileN - 1) / tileN);
+    unsigned tilesM = static_cast<unsigned>((m + tileM - 1) / tileM);
+    config = persistentCtas
+                 ? rt::launchConfigFor(
+                       info, {std::min(tilesN * tilesM, persistentCtas), 1, 1})
+                 : rt::launchConfigFor(info, {tilesN, tilesM, 1});
+  }
+
+  /// The kernel loops over tiles (gemm.mlir does): launch one CTA per SM.
+  TileGemm &setPersistent(const rt::Device &device) {
+    persistentCtas = static_cast<unsigned>(device.smCount());
+    return *this;
   }
 
   void launch() { rt::launch(kernel, config, args); }
@@ -84,6 +101,8 @@ private:
   rt::LaunchConfig config;
   unsigned tileM, tileN;
   bool aKM, bKN;
+  // CTAs of a persistent launch (the SM count), 0 otherwise.
+  unsigned persistentCtas = 0;
 };
 
 } // namespace tile::examples

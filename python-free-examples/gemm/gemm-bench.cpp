@@ -38,19 +38,20 @@ int main(int argc, char **argv) {
     TileGemm gemm =
         variant == "mma"     ? TileGemm::mmaSync()
         : variant == "mma80" ? TileGemm::mmaSync(/*sm80=*/true)
-                             : TileGemm::hopper(variant, variantTileN);
+                             : TileGemm::hopper(device, variant, variantTileN);
     // Without a variant, the 128 x 192 and 128 x 128 kernels run too and the
     // fastest of the three counts (a three-entry autotuner).
     std::vector<TileGemm> others;
     if (variant.empty()) {
-      others.push_back(TileGemm::hopper("", 192));
-      others.push_back(TileGemm::hopper("", 128));
+      others.push_back(TileGemm::hopper(device, "", 192));
+      others.push_back(TileGemm::hopper(device, "", 128));
     }
     cublasHandle_t handle;
     checkCublas(cublasCreate(&handle), "cublasCreate");
     std::printf("gemm-bench on %s: C = A B^T, bf16 in, fp32 out; "
-                "256 threads, kernel %s; ratio: the faster tile kernel\n",
-                device.name().c_str(), argc > 2 ? argv[2] : "gemm.mlir");
+                "kernel %s; ratio: the faster tile kernel\n",
+                device.name().c_str(),
+                argc > 2 ? argv[2] : "gemm.mlir (persistent, warp-specialised)");
     std::printf("%6s %6s %6s %12s %12s %12s %12s %7s\n", "M", "N", "K",
                 "128x256 TF/s", "128x192 TF/s", "128x128 TF/s", "cuBLAS TF/s",
                 "ratio");

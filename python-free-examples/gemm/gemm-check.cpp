@@ -96,11 +96,11 @@ int main(int argc, char **argv) {
     };
     const Variant variants[] = {
         {"gemm.mlir (sm_90a: TMA, mbarriers, wgmma; bf16 -> fp32)",
-         [] { return TileGemm::hopper(); }, false, false, 1e-4},
+         [&] { return TileGemm::hopper(device); }, false, false, 1e-4},
         {"gemm-128x128.mlir (128 x 128 tiles, 5 stages)",
-         [] { return TileGemm::hopper("", 128); }, false, false, 1e-4},
+         [&] { return TileGemm::hopper(device, "", 128); }, false, false, 1e-4},
         {"gemm-128x192.mlir (128 x 192 tiles, 5 stages)",
-         [] { return TileGemm::hopper("", 192); }, false, false, 1e-4},
+         [&] { return TileGemm::hopper(device, "", 192); }, false, false, 1e-4},
         {"gemm-sm80.mlir built for sm_90 (TMA pipeline, ldmatrix, mma.sync)",
          [] { return TileGemm::mmaSync(); }, false, false, 1e-4},
         {"gemm-sm80.mlir built for sm_80, PTX (cp.async pipeline, mma.sync)",

@@ -1,13 +1,17 @@
-// The shipped GEMM example (python-free-examples/gemm/gemm.mlir, stages(4))
-// compiled for sm_90a. The PTX holds: 4 wgmma.mma_async (one m64n256k16 per
-// 16 of the 64-wide K tile; each warpgroup issues it for its 64 rows)
-// between one fence and one commit, 2 waits (wait_group 1 in the loop, the
-// group staying in flight, and wait_group 0 after it), 8 TMA loads and 8
-// arrive.expect_tx (A and B for the 3 prologue iterations and the in-loop
-// refill), and the loop's one phase wait.
+// The shipped GEMM example (python-free-examples/gemm/gemm.mlir: persistent,
+// stages(4), warp_specialized) compiled for sm_90a. The PTX holds: 4
+// wgmma.mma_async (one m64n256k16 per 16 of the 64-wide K tile; each
+// consumer warpgroup issues it for its 64 rows) between one fence and one
+// commit, 2 waits (wait_group 1 in the loop, the group staying in flight,
+// and wait_group 0 after it), the producer warp's 2 TMA loads and 2
+// arrive.expect_tx (A and B, no prologue: the producer runs ahead on its
+// own), 2 phase waits (the producer's on "empty", the consumers' on "full"),
+// the consumers' releases (mbarrier.arrive), and the register hand-over
+// (setmaxnreg.dec 40 for the producer warpgroup, .inc 232 for the two
+// consumer warpgroups).
 // REQUIRES: ptxas
 // RUN: tile-translate --tile-to-ptx --chip=sm_90a %S/../../python-free-examples/gemm/gemm.mlir -o %t.ptx
-// RUN: grep -oE 'wgmma\.(mma_async|fence|commit_group|wait_group)|cp\.async\.bulk\.tensor|mbarrier\.(try_wait\.parity|arrive\.expect_tx)' %t.ptx | sort | uniq -c
+// RUN: grep -oE 'wgmma\.(mma_async|fence|commit_group|wait_group)|cp\.async\.bulk\.tensor|mbarrier\.(try_wait\.parity|arrive\.expect_tx|arrive\.shared)|setmaxnreg\.(inc|dec)\.sync\.aligned\.u32[[:space:]]+[0-9]+' %t.ptx | tr -s '\t' ' ' | sort | uniq -c
 // ptxas must accept it without complaint: no C7510/C7511/C7517/C7519
 // (wgmma serialised or accumulators moved between wgmmas) and no other
 // warning: any such line changes the output below.
@@ -23,13 +27,15 @@
 // RUN: tile-translate --tile-to-cubin --chip=sm_90a %S/../../python-free-examples/gemm/gemm-128x192.mlir -o %t192.cubin --ptxas-options=-v 2>%t192.ptxas
 // RUN: grep -iE 'C75(10|11|17|19)|warning' %t192.ptxas || echo 'no ptxas warnings'
 // RUN: grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' %t192.ptxas
-// The runtime's kernel description: 256 threads, 4 x (16 KiB of A + 32 KiB
+// The runtime's kernel description: 384 threads (256 + the producer), 4 x (16 KiB of A + 32 KiB
 // of B) of dynamic shared memory plus 1 KiB to realign it, and one tensor
 // map per operand.
 // RUN: cat %t.kinfo
-// For sm_80 the same program would take mma.sync and a cp.async pipeline, but
-// its 4 stages of 48 KiB do not fit in sm_80's 163 KiB of shared memory: one
-// clean error, no cubin.
+// Warp specialisation needs sm_90a (TMA, setmaxnreg): for sm_80, one clean
+// error. The 128 x 192 kernel (software-pipelined) would take mma.sync and a
+// cp.async pipeline there, but its 5 stages of 40 KiB do not fit in sm_80's
+// 163 KiB of shared memory: one clean error, no cubin.
+// RUN: not tile-translate --tile-to-cubin --chip=sm_80 %S/../../python-free-examples/gemm/gemm.mlir -o %t80ws.cubin 2>&1 | grep error: | sed -E 's|^.*: error: |error: |'
 // RUN: rm -f %t80.cubin
-// RUN: not tile-translate --tile-to-cubin --chip=sm_80 %S/../../python-free-examples/gemm/gemm.mlir -o %t80.cubin 2>&1 | grep error: | sed -E 's|^.*: error: |error: |'
+// RUN: not tile-translate --tile-to-cubin --chip=sm_80 %S/../../python-free-examples/gemm/gemm-128x192.mlir -o %t80.cubin 2>&1 | grep error: | sed -E 's|^.*: error: |error: |'
 // RUN: test ! -e %t80.cubin && echo 'no cubin written'

@@ -82,12 +82,24 @@ def ConvertTileMBarrierToNVGPU : TileToGPUPass<"convert-tile-mbarrier-to-nvgpu",
     (`mbarrier.try_wait.parity`, which spins until the phase completes).
   }]>;
 
+def ConvertTileWarpSpecializeToNVVM : TileToGPUPass<
+    "convert-tile-warp-specialize-to-nvvm",
+    "Splits warp-specialised kernels into producer and consumer branches", [{
+    Runs after the other tile-to-GPU conversions (it rewrites the thread ids
+    and CTA barriers they produced). Each `tile.warp_specialize` becomes an
+    `scf.if` on the thread id: the producer warpgroup lowers its register
+    budget (`nvvm.setmaxregister decrease`) and its warp 0 runs the producer
+    region; the consumers raise theirs, read thread ids less 128 and
+    synchronise on named barrier 1 with their own thread count.
+  }]>;
+
 def ConvertTileToGPU : TileToGPUPass<"convert-tile-to-gpu",
     "Runs every tile-to-GPU conversion at once", [{
     Kernel outlining followed by one conversion with all patterns of
     `convert-tile-{memory,copy,elementwise}-to-gpu` and
-    `convert-tile-mbarrier-to-nvgpu`. Any tile op left is an error naming the
-    op that has no lowering yet.
+    `convert-tile-mbarrier-to-nvgpu`, then
+    `convert-tile-warp-specialize-to-nvvm`. Any tile op left is an error
+    naming the op that has no lowering yet.
   }]>;
 
 def TilePromoteFragments : Pass<"tile-promote-fragments", "ModuleOp"> {

@@ -17,6 +17,7 @@ namespace mlir::tile {
 #define GEN_PASS_DEF_CONVERTTILEELEMENTWISETOGPU
 #define GEN_PASS_DEF_CONVERTTILEGEMMTONVVM
 #define GEN_PASS_DEF_CONVERTTILEMBARRIERTONVGPU
+#define GEN_PASS_DEF_CONVERTTILEWARPSPECIALIZETONVVM
 #define GEN_PASS_DEF_CONVERTTILETOGPU
 #include "tile/Conversion/Passes.h.inc"
 } // namespace mlir::tile
@@ -123,6 +124,16 @@ struct ConvertTileMBarrierToNVGPUPass
   }
 };
 
+struct ConvertTileWarpSpecializeToNVVMPass
+    : tile::impl::ConvertTileWarpSpecializeToNVVMBase<
+          ConvertTileWarpSpecializeToNVVMPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (failed(lowerWarpSpecialize(getOperation())))
+      signalPassFailure();
+  }
+};
+
 struct ConvertTileToGPUPass
     : tile::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
   using Base::Base;
@@ -143,7 +154,13 @@ struct ConvertTileToGPUPass
                         populateTileLoopToSCFPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalDialect<TileDialect>();
-                       })))
+                         // Lowered last, once its contents are.
+                         t.addLegalOp<WarpSpecializeOp>();
+                         t.addDynamicallyLegalOp<YieldOp>([](YieldOp op) {
+                           return isa<WarpSpecializeOp>(op->getParentOp());
+                         });
+                       })) ||
+        failed(lowerWarpSpecialize(module)))
       signalPassFailure();
   }
 };

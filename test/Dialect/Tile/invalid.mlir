@@ -1324,3 +1324,68 @@ func.func @gemm_a_fragment_transposed(%a: !tile.fragment<16x16xf16>, %b: memref<
   tile.gemm %a, %b, %c {transpose_a} : !tile.fragment<16x16xf16>, memref<16x16xf16, #gpu.address_space<workgroup>>, !tile.fragment<16x16xf32>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Warp specialisation
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @ws_one_stage(%n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.pipelined_for' op with warp_specialized expects at least 2 stages}}
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(1) warp_specialized {
+  }
+}
+
+// -----
+
+tile.kernel @ws_nested(%n: index) threads(256) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{'tile.warp_specialize' op must be directly in a 'tile.kernel' body}}
+    tile.warp_specialize producer {
+    } consumers {
+    }
+  }
+}
+
+// -----
+
+tile.kernel @ws_one_warpgroup() threads(128) {
+  // expected-error @+1 {{'tile.warp_specialize' op needs a kernel of at least two warpgroups (a multiple of 128 threads, at least 256), got 128}}
+  tile.warp_specialize producer {
+  } consumers {
+  }
+}
+
+// -----
+
+tile.kernel @ws_register_count() threads(256) {
+  // expected-error @+1 {{'tile.warp_specialize' op expects register counts that are multiples of 8 in [24, 256], got 20}}
+  tile.warp_specialize registers(20, 232) producer {
+  } consumers {
+  }
+}
+
+// -----
+
+tile.kernel @ws_register_total() threads(512) {
+  // expected-error @+1 {{'tile.warp_specialize' op asks for 94208 registers; an SM has 65536}}
+  tile.warp_specialize registers(40, 232) producer {
+  } consumers {
+  }
+}
+
+// -----
+
+// Layouts in the consumer region are for the consumers' threads.
+tile.kernel @ws_layout_threads() threads(384) {
+  tile.warp_specialize producer {
+  } consumers {
+    // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 384 threads in a kernel of 256}}
+    %x = tile.alloc_fragment : !tile.fragment<384xf32, #tile.blocked<threads = 384, vector = 1>>
+  }
+}

@@ -178,6 +178,24 @@ tile.kernel @pipeline(%A: memref<?x?xbf16>, %kt: index) threads(128) {
   }
 }
 
+// Warp specialisation: asked of a pipelined loop, or written out.
+tile.kernel @warp_roles(%A: memref<?x?xbf16>, %kt: index) threads(384) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  tile.pipelined_for %k = %c0 to %kt step %c1 stages(3) warp_specialized attributes {note = "x"} {
+    tile.copy %A[%c0, %k] to %As[] : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
+  }
+  tile.warp_specialize registers(40, 232) producer {
+    %x = tile.alloc_fragment : !tile.fragment<64xf32, #tile.blocked<threads = 32, vector = 2>>
+  } consumers {
+    %y = tile.alloc_fragment : !tile.fragment<256xf32, #tile.blocked<threads = 256, vector = 1>>
+  }
+  tile.warp_specialize producer {
+  } consumers {
+  }
+}
+
 // Communication at world level (NVSHMEM): put with and without a signal, get,
 // signal, wait with every comparison, fence, barrier_all, rank, num_ranks.
 tile.kernel @world(%buf: memref<1024xf32>, %recv: memref<?xf32>, %recv2: memref<?x?xf32>, %flags: memref<?xi64>, %idx: index) threads(128) {

@@ -96,3 +96,62 @@ tile.kernel @small_slot(%A: memref<?x?xbf16>, %n: index) threads(128) {
     tile.copy %A[%c0, %k] to %s[] : memref<?x?xbf16>, memref<4x8xbf16, #gpu.address_space<workgroup>>
   }
 }
+
+// -----
+
+// Warp specialisation splits the kernel body: the loop must be in it (or in
+// a persistent scf.for there), not under a branch.
+tile.kernel @ws_under_if(%A: memref<?x?xf32>, %n: index, %p: i1) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  scf.if %p {
+    // expected-error @below {{'tile.pipelined_for' op with warp_specialized must sit in the kernel body, or in an scf.for without results there (a persistent loop over tiles)}}
+    tile.pipelined_for %k = %c0 to %n step %c1 stages(2) warp_specialized {
+      tile.copy %A[%k, %c0] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+    }
+  }
+}
+
+// -----
+
+// The producer warp cannot run what only the consumers run: a load.
+tile.kernel @ws_effectful_operand(%A: memref<?x?xf32>, %rows: memref<1xindex>, %n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  // expected-error @below {{'memref.load' op computes an operand of a warp-specialised copy but has side effects; the producer warp cannot run it}}
+  %row = memref.load %rows[%c0] : memref<1xindex>
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) warp_specialized {
+    tile.copy %A[%row, %k] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
+// The same inside a persistent tile loop.
+tile.kernel @ws_effectful_in_tile_loop(%A: memref<?x?xf32>, %rows: memref<?xindex>, %n: index, %tiles: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  scf.for %t = %c0 to %tiles step %c1 {
+    // expected-error @below {{'memref.load' op computes an operand of a warp-specialised copy in the tile loop but is not a pure op; the producer warp cannot run it}}
+    %row = memref.load %rows[%t] : memref<?xindex>
+    tile.pipelined_for %k = %c0 to %n step %c1 stages(2) warp_specialized {
+      tile.copy %A[%row, %k] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+    }
+  }
+}
+
+// -----
+
+// Consumers are whole warpgroups.
+tile.kernel @ws_partial_warpgroup(%A: memref<?x?xf32>, %n: index) threads(64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  // expected-error @below {{'tile.pipelined_for' op with warp_specialized needs a kernel of whole warpgroups, at most 896 threads; got 64}}
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) warp_specialized {
+    tile.copy %A[%k, %c0] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+  }
+}

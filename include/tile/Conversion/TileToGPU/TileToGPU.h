@@ -52,6 +52,12 @@ void populateTileLoopToSCFPatterns(TileToGPUTypeConverter &converter,
 void populateTileMBarrierToNVGPUPatterns(TileToGPUTypeConverter &converter,
                                          RewritePatternSet &patterns,
                                          const ChipInfo &chip);
+
+/// Replaces each tile.warp_specialize, once the ops inside are lowered, by a
+/// branch on the thread id: the producer warpgroup (setmaxnreg.dec, warp 0
+/// runs the producer region) and the consumers (setmaxnreg.inc, thread ids
+/// renumbered from 0, CTA barriers made named barriers of their own).
+LogicalResult lowerWarpSpecialize(ModuleOp module);
 } // namespace tile
 } // namespace mlir
 

@@ -511,6 +511,9 @@ ParseResult PipelinedForOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   result.addAttribute(getStagesAttrName(result.name),
                       parser.getBuilder().getI32IntegerAttr(stages));
+  if (succeeded(parser.parseOptionalKeyword("warp_specialized")))
+    result.addAttribute(getWarpSpecializedAttrName(result.name),
+                        parser.getBuilder().getUnitAttr());
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   Region *body = result.addRegion();
@@ -524,7 +527,11 @@ void PipelinedForOp::print(OpAsmPrinter &p) {
   p << ' ' << getInductionVar() << " = " << getLowerBound() << " to "
     << getUpperBound() << " step " << getStep() << " stages(" << getStages()
     << ")";
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), {getStagesAttrName()});
+  if (getWarpSpecialized())
+    p << " warp_specialized";
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {getStagesAttrName(),
+                                      getWarpSpecializedAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -534,6 +541,8 @@ LogicalResult PipelinedForOp::verify() {
   int64_t stages = getStagesAttr().getInt();
   if (stages < 1 || stages > 16)
     return emitOpError("expects stages in [1, 16], got ") << stages;
+  if (getWarpSpecialized() && stages < 2)
+    return emitOpError("with warp_specialized expects at least 2 stages");
   APInt step;
   if (matchPattern(getStep(), m_ConstantInt(&step)) && !step.isStrictlyPositive())
     return emitOpError("expects a positive step, got ") << step.getSExtValue();
@@ -561,6 +570,48 @@ std::optional<SmallVector<OpFoldResult>> PipelinedForOp::getLoopSteps() {
   return SmallVector<OpFoldResult>{OpFoldResult(getStep())};
 }
 
+
+//===----------------------------------------------------------------------===//
+// WarpSpecializeOp
+//===----------------------------------------------------------------------===//
+
+WarpSpecializeOp WarpSpecializeOp::getEnclosing(Operation *op,
+                                                Region **region) {
+  for (Region *r = op->getParentRegion(); r; r = r->getParentRegion()) {
+    if (auto ws = dyn_cast<WarpSpecializeOp>(r->getParentOp())) {
+      if (region)
+        *region = r;
+      return ws;
+    }
+  }
+  return {};
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  Operation *parent = (*this)->getParentOp();
+  if (!isa<KernelOp, gpu::GPUFuncOp>(parent))
+    return emitOpError("must be directly in a 'tile.kernel' body");
+  int64_t threads = getKernelThreads(*this);
+  if (threads && (threads % 128 != 0 || threads < 256))
+    return emitOpError("needs a kernel of at least two warpgroups (a "
+                       "multiple of 128 threads, at least 256), got ")
+           << threads;
+  std::optional<uint32_t> producer = getProducerRegisters();
+  std::optional<uint32_t> consumer = getConsumerRegisters();
+  for (std::optional<uint32_t> count : {producer, consumer})
+    if (count && (*count < 24 || *count > 256 || *count % 8 != 0))
+      return emitOpError("expects register counts that are multiples of 8 in "
+                         "[24, 256], got ")
+             << *count;
+  if (producer && consumer && threads &&
+      kProducerThreads * *producer + (threads - kProducerThreads) * *consumer >
+          65536)
+    return emitOpError("asks for ")
+           << kProducerThreads * *producer +
+                  (threads - kProducerThreads) * *consumer
+           << " registers; an SM has 65536";
+  return success();
+}
 //===----------------------------------------------------------------------===//
 // Distributed ops
 //===----------------------------------------------------------------------===//
@@ -662,6 +713,15 @@ LogicalResult WaitOp::verify() {
 }
 
 int64_t mlir::tile::getKernelThreads(Operation *op) {
+  // Layouts in a warp-specialised kernel spread over the consumers, or the
+  // producer warp.
+  Region *region = nullptr;
+  if (WarpSpecializeOp ws = WarpSpecializeOp::getEnclosing(op, &region)) {
+    if (region == &ws.getProducer())
+      return 32;
+    int64_t threads = getKernelThreads(ws);
+    return threads ? threads - WarpSpecializeOp::kProducerThreads : 0;
+  }
   if (auto kernel = op->getParentOfType<KernelOp>())
     return kernel.getThreadsAttr().getInt();
   if (auto func = op->getParentOfType<gpu::GPUFuncOp>())

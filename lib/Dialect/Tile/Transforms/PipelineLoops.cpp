@@ -38,6 +38,22 @@ public:
   LogicalResult run();
 
 private:
+  // The two schedules run() chooses between, after the rings are built.
+  LogicalResult emitSoftwarePipelined();
+  LogicalResult emitWarpSpecialized();
+  Value cst(int64_t v) {
+    return arith::ConstantIndexOp::create(b, loop.getLoc(), v);
+  }
+  // The original induction value of iteration `it`, and how many
+  // iterations the loop runs (built at the insertion point, with the loop's
+  // bounds seen through `outerMapping`).
+  Value kOf(Value it);
+  Value iterationCount();
+  Value roundParity(Value it, bool flip);
+  // Clones the body but its producers for induction value `k` reading slot
+  // `slot`; whether a gemm was left in flight.
+  bool cloneCompute(Value k, Value slot);
+
   // memref<shape> view of slot `slot` of `ring`.
   Value slotView(Location loc, AllocSharedOp ring, Value slot);
   // Clones the producers (and the pure ops they need) for iteration `k`
@@ -51,6 +67,9 @@ private:
   SmallVector<Operation *> producerSlice;
   SmallVector<Ring> rings;
   Value full;
+  // Values of an enclosing loop body as the producer's clone of it sees
+  // them (warp specialisation inside a persistent tile loop).
+  IRMapping outerMapping;
   bool cpAsync;
   // cp.async groups: one per iteration issued (empty ones included), so
   // that `wait_group S - 2` means "iteration i's copies have landed".
@@ -75,7 +94,7 @@ Value LoopPipeliner::slotView(Location loc, AllocSharedOp ring, Value slot) {
 }
 
 void LoopPipeliner::issueProducers(Value k, Value slot) {
-  IRMapping mapping;
+  IRMapping mapping = outerMapping;
   mapping.map(loop.getInductionVar(), k);
   for (Ring &r : rings)
     mapping.map(r.original.getResult(), slotView(loop.getLoc(), r.ring, slot));
@@ -167,24 +186,86 @@ LogicalResult LoopPipeliner::run() {
     if (slice.contains(&op))
       producerSlice.push_back(&op);
 
+  if (failed(loop.getWarpSpecialized() ? emitWarpSpecialized()
+                                       : emitSoftwarePipelined()))
+    return failure();
+  loop.erase();
+  for (Ring &r : rings)
+    r.original.erase();
+  return success();
+}
+
+Value LoopPipeliner::kOf(Value it) {
+  Location loc = loop.getLoc();
+  return arith::AddIOp::create(
+      b, loc, outerMapping.lookupOrDefault(loop.getLowerBound()),
+      arith::MulIOp::create(b, loc, it,
+                            outerMapping.lookupOrDefault(loop.getStep())));
+}
+
+Value LoopPipeliner::iterationCount() {
+  Location loc = loop.getLoc();
+  Value lb = outerMapping.lookupOrDefault(loop.getLowerBound());
+  Value ub = outerMapping.lookupOrDefault(loop.getUpperBound());
+  Value step = outerMapping.lookupOrDefault(loop.getStep());
+  // ceil((ub - lb) / step), 0 when ub <= lb.
+  Value span = arith::SubIOp::create(b, loc, ub, lb);
+  Value spanPos = arith::MaxSIOp::create(b, loc, span, cst(0));
+  return arith::CeilDivUIOp::create(b, loc, spanPos, step);
+}
+
+// Phase parity of round `it / stages` of a ring, plus `flip` (a wait for
+// the previous round's phase, which on round 0 passes at once).
+Value LoopPipeliner::roundParity(Value it, bool flip) {
+  Location loc = loop.getLoc();
+  int64_t stages = loop.getStagesAttr().getInt();
+  Value round = arith::DivUIOp::create(b, loc, it, cst(stages));
+  return arith::CmpIOp::create(
+      b, loc, flip ? arith::CmpIPredicate::eq : arith::CmpIPredicate::ne,
+      arith::RemUIOp::create(b, loc, round, cst(2)), cst(0));
+}
+
+bool LoopPipeliner::cloneCompute(Value k, Value slot) {
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), k);
+  for (Ring &r : rings)
+    mapping.map(r.original.getResult(), slotView(loop.getLoc(), r.ring, slot));
+  bool inFlight = false;
+  Block &body = loop.getBody().front();
+  for (Operation &op : body.without_terminator()) {
+    if (llvm::is_contained(producers, dyn_cast<CopyOp>(op)))
+      continue;
+    Operation *clone = b.clone(op, mapping);
+    // A product whose accumulator only gemms touch in the loop may finish
+    // one iteration late: its operands' slot is refilled only after the
+    // next iteration's gemm has waited for it.
+    // Decided on the original body, where every user is in place: the
+    // accumulator is touched only by gemms, and A and B are ring slots.
+    auto gemm = dyn_cast<GemmOp>(op);
+    auto isRing = [&](Value v) {
+      return llvm::any_of(rings,
+                          [&](Ring &r) { return r.original.getResult() == v; });
+    };
+    if (gemm && isRing(gemm.getA()) && isRing(gemm.getB()) &&
+        llvm::all_of(gemm.getC().getUsers(), [&](Operation *user) {
+          return !loop->isAncestor(user) || isa<GemmOp>(user);
+        })) {
+      clone->setAttr(kGemmInFlightAttrName, b.getI64IntegerAttr(1));
+      inFlight = true;
+    }
+  }
+  return inFlight;
+}
+
+LogicalResult LoopPipeliner::emitSoftwarePipelined() {
+  Location loc = loop.getLoc();
+  int64_t stages = loop.getStagesAttr().getInt();
   b.setInsertionPoint(loop);
   if (!cpAsync)
     full = AllocBarrierOp::create(
         b, loc, BarrierType::get(b.getContext(), stages),
         b.getI32IntegerAttr(static_cast<int32_t>(producers.size())));
-
-  auto cst = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  Value lb = loop.getLowerBound(), step = loop.getStep();
-  // iterations = ceil((ub - lb) / step), 0 when ub <= lb.
-  Value span = arith::SubIOp::create(b, loc, loop.getUpperBound(), lb);
-  Value spanPos = arith::MaxSIOp::create(b, loc, span, cst(0));
-  Value iterations = arith::CeilDivUIOp::create(b, loc, spanPos, step);
-  auto kOf = [&](Value it) -> Value {
-    return arith::AddIOp::create(b, loc, lb,
-                                 arith::MulIOp::create(b, loc, it, step));
-  };
+  Value iterations = iterationCount();
   auto ifIteration = [&](Value it, function_ref<void()> fn) {
     Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, it,
                                          iterations);
@@ -212,37 +293,9 @@ LogicalResult LoopPipeliner::run() {
     NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(stages - 2));
     gpu::BarrierOp::create(b, loc);
   } else {
-    Value round = arith::DivUIOp::create(b, loc, it, cst(stages));
-    Value parity = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ne,
-        arith::RemUIOp::create(b, loc, round, cst(2)), cst(0));
-    MBarrierWaitOp::create(b, loc, full, slot, parity);
+    MBarrierWaitOp::create(b, loc, full, slot, roundParity(it, false));
   }
-
-  IRMapping mapping;
-  mapping.map(loop.getInductionVar(), k);
-  for (Ring &r : rings)
-    mapping.map(r.original.getResult(), slotView(loc, r.ring, slot));
-  for (Operation &op : body.without_terminator()) {
-    if (llvm::is_contained(producers, dyn_cast<CopyOp>(op)))
-      continue;
-    Operation *clone = b.clone(op, mapping);
-    // A product whose accumulator only gemms touch in the loop may finish
-    // one iteration late: its operands' slot is refilled only after the
-    // next iteration's gemm has waited for it (below).
-    // Decided on the original body, where every user is in place: the
-    // accumulator is touched only by gemms, and A and B are ring slots.
-    auto gemm = dyn_cast<GemmOp>(op);
-    auto isRing = [&](Value v) {
-      return llvm::any_of(rings,
-                          [&](Ring &r) { return r.original.getResult() == v; });
-    };
-    if (gemm && isRing(gemm.getA()) && isRing(gemm.getB()) &&
-        llvm::all_of(gemm.getC().getUsers(), [&](Operation *user) {
-          return !loop->isAncestor(user) || isa<GemmOp>(user);
-        }))
-      clone->setAttr(kGemmInFlightAttrName, b.getI64IntegerAttr(1));
-  }
+  cloneCompute(k, slot);
 
   // Every thread is done with iteration it - 1, whose slot is refilled now.
   // (With cp.async the barrier at the top of this iteration proved it.)
@@ -255,10 +308,207 @@ LogicalResult LoopPipeliner::run() {
   });
   if (cpAsync)
     commitGroup();
+  return success();
+}
 
-  loop.erase();
-  for (Ring &r : rings)
-    r.original.erase();
+// The kernel body from the loop on (or from the persistent tile loop that
+// holds it) becomes a tile.warp_specialize: a producer warp refills each
+// slot once the consumers release it on an `empty` barrier; the consumers
+// (the kernel's original threads) wait on `full`, compute and release.
+// Neither side waits for the whole CTA. Both count iterations across tiles
+// (`base`), so slots and phases carry on from one tile to the next.
+LogicalResult LoopPipeliner::emitWarpSpecialized() {
+  Location loc = loop.getLoc();
+  int64_t stages = loop.getStagesAttr().getInt();
+  auto kernel = loop->getParentOfType<KernelOp>();
+  Operation *top = loop;
+  auto outer = dyn_cast<scf::ForOp>(loop->getParentOp());
+  if (outer && outer->getParentOp() == kernel && outer.getNumResults() == 0)
+    top = outer;
+  else if (loop->getParentOp() != kernel)
+    return loop.emitOpError(
+        "with warp_specialized must sit in the kernel body, or in an scf.for "
+        "without results there (a persistent loop over tiles)");
+  else
+    outer = {};
+  int64_t consumerThreads = kernel.getThreads();
+  if (consumerThreads % 128 != 0 ||
+      consumerThreads + WarpSpecializeOp::kProducerThreads > 1024)
+    return loop.emitOpError("with warp_specialized needs a kernel of whole "
+                            "warpgroups, at most 896 threads; got ")
+           << consumerThreads;
+
+  // What the consumers alone run: everything after `top`, and before it
+  // whatever has side effects (shared tiles and barriers aside) or uses such
+  // a result. The rest stays in front, where both sides see it.
+  Block &kernelBody = *top->getBlock();
+  llvm::SetVector<Operation *> moved;
+  for (Operation &op : kernelBody.without_terminator()) {
+    if (&op == top)
+      continue;
+    bool stays =
+        op.isBeforeInBlock(top) &&
+        (isa<AllocSharedOp, AllocBarrierOp>(op) ||
+         (isMemoryEffectFree(&op) && !isa<AllocFragmentOp, AllocTmemOp>(op) &&
+          llvm::none_of(op.getOperands(), [&](Value v) {
+            return moved.contains(v.getDefiningOp());
+          })));
+    if (!stays)
+      moved.insert(&op);
+  }
+  // In a tile loop, the producer also needs the ops of its body that its
+  // copies and the k-loop's bounds read: pure ones only.
+  llvm::SetVector<Operation *> outerSlice;
+  SmallVector<Value> needed{loop.getLowerBound(), loop.getUpperBound(),
+                            loop.getStep()};
+  if (outer)
+    needed.append({outer.getLowerBound(), outer.getUpperBound(),
+                   outer.getStep()});
+  for (Operation *op : producerSlice)
+    llvm::append_range(needed, op->getOperands());
+  while (!needed.empty()) {
+    Value v = needed.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (moved.contains(def))
+      return def->emitOpError(
+          "computes an operand of a warp-specialised copy but has side "
+          "effects; the producer warp cannot run it");
+    if (!outer || !def || def->getBlock() != outer.getBody())
+      continue;
+    if (!isMemoryEffectFree(def) || def->getNumRegions())
+      return def->emitOpError(
+          "computes an operand of a warp-specialised copy in the tile loop "
+          "but is not a pure op; the producer warp cannot run it");
+    if (outerSlice.insert(def))
+      llvm::append_range(needed, def->getOperands());
+  }
+
+  b.setInsertionPoint(top);
+  full = AllocBarrierOp::create(
+      b, loc, BarrierType::get(b.getContext(), stages),
+      b.getI32IntegerAttr(static_cast<int32_t>(producers.size())));
+  // Every consumer thread releases a slot it has finished reading.
+  Value empty = AllocBarrierOp::create(
+      b, loc, BarrierType::get(b.getContext(), stages),
+      b.getI32IntegerAttr(static_cast<int32_t>(consumerThreads)));
+  constexpr int32_t kProducerRegisters = 40;
+  int64_t spare = (65536 - WarpSpecializeOp::kProducerThreads *
+                               kProducerRegisters) /
+                  consumerThreads;
+  auto ws = WarpSpecializeOp::create(
+      b, loc, b.getI32IntegerAttr(kProducerRegisters),
+      b.getI32IntegerAttr(static_cast<int32_t>(std::min<int64_t>(
+          240, spare / 8 * 8))));
+  auto globalIteration = [&](Value base, Value it) {
+    return base ? arith::AddIOp::create(b, loc, base, it).getResult() : it;
+  };
+
+  // Producer: wait until the slot of iteration g is free, then refill it.
+  Block *producer = b.createBlock(&ws.getProducer());
+  Value base;
+  scf::ForOp producerOuter;
+  if (outer) {
+    producerOuter = scf::ForOp::create(
+        b, outer.getLoc(), outer.getLowerBound(), outer.getUpperBound(),
+        outer.getStep(), ValueRange{cst(0)});
+    b.setInsertionPointToStart(producerOuter.getBody());
+    outerMapping.map(outer.getInductionVar(),
+                     producerOuter.getInductionVar());
+    for (Operation &op : outer.getBody()->without_terminator())
+      if (outerSlice.contains(&op))
+        b.clone(op, outerMapping);
+    base = producerOuter.getRegionIterArg(0);
+  }
+  {
+    Value iterations = iterationCount();
+    auto producerLoop = scf::ForOp::create(b, loc, cst(0), iterations, cst(1));
+    if (outer)
+      scf::YieldOp::create(b, loc,
+                           ValueRange{arith::AddIOp::create(b, loc, base,
+                                                            iterations)});
+    b.setInsertionPointToStart(producerLoop.getBody());
+    Value it = producerLoop.getInductionVar();
+    Value g = globalIteration(base, it);
+    Value slot = arith::RemUIOp::create(b, loc, g, cst(stages));
+    MBarrierWaitOp::create(b, loc, empty, slot, roundParity(g, true));
+    issueProducers(kOf(it), slot);
+    b.setInsertionPointToEnd(producer);
+    YieldOp::create(b, loc);
+  }
+  outerMapping.clear();
+
+  // Consumers: what preceded `top` and had to move, `top`, the rest.
+  Block *consumers = b.createBlock(&ws.getConsumers());
+  for (Operation *op : moved)
+    if (op->isBeforeInBlock(ws))
+      op->moveBefore(consumers, consumers->end());
+  base = {};
+  if (outer) {
+    // The same tile loop, counting iterations too.
+    auto consumerOuter = scf::ForOp::create(
+        b, outer.getLoc(), outer.getLowerBound(), outer.getUpperBound(),
+        outer.getStep(), ValueRange{cst(0)});
+    Block *body = consumerOuter.getBody();
+    body->getOperations().splice(body->end(),
+                                 outer.getBody()->getOperations());
+    outer.getInductionVar().replaceAllUsesWith(
+        consumerOuter.getInductionVar());
+    body->getTerminator()->erase();
+    outer.erase();
+    base = consumerOuter.getRegionIterArg(0);
+  } else {
+    loop->moveBefore(consumers, consumers->end());
+  }
+  b.setInsertionPoint(loop);
+  Value iterations = iterationCount();
+  auto consumerLoop = scf::ForOp::create(b, loc, cst(0), iterations, cst(1));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(consumerLoop.getBody());
+    Value it = consumerLoop.getInductionVar();
+    Value g = globalIteration(base, it);
+    Value slot = arith::RemUIOp::create(b, loc, g, cst(stages));
+    MBarrierWaitOp::create(b, loc, full, slot, roundParity(g, false));
+    if (cloneCompute(kOf(it), slot)) {
+      // The product of iteration g - 1 has finished reading its slot (the
+      // last one's, after the loop, where its group is waited for).
+      Value started =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, it, cst(0));
+      auto ifOp = scf::IfOp::create(b, loc, started, /*withElse=*/false);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value previous = arith::RemUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, slot, cst(stages - 1)),
+          cst(stages));
+      MBarrierArriveOp::create(b, loc, empty, previous, /*leader=*/false);
+      b.setInsertionPointAfter(consumerLoop);
+      Value ran = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                        iterations, cst(0));
+      auto lastIf = scf::IfOp::create(b, loc, ran, /*withElse=*/false);
+      b.setInsertionPointToStart(lastIf.thenBlock());
+      Value last = arith::RemUIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, globalIteration(base, iterations),
+                                cst(stages - 1)),
+          cst(stages));
+      MBarrierArriveOp::create(b, loc, empty, last, /*leader=*/false);
+    } else {
+      MBarrierArriveOp::create(b, loc, empty, slot, /*leader=*/false);
+    }
+  }
+  if (outer) {
+    Block *body = consumerLoop->getBlock();
+    b.setInsertionPointToEnd(body);
+    scf::YieldOp::create(b, loc,
+                         ValueRange{arith::AddIOp::create(b, loc, base,
+                                                          iterations)});
+  }
+  for (Operation *op : moved)
+    if (op->getBlock() == &kernelBody)
+      op->moveBefore(consumers, consumers->end());
+  b.setInsertionPointToEnd(consumers);
+  YieldOp::create(b, loc);
+
+  kernel.setThreads(consumerThreads + WarpSpecializeOp::kProducerThreads);
   return success();
 }
 
@@ -280,6 +530,13 @@ struct TilePipelineLoopsPass
         loop.emitOpError("with stages > 1 needs asynchronous copies (TMA or "
                          "cp.async, sm_80 or later); ")
             << target->name << " has neither";
+        return signalPassFailure();
+      }
+      if (loop.getWarpSpecialized() &&
+          !(target->hasTma && (target->hasWgmma || target->hasTcgen05))) {
+        loop.emitOpError("with warp_specialized needs TMA and setmaxnreg "
+                         "(sm_90a or sm_100a), which ")
+            << target->name << " lacks";
         return signalPassFailure();
       }
       if (failed(LoopPipeliner(loop, /*cpAsync=*/!target->hasTma).run()))

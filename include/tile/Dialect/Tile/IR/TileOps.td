@@ -73,10 +73,12 @@ def Tile_KernelOp : Tile_Op<"kernel", [
 }
 
 def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
-    ParentOneOf<["KernelOp", "ElementwiseOp", "PipelinedForOp"]>]> {
+    ParentOneOf<["KernelOp", "ElementwiseOp", "PipelinedForOp",
+               "WarpSpecializeOp"]>]> {
   let summary = "terminates a tile region";
   let description = [{
-    Ends the body of `tile.kernel` and `tile.pipelined_for` (no operands,
+    Ends the body of `tile.kernel`, `tile.pipelined_for` and the regions of
+    `tile.warp_specialize` (no operands,
     implicit in the custom form) and yields the per-element results of a
     `tile.elementwise` body.
 
@@ -409,15 +411,80 @@ def Tile_PipelinedForOp : Tile_Op<"pipelined_for", [
     }
     ```
 
-    Rules: `stages` in [1, 16]; inside a `tile.kernel`.
+    With `warp_specialized` (sm_90a) the loop is split between warps instead:
+    a producer warp issues the copies into the ring as soon as a slot is
+    free (an "empty" barrier per slot, on which the consumers release it)
+    and the kernel's original warpgroups, the consumers, wait for each slot
+    and compute. The lowering adds the producer warpgroup to the kernel
+    (`threads` grows by 128) and wraps the kernel body from the loop on in a
+    `tile.warp_specialize`; the loop must then sit directly in the kernel
+    body, and what precedes it must not be needed by the copies unless it is
+    free of side effects.
+
+    Rules: `stages` in [1, 16] (at least 2 with `warp_specialized`); inside
+    a `tile.kernel`.
   }];
   let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step,
-                       I32Attr:$stages);
+                       I32Attr:$stages, UnitAttr:$warp_specialized);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::Value getInductionVar() { return getBody().getArgument(0); }
+  }];
+}
+
+def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "splits the kernel into a producer warp and consumer warpgroups";
+  let description = [{
+    The kernel's first warpgroup (threads 0-127) is the producer: its warp 0
+    runs the `producer` region, and its other three warps only hand their
+    registers to the consumers. The remaining warpgroups run the `consumers`
+    region, where thread ids are renumbered from 0: layouts, elected threads
+    and CTA barriers there are those of a kernel of `threads - 128` threads
+    (a barrier becomes a named barrier of the consumers only). The regions
+    communicate through shared memory and mbarriers allocated before this op.
+
+    `registers(P, C)` moves registers from the producer warpgroup to the
+    consumers (`setmaxnreg`: the producer drops to P per thread, each
+    consumer rises to C); without it both keep what ptxas gives the kernel.
+
+    `tile.pipelined_for ... warp_specialized` produces this op; it can also
+    be written by hand.
+
+    Example:
+
+    ```mlir
+    tile.warp_specialize registers(40, 232) producer {
+      scf.for %i = %c0 to %n step %c1 {
+        tile.mbarrier.wait %empty[%slot], %phase : !tile.barrier<4>
+        tile.copy %A[%m, %k] to %As[] barrier %full[%slot] : ...
+      }
+    } consumers {
+      ...
+    }
+    ```
+
+    Rules: directly in a `tile.kernel` body whose `threads` is a multiple of
+    128 and at least 256; register counts are multiples of 8 in [24, 256]
+    and 128 * P + (threads - 128) * C is at most 65536.
+  }];
+  let arguments = (ins OptionalAttr<I32Attr>:$producerRegisters,
+                       OptionalAttr<I32Attr>:$consumerRegisters);
+  let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumers);
+  let assemblyFormat = [{
+    (`registers` `(` $producerRegisters^ `,` $consumerRegisters `)`)?
+    `producer` $producer `consumers` $consumers attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Threads of the producer warpgroup.
+    static constexpr int64_t kProducerThreads = 128;
+    /// The region of `op`'s ancestors directly under a warp_specialize, if
+    /// any, and that op.
+    static WarpSpecializeOp getEnclosing(::mlir::Operation *op,
+                                         ::mlir::Region **region = nullptr);
   }];
 }
 

@@ -1,0 +1,33 @@
+// tile.warp_specialize, written by hand, lowered after its contents: an
+// scf.if on thread id < 128. The producer warpgroup lowers its registers
+// (setmaxregister decrease 40) and only its warp 0 (thread id < 32) runs the
+// producer region, here a TMA load electing thread 0. The consumers raise
+// theirs (increase 232); their thread ids are thread_id - 128 (the copies'
+// distribution and the thread that issues their TMA store read that
+// value), and the CTA barrier that makes their writes to shared memory
+// visible before the store becomes named barrier 1 for their 256 threads
+// (nvvm.barrier id = 1, 256) rather than gpu.barrier, which the producer
+// warp would never reach.
+// RUN: tile-opt %s --convert-tile-to-gpu --canonicalize --cse
+
+tile.kernel @roles(%A: memref<?x?xf32>, %C: memref<?x?xf32>) threads(384) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  %out = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  %full = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
+  %false = arith.constant false
+  tile.warp_specialize registers(40, 232) producer {
+    tile.copy %A[%c0, %c0] to %s[] barrier %full[%c0] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>, !tile.barrier<1>
+  } consumers {
+    tile.mbarrier.wait %full[%c0], %false : !tile.barrier<1>
+    %x = tile.alloc_fragment : !tile.fragment<8x32xf32, #tile.blocked<threads = 256, vector = 1>>
+    tile.copy %s[] to %x[] : memref<8x32xf32, #gpu.address_space<workgroup>>, !tile.fragment<8x32xf32, #tile.blocked<threads = 256, vector = 1>>
+    tile.copy %x[] to %out[] : !tile.fragment<8x32xf32, #tile.blocked<threads = 256, vector = 1>>, memref<8x32xf32, #gpu.address_space<workgroup>>
+    tile.copy %out[] to %C[%c0, %c0] {tma} : memref<8x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+  }
+}
+
+// The same with the conversions one at a time, the split last: no tile op
+// is left (only the kernel attributes the runtime reads), the consumers' four barriers are named ones and the only
+// gpu.barrier is the CTA-wide one after the mbarrier initialisation.
+// RUN: tile-opt %s --convert-tile-kernel-to-gpu --convert-tile-copy-to-gpu --convert-tile-memory-to-gpu --convert-tile-mbarrier-to-nvgpu --convert-tile-warp-specialize-to-nvvm | grep -oE 'nvvm.setmaxregister +(increase|decrease) [0-9]+|nvvm.barrier id|gpu.barrier|tile\.[a-z_]+ ' | sort | uniq -c

@@ -1,0 +1,77 @@
+// tile-pipeline-loops on a `warp_specialized` loop: the kernel gains a
+// producer warpgroup (threads 128 -> 256) and the body from the loop on
+// becomes a tile.warp_specialize with registers(40, 240). Two barrier rings:
+// "full" (one arrival per copy, as without specialisation) and "empty" (one
+// arrival per consumer thread). The producer has no prologue: iteration g
+// waits on empty[g mod S] for parity (g / S + 1) mod 2 (round 0 passes at
+// once) and loads into slot g mod S. The consumers wait on full[g mod S]
+// with parity (g / S) mod 2, run the gemm (in flight), release the slot of
+// g - 1 and, after the loop, the last one. Side-effecting ops before the
+// loop (the accumulator, its fill) and everything after it move into the
+// consumer region; pure ones stay in front for both.
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-pipeline-loops --canonicalize
+
+tile.kernel @flat(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xf32>, %kt: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %bx = gpu.block_id x
+  %m0 = arith.muli %bx, %c64 : index
+  %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.fill %acc, %zero : !tile.fragment<64x64xf32>, f32
+  tile.pipelined_for %k = %c0 to %kt step %c1 stages(3) warp_specialized {
+    %k0 = arith.muli %k, %c64 : index
+    tile.copy %A[%m0, %k0] to %As[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %k0] to %Bs[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+  }
+  tile.copy %acc[] to %C[%m0, %c0] : !tile.fragment<64x64xf32>, memref<?x?xf32>
+}
+
+// -----
+
+// Inside a persistent loop over tiles: both sides run the tile loop and
+// count k-iterations across tiles (the iter_arg), so slots and phases carry
+// on from one tile to the next. The producer's copy of the tile loop keeps
+// only the pure ops its copies need (the tile's row).
+tile.kernel @persistent(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xf32>, %kt: index, %tiles: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %first = gpu.block_id x
+  %ctas = gpu.grid_dim x
+  %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  scf.for %t = %first to %tiles step %ctas {
+    %m0 = arith.muli %t, %c64 : index
+    tile.fill %acc, %zero : !tile.fragment<64x64xf32>, f32
+    tile.pipelined_for %k = %c0 to %kt step %c1 stages(2) warp_specialized {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%m0, %k0] to %As[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%c0, %k0] to %Bs[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+      tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+    }
+    tile.copy %acc[] to %C[%m0, %c0] : !tile.fragment<64x64xf32>, memref<?x?xf32>
+  }
+}
+
+// -----
+
+// A body that reads its slot with an ordinary copy (no gemm left in flight):
+// each consumer releases the slot of its own iteration at the end of it.
+tile.kernel @synchronous(%A: memref<?x?xf32>, %C: memref<?x?xf32>, %kt: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  %x = tile.alloc_fragment : !tile.fragment<8x32xf32>
+  tile.pipelined_for %k = %c0 to %kt step %c1 stages(2) warp_specialized {
+    tile.copy %A[%k, %c0] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+    tile.copy %s[] to %x[] : memref<8x32xf32, #gpu.address_space<workgroup>>, !tile.fragment<8x32xf32>
+    tile.copy %x[] to %C[%k, %c0] : !tile.fragment<8x32xf32>, memref<?x?xf32>
+  }
+}
