@@ -15,36 +15,50 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
-// Moves `from`'s ops but its terminator to the end of `to`, renumbering the
-// thread ids they read by `-firstThread` and making their CTA barriers
-// named barrier `barrierId` of `threads` threads.
+// Moves `from`'s ops but its terminator to the end of `to` (before its
+// terminator) as the role of `threads` threads from thread `firstThread`:
+// the thread ids they read (x; also ids read from outside the role) count
+// from 0, the block size they read is `threads`, and their CTA barriers
+// become named barrier `barrierId` of `threads` threads.
 static void moveRole(Block &from, Block &to, int64_t firstThread,
                      int32_t barrierId, int64_t threads) {
-  OpBuilder b(&to, to.end());
+  Operation *yield = to.getTerminator();
+  OpBuilder b(yield);
   Location loc = from.getParentOp()->getLoc();
-  Value tid;
-  if (firstThread)
-    tid = arith::SubIOp::create(b, loc, threadId(b, loc),
-                                constIndex(b, loc, firstThread));
+  Value rawTid = threadId(b, loc);
+  Value tid = firstThread ? arith::SubIOp::create(
+                                b, loc, rawTid, constIndex(b, loc, firstThread))
+                                .getResult()
+                          : rawTid;
+  Value blockSize = constIndex(b, loc, threads);
   Operation *terminator = from.getTerminator();
   while (&from.front() != terminator)
-    from.front().moveBefore(&to, to.end());
+    from.front().moveBefore(yield);
+  SmallVector<Operation *> dead;
   to.walk([&](Operation *op) {
-    if (auto id = dyn_cast<gpu::ThreadIdOp>(op);
-        id && tid && id.getDimension() == gpu::Dimension::x &&
-        id.getResult() != tid.getDefiningOp()->getOperand(0)) {
-      id.replaceAllUsesWith(tid);
-      id.erase();
-    } else if (auto barrier = dyn_cast<gpu::BarrierOp>(op)) {
+    if (op == rawTid.getDefiningOp())
+      return;
+    for (OpOperand &use : op->getOpOperands()) {
+      auto id = use.get().getDefiningOp<gpu::ThreadIdOp>();
+      if (id && id != rawTid.getDefiningOp() &&
+          id.getDimension() == gpu::Dimension::x)
+        use.set(tid);
+      auto dim = use.get().getDefiningOp<gpu::BlockDimOp>();
+      if (dim && dim.getDimension() == gpu::Dimension::x)
+        use.set(blockSize);
+    }
+    if (auto barrier = dyn_cast<gpu::BarrierOp>(op)) {
       OpBuilder at(barrier);
       auto i32 = [&](int64_t v) -> Value {
         return arith::ConstantIntOp::create(at, barrier.getLoc(), v, 32);
       };
       NVVM::BarrierOp::create(at, barrier.getLoc(), TypeRange{}, i32(barrierId),
                               i32(threads), {}, Value{});
-      barrier.erase();
+      dead.push_back(barrier);
     }
   });
+  for (Operation *op : dead)
+    op->erase();
 }
 
 LogicalResult mlir::tile::lowerWarpSpecialize(ModuleOp module) {
@@ -55,6 +69,18 @@ LogicalResult mlir::tile::lowerWarpSpecialize(ModuleOp module) {
     int64_t threads = getKernelThreads(ws);
     if (!threads)
       return ws.emitOpError("must be in a kernel with a known thread count");
+    // Thread ids and barriers are rewritten as lowered ops produce them.
+    WalkResult unlowered = ws.walk([&](Operation *op) {
+      if (op != ws && !isa<YieldOp>(op) && isa<TileDialect>(op->getDialect())) {
+        op->emitOpError("must be lowered before the tile.warp_specialize "
+                        "around it (convert-tile-warp-specialize-to-nvvm "
+                        "runs last)");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (unlowered.wasInterrupted())
+      return failure();
     int64_t producerThreads = WarpSpecializeOp::kProducerThreads;
     OpBuilder b(ws);
     Value tid = threadId(b, loc);
@@ -75,22 +101,16 @@ LogicalResult mlir::tile::lowerWarpSpecialize(ModuleOp module) {
     Value warpZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                            tid, constIndex(b, loc, 32));
     auto producer = scf::IfOp::create(b, loc, warpZero, /*withElse=*/false);
-    // moveRole appends after the if's terminator: put it back last.
-    Operation *producerYield = producer.thenBlock()->getTerminator();
     moveRole(ws.getProducer().front(), *producer.thenBlock(), 0,
              /*barrierId=*/2, /*threads=*/32);
-    producerYield->moveBefore(producer.thenBlock(),
-                              producer.thenBlock()->end());
 
     // Consumers: thread ids from 0, barrier 1 for their threads only.
     Block *consumers = roles.elseBlock();
-    Operation *yield = consumers->getTerminator();
-    b.setInsertionPoint(yield);
+    b.setInsertionPoint(consumers->getTerminator());
     setRegisters(b, ws.getConsumerRegisters(),
                  NVVM::SetMaxRegisterAction::increase);
     moveRole(ws.getConsumers().front(), *consumers, producerThreads,
              /*barrierId=*/1, threads - producerThreads);
-    yield->moveBefore(consumers, consumers->end());
     ws.erase();
   }
   return success();

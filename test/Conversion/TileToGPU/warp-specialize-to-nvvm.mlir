@@ -28,6 +28,18 @@ tile.kernel @roles(%A: memref<?x?xf32>, %C: memref<?x?xf32>) threads(384) {
 }
 
 // The same with the conversions one at a time, the split last: no tile op
-// is left (only the kernel attributes the runtime reads), the consumers' four barriers are named ones and the only
-// gpu.barrier is the CTA-wide one after the mbarrier initialisation.
+// is left (only the kernel attributes the runtime reads), the roles' six
+// barriers are named ones and the only gpu.barrier is the CTA-wide one after
+// the mbarrier initialisation.
 // RUN: tile-opt %s --convert-tile-kernel-to-gpu --convert-tile-copy-to-gpu --convert-tile-memory-to-gpu --convert-tile-mbarrier-to-nvgpu --convert-tile-warp-specialize-to-nvvm | grep -oE 'nvvm.setmaxregister +(increase|decrease) [0-9]+|nvvm.barrier id|gpu.barrier|tile\.[a-z_]+ ' | sort | uniq -c
+
+// Without registers(...) nothing calls setmaxnreg; the producer's plain copy
+// to shared memory ends with named barrier 2 for its one warp (32 threads).
+tile.kernel @no_registers(%A: memref<?x?xf32>) threads(256) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize producer {
+    tile.copy %A[%c0, %c0] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+  } consumers {
+  }
+}

@@ -1373,7 +1373,7 @@ tile.kernel @ws_register_count() threads(256) {
 // -----
 
 tile.kernel @ws_register_total() threads(512) {
-  // expected-error @+1 {{'tile.warp_specialize' op asks for 94208 registers; an SM has 65536}}
+  // expected-error @+1 {{'tile.warp_specialize' op asks for 94208 registers; the CTA holds 65536 (512 threads x 128)}}
   tile.warp_specialize registers(40, 232) producer {
   } consumers {
   }
@@ -1388,4 +1388,35 @@ tile.kernel @ws_layout_threads() threads(384) {
     // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 384 threads in a kernel of 256}}
     %x = tile.alloc_fragment : !tile.fragment<384xf32, #tile.blocked<threads = 384, vector = 1>>
   }
+}
+
+// -----
+
+// 384 threads start with 168 registers each: the producer cannot go up.
+tile.kernel @ws_register_direction() threads(384) {
+  // expected-error @+1 {{'tile.warp_specialize' op expects the producer's count at most and the consumers' at least the 168 registers a kernel of 384 threads starts with, got 176 and 232}}
+  tile.warp_specialize registers(176, 232) producer {
+  } consumers {
+  }
+}
+
+// -----
+
+tile.kernel @ws_one_register_count() threads(256) {
+  // expected-error @+1 {{'tile.warp_specialize' op expects both register counts or neither (an increase without a decrease never completes)}}
+  "tile.warp_specialize"() ({
+    "tile.yield"() : () -> ()
+  }, {
+    "tile.yield"() : () -> ()
+  }) {consumerRegisters = 232 : i32} : () -> ()
+}
+
+// -----
+
+tile.kernel @ws_empty_region() threads(256) {
+  // expected-error @+1 {{'tile.warp_specialize' op region #1 ('consumers') failed to verify constraint: region with 1 blocks}}
+  "tile.warp_specialize"() ({
+    "tile.yield"() : () -> ()
+  }, {
+  }) : () -> ()
 }

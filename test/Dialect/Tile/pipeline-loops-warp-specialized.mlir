@@ -1,6 +1,8 @@
 // tile-pipeline-loops on a `warp_specialized` loop: the kernel gains a
 // producer warpgroup (threads 128 -> 256) and the body from the loop on
-// becomes a tile.warp_specialize with registers(40, 240). Two barrier rings:
+// becomes a tile.warp_specialize with registers(40, 256) (256 threads start
+// with 248 registers; the producer's 128 x 208 spare ones go to the
+// consumers, up to the most setmaxnreg takes). Two barrier rings:
 // "full" (one arrival per copy, as without specialisation) and "empty" (one
 // arrival per consumer thread). The producer has no prologue: iteration g
 // waits on empty[g mod S] for parity (g / S + 1) mod 2 (round 0 passes at
@@ -18,6 +20,10 @@ tile.kernel @flat(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xf32
   %zero = arith.constant 0.0 : f32
   %bx = gpu.block_id x
   %m0 = arith.muli %bx, %c64 : index
+  // Read the thread id before the split: consumers must see theirs, so this
+  // moves into their region with what uses it.
+  %tid = gpu.thread_id x
+  %col = arith.remui %tid, %c64 : index
   %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
@@ -28,7 +34,7 @@ tile.kernel @flat(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xf32
     tile.copy %B[%c0, %k0] to %Bs[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
     tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
   }
-  tile.copy %acc[] to %C[%m0, %c0] : !tile.fragment<64x64xf32>, memref<?x?xf32>
+  tile.copy %acc[] to %C[%m0, %col] : !tile.fragment<64x64xf32>, memref<?x?xf32>
 }
 
 // -----
@@ -36,27 +42,29 @@ tile.kernel @flat(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xf32
 // Inside a persistent loop over tiles: both sides run the tile loop and
 // count k-iterations across tiles (the iter_arg), so slots and phases carry
 // on from one tile to the next. The producer's copy of the tile loop keeps
-// only the pure ops its copies need (the tile's row).
-tile.kernel @persistent(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xf32>, %kt: index, %tiles: index) threads(128) {
+// only the pure ops its copies need (the tile's row). Two consumer warpgroups: 384
+// threads start with 168 registers, the consumers get 232.
+tile.kernel @persistent(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xf32>, %kt: index, %tiles: index) threads(256) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
   %zero = arith.constant 0.0 : f32
   %first = gpu.block_id x
   %ctas = gpu.grid_dim x
-  %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %acc = tile.alloc_fragment : !tile.fragment<128x64xf32>
   scf.for %t = %first to %tiles step %ctas {
-    %m0 = arith.muli %t, %c64 : index
-    tile.fill %acc, %zero : !tile.fragment<64x64xf32>, f32
+    %m0 = arith.muli %t, %c128 : index
+    tile.fill %acc, %zero : !tile.fragment<128x64xf32>, f32
     tile.pipelined_for %k = %c0 to %kt step %c1 stages(2) warp_specialized {
       %k0 = arith.muli %k, %c64 : index
-      tile.copy %A[%m0, %k0] to %As[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+      tile.copy %A[%m0, %k0] to %As[] : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
       tile.copy %B[%c0, %k0] to %Bs[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
-      tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+      tile.gemm %As, %Bs, %acc {transpose_b} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x64xf32>
     }
-    tile.copy %acc[] to %C[%m0, %c0] : !tile.fragment<64x64xf32>, memref<?x?xf32>
+    tile.copy %acc[] to %C[%m0, %c0] : !tile.fragment<128x64xf32>, memref<?x?xf32>
   }
 }
 

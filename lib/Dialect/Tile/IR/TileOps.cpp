@@ -588,8 +588,7 @@ WarpSpecializeOp WarpSpecializeOp::getEnclosing(Operation *op,
 }
 
 LogicalResult WarpSpecializeOp::verify() {
-  Operation *parent = (*this)->getParentOp();
-  if (!isa<KernelOp, gpu::GPUFuncOp>(parent))
+  if (!isa_and_present<KernelOp, gpu::GPUFuncOp>((*this)->getParentOp()))
     return emitOpError("must be directly in a 'tile.kernel' body");
   int64_t threads = getKernelThreads(*this);
   if (threads && (threads % 128 != 0 || threads < 256))
@@ -598,18 +597,31 @@ LogicalResult WarpSpecializeOp::verify() {
            << threads;
   std::optional<uint32_t> producer = getProducerRegisters();
   std::optional<uint32_t> consumer = getConsumerRegisters();
-  for (std::optional<uint32_t> count : {producer, consumer})
-    if (count && (*count < 24 || *count > 256 || *count % 8 != 0))
+  if (producer.has_value() != consumer.has_value())
+    return emitOpError("expects both register counts or neither (an "
+                       "increase without a decrease never completes)");
+  if (!producer)
+    return success();
+  for (int64_t count : {int64_t(*producer), int64_t(*consumer)})
+    if (count < 24 || count > 256 || count % 8 != 0)
       return emitOpError("expects register counts that are multiples of 8 in "
                          "[24, 256], got ")
-             << *count;
-  if (producer && consumer && threads &&
-      kProducerThreads * *producer + (threads - kProducerThreads) * *consumer >
-          65536)
+             << count;
+  if (!threads)
+    return success();
+  int64_t entry = entryRegisters(threads);
+  if (*producer > entry || *consumer < entry)
+    return emitOpError("expects the producer's count at most and the "
+                       "consumers' at least the ")
+           << entry << " registers a kernel of " << threads
+           << " threads starts with, got " << *producer << " and "
+           << *consumer;
+  int64_t asked = kProducerThreads * *producer +
+                  (threads - kProducerThreads) * *consumer;
+  if (asked > threads * entry)
     return emitOpError("asks for ")
-           << kProducerThreads * *producer +
-                  (threads - kProducerThreads) * *consumer
-           << " registers; an SM has 65536";
+           << asked << " registers; the CTA holds " << threads * entry << " ("
+           << threads << " threads x " << entry << ")";
   return success();
 }
 //===----------------------------------------------------------------------===//

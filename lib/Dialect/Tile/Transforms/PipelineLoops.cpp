@@ -339,20 +339,31 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
            << consumerThreads;
 
   // What the consumers alone run: everything after `top`, and before it
-  // whatever has side effects (shared tiles and barriers aside) or uses such
-  // a result. The rest stays in front, where both sides see it.
+  // whatever has side effects (shared tiles and barriers aside), reads the
+  // thread id or block size (which the split renumbers) or uses such a
+  // result, nested uses included. The rest stays in front, where both
+  // sides see it.
   Block &kernelBody = *top->getBlock();
   llvm::SetVector<Operation *> moved;
+  auto usesMoved = [&](Operation &op) {
+    return op.walk([&](Operation *inner) {
+               for (Value v : inner->getOperands())
+                 if (moved.contains(v.getDefiningOp()))
+                   return WalkResult::interrupt();
+               return WalkResult::advance();
+             })
+        .wasInterrupted();
+  };
   for (Operation &op : kernelBody.without_terminator()) {
     if (&op == top)
       continue;
     bool stays =
         op.isBeforeInBlock(top) &&
         (isa<AllocSharedOp, AllocBarrierOp>(op) ||
-         (isMemoryEffectFree(&op) && !isa<AllocFragmentOp, AllocTmemOp>(op) &&
-          llvm::none_of(op.getOperands(), [&](Value v) {
-            return moved.contains(v.getDefiningOp());
-          })));
+         (isMemoryEffectFree(&op) &&
+          !isa<AllocFragmentOp, AllocTmemOp, gpu::ThreadIdOp, gpu::BlockDimOp,
+               gpu::LaneIdOp>(op) &&
+          !usesMoved(op)));
     if (!stays)
       moved.insert(&op);
   }
@@ -372,7 +383,7 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
     if (moved.contains(def))
       return def->emitOpError(
           "computes an operand of a warp-specialised copy but has side "
-          "effects; the producer warp cannot run it");
+          "effects or reads the thread id; the producer warp cannot run it");
     if (!outer || !def || def->getBlock() != outer.getBody())
       continue;
     if (!isMemoryEffectFree(def) || def->getNumRegions())
@@ -392,13 +403,12 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
       b, loc, BarrierType::get(b.getContext(), stages),
       b.getI32IntegerAttr(static_cast<int32_t>(consumerThreads)));
   constexpr int32_t kProducerRegisters = 40;
-  int64_t spare = (65536 - WarpSpecializeOp::kProducerThreads *
-                               kProducerRegisters) /
-                  consumerThreads;
+  int64_t consumerRegisters = WarpSpecializeOp::consumerRegistersFor(
+      consumerThreads + WarpSpecializeOp::kProducerThreads,
+      kProducerRegisters);
   auto ws = WarpSpecializeOp::create(
       b, loc, b.getI32IntegerAttr(kProducerRegisters),
-      b.getI32IntegerAttr(static_cast<int32_t>(std::min<int64_t>(
-          240, spare / 8 * 8))));
+      b.getI32IntegerAttr(static_cast<int32_t>(consumerRegisters)));
   auto globalIteration = [&](Value base, Value it) {
     return base ? arith::AddIOp::create(b, loc, base, it).getResult() : it;
   };

@@ -467,8 +467,11 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
     ```
 
     Rules: directly in a `tile.kernel` body whose `threads` is a multiple of
-    128 and at least 256; register counts are multiples of 8 in [24, 256]
-    and 128 * P + (threads - 128) * C is at most 65536.
+    128 and at least 256; both register counts or
+    none, multiples of 8 in [24, 256], P at most and C at least the count
+    the kernel starts with (R = 65536 / threads rounded down to a multiple
+    of 8, at most 248), and 128 * P + (threads - 128) * C at most
+    threads * R (the registers the CTA holds).
   }];
   let arguments = (ins OptionalAttr<I32Attr>:$producerRegisters,
                        OptionalAttr<I32Attr>:$consumerRegisters);
@@ -481,6 +484,22 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
   let extraClassDeclaration = [{
     /// Threads of the producer warpgroup.
     static constexpr int64_t kProducerThreads = 128;
+    /// Registers per thread a kernel of `threads` threads starts with (what
+    /// ptxas gives it, a multiple of 8): setmaxnreg moves registers between
+    /// warpgroups of the CTA, so the CTA's total, threads times this, bounds
+    /// 128 * P + (threads - 128) * C.
+    static int64_t entryRegisters(int64_t threads) {
+      return std::min<int64_t>(65536 / threads / 8 * 8, 248);
+    }
+    /// The most each consumer can have once the producer is down to
+    /// `producerRegisters`.
+    static int64_t consumerRegistersFor(int64_t threads,
+                                        int64_t producerRegisters) {
+      int64_t entry = entryRegisters(threads);
+      int64_t freed = kProducerThreads * (entry - producerRegisters);
+      return std::min<int64_t>(
+          entry + freed / (threads - kProducerThreads) / 8 * 8, 256);
+    }
     /// The region of `op`'s ancestors directly under a warp_specialize, if
     /// any, and that op.
     static WarpSpecializeOp getEnclosing(::mlir::Operation *op,
