@@ -52,6 +52,16 @@ public:
                     kernelFile(variant + ".kinfo"), name, 128, tileN);
   }
 
+  /// gemm-tma-store.mlir: gemm.mlir with the epilogue stored by TMA from
+  /// shared memory (persistent; N must be a multiple of 4).
+  static TileGemm hopperTmaStore(const rt::Device &device) {
+    TileGemm gemm(kernelFile(GEMM_TMA_STORE_KERNEL_CUBIN),
+                  kernelFile(GEMM_TMA_STORE_KERNEL_KINFO),
+                  "gemm_bf16_tma_store", 128, 256);
+    gemm.setPersistent(device);
+    return gemm;
+  }
+
   /// gemm-sm80.mlir (mma.sync) compiled for sm_90 (its pipeline loads by
   /// TMA), or with `sm80` for sm_80 as PTX (the cp.async pipeline), which
   /// the driver compiles for the GPU at hand: the path for chips without

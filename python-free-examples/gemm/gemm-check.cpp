@@ -49,6 +49,7 @@ struct Variant {
   bool bf16Output; // otherwise fp32
   double tolerance;
   bool aKM = false, bKN = false; // A stored K x M, B stored K x N
+  bool cTma = false; // C stored by TMA: N % 4 == 0 (16-byte rows)
 };
 
 // `logical` (rows x cols, row-major) stored transposed when `transpose`.
@@ -101,6 +102,9 @@ int main(int argc, char **argv) {
          [&] { return TileGemm::hopper(device, "", 128); }, false, false, 1e-4},
         {"gemm-128x192.mlir (128 x 192 tiles, 5 stages)",
          [&] { return TileGemm::hopper(device, "", 192); }, false, false, 1e-4},
+        {"gemm-tma-store.mlir (epilogue through shared memory and TMA stores)",
+         [&] { return TileGemm::hopperTmaStore(device); }, false, false, 1e-4,
+         false, false, /*cTma=*/true},
         {"gemm-sm80.mlir built for sm_90 (TMA pipeline, ldmatrix, mma.sync)",
          [] { return TileGemm::mmaSync(); }, false, false, 1e-4},
         {"gemm-sm80.mlir built for sm_80, PTX (cp.async pipeline, mma.sync)",
@@ -153,8 +157,9 @@ int main(int argc, char **argv) {
       TileGemm gemm = v.make();
       std::printf("gemm-check on %s: %s\n", device.name().c_str(), v.label);
       for (const Shape &s : chosen) {
-        // TMA needs 16-byte global rows: M or N % 8 for K x M / K x N.
-        if ((v.aKM && s.m % 8) || (v.bKN && s.n % 8)) {
+        // TMA needs 16-byte global rows: M or N % 8 for K x M / K x N,
+        // N % 4 for an fp32 C stored by TMA.
+        if ((v.aKM && s.m % 8) || (v.bKN && s.n % 8) || (v.cTma && s.n % 4)) {
           std::printf("  M=%-5lld N=%-5lld K=%-5lld %-22s skipped (TMA needs "
                       "16-byte rows)\n",
                       (long long)s.m, (long long)s.n, (long long)s.k, s.what);

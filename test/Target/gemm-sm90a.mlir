@@ -27,6 +27,12 @@
 // RUN: tile-translate --tile-to-cubin --chip=sm_90a %S/../../python-free-examples/gemm/gemm-128x192.mlir -o %t192.cubin --ptxas-options=-v 2>%t192.ptxas
 // RUN: grep -iE 'C75(10|11|17|19)|warning' %t192.ptxas || echo 'no ptxas warnings'
 // RUN: grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' %t192.ptxas
+// And for gemm-tma-store.mlir (the epilogue through shared memory and
+// asynchronous TMA stores; 4 x 48 KiB of ring + 2 x 16 KiB of buffers).
+// RUN: tile-translate --tile-to-cubin --chip=sm_90a %S/../../python-free-examples/gemm/gemm-tma-store.mlir -o %ttma.cubin --kernel-info=%ttma.kinfo --ptxas-options=-v 2>%ttma.ptxas
+// RUN: grep -iE 'C75(10|11|17|19)|warning' %ttma.ptxas || echo 'no ptxas warnings'
+// RUN: grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' %ttma.ptxas
+// RUN: grep -E '^(kernel|tma)' %ttma.kinfo
 // The runtime's kernel description: 384 threads (256 + the producer), 4 x (16 KiB of A + 32 KiB
 // of B) of dynamic shared memory plus 1 KiB to realign it, and one tensor
 // map per operand.

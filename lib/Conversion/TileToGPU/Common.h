@@ -11,6 +11,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 #include <map>
 
@@ -19,6 +20,15 @@ struct ChipInfo;
 }
 
 namespace mlir::tile::lowering {
+
+/// A conversion pattern that lowers for one chip (what it has decides the
+/// instructions).
+template <typename OpT> struct ChipPattern : OpConversionPattern<OpT> {
+  ChipPattern(TypeConverter &converter, MLIRContext *context,
+              const ChipInfo &chip)
+      : OpConversionPattern<OpT>(converter, context), chip(chip) {}
+  const ChipInfo &chip;
+};
 
 /// How a tile's elements are spread over a CTA's threads: thread `tid`
 /// handles runs `tid + r * threads` (r = 0 .. runsPerThread-1) of `vector`

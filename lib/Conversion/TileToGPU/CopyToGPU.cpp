@@ -26,6 +26,39 @@ static bool isContiguousRowMajor(MemRefType type) {
   return true;
 }
 
+// Coordinates in a row-major tile of `shape` whose `swizzle`-byte pattern
+// (the one TMA and wgmma use) moves element `coords`: bits 4.. of the byte
+// offset (its 16-byte unit in a 128-byte line) are XORed with the line's
+// index modulo swizzle / 16.
+static SmallVector<Value> swizzledCoordinates(OpBuilder &b, Location loc,
+                                              ArrayRef<Value> coords,
+                                              ArrayRef<int64_t> shape,
+                                              int64_t elementBytes,
+                                              int64_t swizzle) {
+  auto cst = [&](int64_t v) { return constIndex(b, loc, v); };
+  Value linear = coords[0];
+  for (size_t d = 1; d < coords.size(); ++d)
+    linear = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, linear, cst(shape[d])),
+        coords[d]);
+  Value byte = arith::MulIOp::create(b, loc, linear, cst(elementBytes));
+  Value line = arith::RemUIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, byte, cst(128)),
+      cst(swizzle / 16));
+  Value moved = arith::XOrIOp::create(
+      b, loc, byte, arith::MulIOp::create(b, loc, line, cst(16)));
+  Value element = arith::DivUIOp::create(b, loc, moved, cst(elementBytes));
+  SmallVector<Value> result(coords.size());
+  for (int64_t d = coords.size() - 1; d >= 0; --d) {
+    result[d] = d == 0 ? element
+                       : arith::RemUIOp::create(b, loc, element, cst(shape[d]))
+                             .getResult();
+    if (d > 0)
+      element = arith::DivUIOp::create(b, loc, element, cst(shape[d]));
+  }
+  return result;
+}
+
 namespace {
 // One side of a copy after conversion: how to read or write run r.
 struct CopySide {
@@ -75,10 +108,8 @@ struct CopySide {
   }
 };
 
-struct CopyLowering : OpConversionPattern<CopyOp> {
-  CopyLowering(TypeConverter &converter, MLIRContext *context,
-               const ChipInfo &chip)
-      : OpConversionPattern(converter, context), chip(chip) {}
+struct CopyLowering : ChipPattern<CopyOp> {
+  using ChipPattern::ChipPattern;
 
   LogicalResult
   matchAndRewrite(CopyOp op, OpAdaptor adaptor,
@@ -118,6 +149,33 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
     if (failed(dist))
       return op.emitOpError("fragment operand has no layout; run "
                             "tile-assign-layouts first");
+
+    // A slice of a #tile.wgmma fragment: whole rows, 8-column groups, so
+    // that whether run r is in it does not depend on the thread.
+    ArrayRef<int64_t> dstShape = cast<ShapedType>(dstType).getShape();
+    SmallVector<int64_t> slice;
+    for (Value offset : op.getSourceOffsets())
+      if (src == MemorySpace::Fragment)
+        slice.push_back(getConstantIntValue(offset).value_or(-1));
+    if (!slice.empty()) {
+      ArrayRef<int64_t> srcShape = cast<ShapedType>(srcType).getShape();
+      if (dist->kind != Distribution::Kind::Wgmma)
+        return op.emitOpError("copies a slice of a fragment, which is "
+                              "lowered for #tile.wgmma layouts only");
+      if (slice.size() != 2 || slice[0] != 0 || dstShape[0] != srcShape[0] ||
+          slice[1] % 8 != 0 || dstShape[1] % 8 != 0)
+        return op.emitOpError("copies a slice of a #tile.wgmma fragment that "
+                              "is not whole rows and groups of 8 columns");
+    }
+    auto destSwizzle = op->getAttrOfType<IntegerAttr>(kSwizzleDestAttrName);
+    if (destSwizzle &&
+        dstShape.back() * cast<ShapedType>(dstType).getElementTypeBitWidth() /
+                8 !=
+            destSwizzle.getInt())
+      return op.emitOpError("writes a ")
+             << destSwizzle.getInt()
+             << "-byte swizzled shared tile whose rows are not that wide, "
+                "which is not lowered yet";
 
     for (auto [type, space] : {std::pair{srcType, src}, {dstType, dst}}) {
       auto memref = dyn_cast<MemRefType>(type);
@@ -235,6 +293,27 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
             throughRegisters(b, l);
             scf::YieldOp::create(b, l);
           });
+    } else if (!slice.empty() || destSwizzle) {
+      // Into a swizzled tile, or from a slice: run by run, each at its
+      // (swizzled) place; runs outside the slice are skipped.
+      int64_t elementBytes =
+          cast<ShapedType>(srcType).getElementTypeBitWidth() / 8;
+      forEachRun(rewriter, loc,
+                 [&](OpBuilder &b, Location l, ArrayRef<Value> coords,
+                     int64_t r) {
+                   SmallVector<Value> at(coords);
+                   if (!slice.empty()) {
+                     int64_t column = (*dist->runOffset(r))[1];
+                     if (column < slice[1] || column >= slice[1] + dstShape[1])
+                       return;
+                     at[1] = arith::SubIOp::create(b, l, at[1],
+                                                   constIndex(b, l, slice[1]));
+                   }
+                   if (destSwizzle)
+                     at = swizzledCoordinates(b, l, at, dstShape, elementBytes,
+                                              destSwizzle.getInt());
+                   to.write(b, l, from.read(b, l, coords, r), at, r);
+                 });
     } else {
       throughRegisters(rewriter, loc);
     }
@@ -349,25 +428,53 @@ struct CopyLowering : OpConversionPattern<CopyOp> {
                                       /*multicastMask=*/Value(), leader);
     }
     if (isStore) {
-      // The store is complete (and the tile free again) when the op returns.
+      // The store is complete (and the tile free again) when the op returns,
+      // unless it is asynchronous: tile.wait_tma_stores waits for it then.
+      bool async = op.getAsync();
       scf::IfOp::create(rewriter, loc, leader, [&](OpBuilder &b, Location l) {
         NVVM::CpAsyncBulkCommitGroupOp::create(b, l);
-        NVVM::CpAsyncBulkWaitGroupOp::create(b, l, b.getI32IntegerAttr(0),
-                                             /*read=*/nullptr);
+        if (!async)
+          NVVM::CpAsyncBulkWaitGroupOp::create(b, l, b.getI32IntegerAttr(0),
+                                               /*read=*/nullptr);
         scf::YieldOp::create(b, l);
       });
-      ctaBarrier(rewriter, loc);
+      if (!async)
+        ctaBarrier(rewriter, loc);
     }
     rewriter.eraseOp(op);
     return success();
   }
+};
 
-  const ChipInfo &chip;
+// The thread that issues TMA stores waits for its bulk groups to have read
+// their tiles (at most `pending` left), then the CTA learns it.
+struct WaitTmaStoresLowering : ChipPattern<WaitTmaStoresOp> {
+  using ChipPattern::ChipPattern;
+  LogicalResult
+  matchAndRewrite(WaitTmaStoresOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!chip.hasTma)
+      return op.emitOpError("waits for TMA stores, which need TMA (sm_90 or "
+                            "later); ")
+             << chip.name << " has none";
+    Location loc = op.getLoc();
+    scf::IfOp::create(rewriter, loc, isThreadZero(rewriter, loc),
+                      [&](OpBuilder &b, Location l) {
+                        NVVM::CpAsyncBulkWaitGroupOp::create(
+                            b, l, b.getI32IntegerAttr(op.getPending()),
+                            b.getUnitAttr());
+                        scf::YieldOp::create(b, l);
+                      });
+    ctaBarrier(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
 };
 } // namespace
 
 void mlir::tile::populateTileCopyToGPUPatterns(
     TileToGPUTypeConverter &converter, RewritePatternSet &patterns,
     const ChipInfo &chip) {
-  patterns.add<CopyLowering>(converter, patterns.getContext(), chip);
+  patterns.add<CopyLowering, WaitTmaStoresLowering>(
+      converter, patterns.getContext(), chip);
 }

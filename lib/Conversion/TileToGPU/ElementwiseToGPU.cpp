@@ -92,11 +92,8 @@ static bool anyShared(ValueRange values) {
 }
 
 namespace {
-struct ElementwiseLowering : OpConversionPattern<ElementwiseOp> {
-  ElementwiseLowering(TypeConverter &converter, MLIRContext *context,
-                      const ChipInfo &chip)
-      : OpConversionPattern(converter, context), chip(chip) {}
-  const ChipInfo &chip;
+struct ElementwiseLowering : ChipPattern<ElementwiseOp> {
+  using ChipPattern::ChipPattern;
   LogicalResult
   matchAndRewrite(ElementwiseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -134,11 +131,8 @@ struct ElementwiseLowering : OpConversionPattern<ElementwiseOp> {
   }
 };
 
-struct FillLowering : OpConversionPattern<FillOp> {
-  FillLowering(TypeConverter &converter, MLIRContext *context,
-               const ChipInfo &chip)
-      : OpConversionPattern(converter, context), chip(chip) {}
-  const ChipInfo &chip;
+struct FillLowering : ChipPattern<FillOp> {
+  using ChipPattern::ChipPattern;
   LogicalResult
   matchAndRewrite(FillOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {

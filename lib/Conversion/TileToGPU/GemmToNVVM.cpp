@@ -48,8 +48,18 @@ LogicalResult mlir::tile::annotateSharedSwizzles(ModuleOp module) {
     // Ordinary loads and stores would ignore a swizzle: refuse rather than
     // move the wrong bytes.
     bool plainAccess = isa<FillOp, ElementwiseOp>(op);
-    if (auto copy = dyn_cast<CopyOp>(op))
+    if (auto copy = dyn_cast<CopyOp>(op)) {
       plainAccess = !copy.getBarrier() && !copy.getTma();
+      // Fragment -> shared copies swizzle their addresses themselves.
+      if (getMemorySpace(copy.getSource().getType()) == MemorySpace::Fragment &&
+          getMemorySpace(copy.getDest().getType()) == MemorySpace::Shared) {
+        plainAccess = false;
+        if (std::optional<int64_t> swizzle = sharedSwizzle(copy.getDest());
+            swizzle && *swizzle)
+          copy->setAttr(kSwizzleDestAttrName,
+                        Builder(op->getContext()).getI64IntegerAttr(*swizzle));
+      }
+    }
     if (!plainAccess)
       return WalkResult::advance();
     for (Value operand : op->getOperands()) {
@@ -263,10 +273,8 @@ static LogicalResult checkF32Accumulator(GemmOp op, StringRef instruction) {
 }
 
 namespace {
-struct GemmLowering : OpConversionPattern<GemmOp> {
-  GemmLowering(TypeConverter &converter, MLIRContext *context,
-               const ChipInfo &chip)
-      : OpConversionPattern(converter, context), chip(chip) {}
+struct GemmLowering : ChipPattern<GemmOp> {
+  using ChipPattern::ChipPattern;
 
   LogicalResult
   matchAndRewrite(GemmOp op, OpAdaptor adaptor,
@@ -558,8 +566,6 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
     rewriter.eraseOp(op);
     return success();
   }
-
-  const ChipInfo &chip;
 };
 } // namespace
 

@@ -107,11 +107,8 @@ struct AllocFragmentLowering : OpConversionPattern<AllocFragmentOp> {
 };
 
 // Thread 0 initialises every barrier of the ring; the CTA waits for it.
-struct AllocBarrierLowering : OpConversionPattern<AllocBarrierOp> {
-  AllocBarrierLowering(TypeConverter &converter, MLIRContext *context,
-                       const ChipInfo &chip)
-      : OpConversionPattern(converter, context), chip(chip) {}
-  const ChipInfo &chip;
+struct AllocBarrierLowering : ChipPattern<AllocBarrierOp> {
+  using ChipPattern::ChipPattern;
   LogicalResult
   matchAndRewrite(AllocBarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {

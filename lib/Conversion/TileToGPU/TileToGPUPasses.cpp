@@ -10,6 +10,10 @@
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Target/Chip.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
 namespace mlir::tile {
 #define GEN_PASS_DEF_CONVERTTILEKERNELTOGPU
 #define GEN_PASS_DEF_CONVERTTILEMEMORYTOGPU
@@ -43,6 +47,39 @@ static LogicalResult convert(ModuleOp module, StringRef chipName,
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
   illegal(target);
   return applyPartialConversion(module, target, std::move(patterns));
+}
+
+
+// Lowered copies each synchronise the CTA on entry and on exit (with an
+// async-proxy fence where TMA reads what they wrote), so back-to-back copies
+// and waits meet barrier after barrier. A barrier is redundant when only
+// side-effect-free ops separate it from the previous one, and so is a
+// fenced one when that previous barrier was fenced too.
+static void eraseRedundantBarriers(ModuleOp module) {
+  SmallVector<Operation *> redundant;
+  module.walk([&](gpu::BarrierOp barrier) {
+    auto previousOp = [](Operation *op) {
+      do
+        op = op->getPrevNode();
+      while (op && isMemoryEffectFree(op));
+      return op;
+    };
+    SmallVector<Operation *> fences;
+    Operation *prev = previousOp(barrier);
+    while (auto fence = dyn_cast_or_null<NVVM::FenceProxyOp>(prev)) {
+      fences.push_back(fence);
+      prev = previousOp(fence);
+    }
+    if (!isa_and_present<gpu::BarrierOp>(prev))
+      return;
+    if (!fences.empty() &&
+        !isa_and_present<NVVM::FenceProxyOp>(previousOp(prev)))
+      return;
+    redundant.push_back(barrier);
+    llvm::append_range(redundant, fences);
+  });
+  for (Operation *op : redundant)
+    op->erase();
 }
 
 namespace {
@@ -80,7 +117,9 @@ struct ConvertTileCopyToGPUPass
         (target->hasTma && failed(assignTmaParameters(getOperation()))) ||
         failed(annotateSharedSwizzles(getOperation())) ||
         failed(convert(getOperation(), chip, {populateTileCopyToGPUPatterns},
-                       [](ConversionTarget &t) { t.addIllegalOp<CopyOp>(); })))
+                       [](ConversionTarget &t) {
+                         t.addIllegalOp<CopyOp, WaitTmaStoresOp>();
+                       })))
       signalPassFailure();
   }
 };
@@ -159,8 +198,10 @@ struct ConvertTileToGPUPass
                          t.addDynamicallyLegalOp<YieldOp>([](YieldOp op) {
                            return isa<WarpSpecializeOp>(op->getParentOp());
                          });
-                       })) ||
-        failed(lowerWarpSpecialize(module)))
+                       })))
+      return signalPassFailure();
+    eraseRedundantBarriers(module);
+    if (failed(lowerWarpSpecialize(module)))
       signalPassFailure();
   }
 };

@@ -1420,3 +1420,68 @@ tile.kernel @ws_empty_region() threads(256) {
   }, {
   }) : () -> ()
 }
+
+//===----------------------------------------------------------------------===//
+// Fragment slices and asynchronous TMA stores
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @slice_offset_not_constant(%f: !tile.fragment<64x64xf32>, %s: memref<64x32xf32, #gpu.address_space<workgroup>>, %i: index) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.copy' op expects constant offsets into a fragment}}
+  tile.copy %f[%c0, %i] to %s[] : !tile.fragment<64x64xf32>, memref<64x32xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @slice_out_of_range(%f: !tile.fragment<64x64xf32>, %s: memref<64x32xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  %c48 = arith.constant 48 : index
+  // expected-error @+1 {{'tile.copy' op copies a slice of 32 at offset 48 of a fragment dimension of 64}}
+  tile.copy %f[%c0, %c48] to %s[] : !tile.fragment<64x64xf32>, memref<64x32xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @slice_offsets_on_dest(%f: !tile.fragment<64x64xf32>, %s: memref<64x32xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.copy' op expects offsets only on the fragment}}
+  tile.copy %f[%c0, %c0] to %s[%c0, %c0] : !tile.fragment<64x64xf32>, memref<64x32xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @offsets_into_fragment_dest(%s: memref<64x32xf32, #gpu.address_space<workgroup>>, %f: !tile.fragment<64x32xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.copy' op expects no offsets when neither side is global memory (a fragment -> shared copy may take offsets on the fragment)}}
+  tile.copy %s[%c0, %c0] to %f[] : memref<64x32xf32, #gpu.address_space<workgroup>>, !tile.fragment<64x32xf32>
+  return
+}
+
+// -----
+
+tile.kernel @async_without_tma(%C: memref<?x?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.copy' op takes {async} only with {tma} (an asynchronous TMA store)}}
+  tile.copy %s[] to %C[%c0, %c0] {async} : memref<8x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+}
+
+// -----
+
+tile.kernel @wait_too_many() threads(128) {
+  // expected-error @+1 {{'tile.wait_tma_stores' op expects pending in [0, 7], got 8}}
+  tile.wait_tma_stores pending(8)
+}
+
+// -----
+
+func.func @wait_outside_kernel() {
+  // expected-error @+1 {{'tile.wait_tma_stores' op must be nested in a 'tile.kernel'}}
+  tile.wait_tma_stores pending(0)
+  return
+}

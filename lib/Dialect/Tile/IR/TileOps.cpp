@@ -337,10 +337,30 @@ LogicalResult CopyOp::verify() {
       return failure();
     if (!(srcIsGlobal ? getDestOffsets() : getSourceOffsets()).empty())
       return emitOpError("expects no offsets on the tile side");
+  } else if (!getSourceOffsets().empty() && src == MemorySpace::Fragment &&
+             dst == MemorySpace::Shared) {
+    // A slice of the fragment, of the shared tile's shape.
+    if (!getDestOffsets().empty())
+      return emitOpError("expects offsets only on the fragment");
+    if (static_cast<int64_t>(getSourceOffsets().size()) != srcShaped.getRank() ||
+        dstShaped.getRank() != srcShaped.getRank())
+      return emitOpError("expects one offset per fragment dimension and a "
+                         "shared tile of the fragment's rank");
+    for (auto [i, offset] : llvm::enumerate(getSourceOffsets())) {
+      std::optional<int64_t> value = getConstantIntValue(offset);
+      if (!value)
+        return emitOpError("expects constant offsets into a fragment");
+      if (*value < 0 ||
+          *value + dstShaped.getDimSize(i) > srcShaped.getDimSize(i))
+        return emitOpError("copies a slice of ")
+               << dstShaped.getDimSize(i) << " at offset " << *value
+               << " of a fragment dimension of " << srcShaped.getDimSize(i);
+    }
   } else {
     if (!getSourceOffsets().empty() || !getDestOffsets().empty())
       return emitOpError("expects no offsets when neither side is global "
-                         "memory");
+                         "memory (a fragment -> shared copy may take "
+                         "offsets on the fragment)");
     if (srcShaped.getShape() != dstShaped.getShape())
       return emitOpError("expects equal shapes, got ")
              << srcType << " and " << dstType;
@@ -350,6 +370,9 @@ LogicalResult CopyOp::verify() {
                    getBarrier()))
     return emitOpError("takes {tma} only for shared to global copies (loads "
                        "use TMA when they complete on a barrier)");
+  if (getAsync() && !getTma())
+    return emitOpError("takes {async} only with {tma} (an asynchronous TMA "
+                       "store)");
   if (getBarrier()) {
     if (src != MemorySpace::Global || dst != MemorySpace::Shared)
       return emitOpError("takes a barrier only for global to shared copies, "
@@ -358,6 +381,13 @@ LogicalResult CopyOp::verify() {
       return emitOpError("expects an index into the barrier ring");
   }
   return verifyBarrierIndex(*this, getBarrier(), getBarrierIndex());
+}
+
+LogicalResult WaitTmaStoresOp::verify() {
+  int64_t pending = getPendingAttr().getInt();
+  if (pending < 0 || pending > 7)
+    return emitOpError("expects pending in [0, 7], got ") << pending;
+  return verifyInKernel(*this);
 }
 
 //===----------------------------------------------------------------------===//

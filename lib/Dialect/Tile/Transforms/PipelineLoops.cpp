@@ -346,24 +346,24 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
   Block &kernelBody = *top->getBlock();
   llvm::SetVector<Operation *> moved;
   auto usesMoved = [&](Operation &op) {
-    return op.walk([&](Operation *inner) {
-               for (Value v : inner->getOperands())
-                 if (moved.contains(v.getDefiningOp()))
-                   return WalkResult::interrupt();
-               return WalkResult::advance();
-             })
+    return op
+        .walk([&](Operation *inner) {
+          for (Value v : inner->getOperands())
+            if (moved.contains(v.getDefiningOp()))
+              return WalkResult::interrupt();
+          return WalkResult::advance();
+        })
         .wasInterrupted();
   };
   for (Operation &op : kernelBody.without_terminator()) {
     if (&op == top)
       continue;
-    bool stays =
-        op.isBeforeInBlock(top) &&
-        (isa<AllocSharedOp, AllocBarrierOp>(op) ||
-         (isMemoryEffectFree(&op) &&
-          !isa<AllocFragmentOp, AllocTmemOp, gpu::ThreadIdOp, gpu::BlockDimOp,
-               gpu::LaneIdOp>(op) &&
-          !usesMoved(op)));
+    bool stays = op.isBeforeInBlock(top) &&
+                 (isa<AllocSharedOp, AllocBarrierOp>(op) ||
+                  (isMemoryEffectFree(&op) &&
+                   !isa<AllocFragmentOp, AllocTmemOp, gpu::ThreadIdOp,
+                        gpu::BlockDimOp, gpu::LaneIdOp>(op) &&
+                   !usesMoved(op)));
     if (!stays)
       moved.insert(&op);
   }
@@ -373,8 +373,8 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
   SmallVector<Value> needed{loop.getLowerBound(), loop.getUpperBound(),
                             loop.getStep()};
   if (outer)
-    needed.append({outer.getLowerBound(), outer.getUpperBound(),
-                   outer.getStep()});
+    needed.append(
+        {outer.getLowerBound(), outer.getUpperBound(), outer.getStep()});
   for (Operation *op : producerSlice)
     llvm::append_range(needed, op->getOperands());
   while (!needed.empty()) {
@@ -404,8 +404,7 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
       b.getI32IntegerAttr(static_cast<int32_t>(consumerThreads)));
   constexpr int32_t kProducerRegisters = 40;
   int64_t consumerRegisters = WarpSpecializeOp::consumerRegistersFor(
-      consumerThreads + WarpSpecializeOp::kProducerThreads,
-      kProducerRegisters);
+      consumerThreads + WarpSpecializeOp::kProducerThreads, kProducerRegisters);
   auto ws = WarpSpecializeOp::create(
       b, loc, b.getI32IntegerAttr(kProducerRegisters),
       b.getI32IntegerAttr(static_cast<int32_t>(consumerRegisters)));
@@ -418,12 +417,11 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
   Value base;
   scf::ForOp producerOuter;
   if (outer) {
-    producerOuter = scf::ForOp::create(
-        b, outer.getLoc(), outer.getLowerBound(), outer.getUpperBound(),
-        outer.getStep(), ValueRange{cst(0)});
+    producerOuter = scf::ForOp::create(b, outer.getLoc(), outer.getLowerBound(),
+                                       outer.getUpperBound(), outer.getStep(),
+                                       ValueRange{cst(0)});
     b.setInsertionPointToStart(producerOuter.getBody());
-    outerMapping.map(outer.getInductionVar(),
-                     producerOuter.getInductionVar());
+    outerMapping.map(outer.getInductionVar(), producerOuter.getInductionVar());
     for (Operation &op : outer.getBody()->without_terminator())
       if (outerSlice.contains(&op))
         b.clone(op, outerMapping);
@@ -433,9 +431,8 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
     Value iterations = iterationCount();
     auto producerLoop = scf::ForOp::create(b, loc, cst(0), iterations, cst(1));
     if (outer)
-      scf::YieldOp::create(b, loc,
-                           ValueRange{arith::AddIOp::create(b, loc, base,
-                                                            iterations)});
+      scf::YieldOp::create(
+          b, loc, ValueRange{arith::AddIOp::create(b, loc, base, iterations)});
     b.setInsertionPointToStart(producerLoop.getBody());
     Value it = producerLoop.getInductionVar();
     Value g = globalIteration(base, it);
@@ -459,10 +456,8 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
         b, outer.getLoc(), outer.getLowerBound(), outer.getUpperBound(),
         outer.getStep(), ValueRange{cst(0)});
     Block *body = consumerOuter.getBody();
-    body->getOperations().splice(body->end(),
-                                 outer.getBody()->getOperations());
-    outer.getInductionVar().replaceAllUsesWith(
-        consumerOuter.getInductionVar());
+    body->getOperations().splice(body->end(), outer.getBody()->getOperations());
+    outer.getInductionVar().replaceAllUsesWith(consumerOuter.getInductionVar());
     body->getTerminator()->erase();
     outer.erase();
     base = consumerOuter.getRegionIterArg(0);
@@ -508,9 +503,8 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
   if (outer) {
     Block *body = consumerLoop->getBlock();
     b.setInsertionPointToEnd(body);
-    scf::YieldOp::create(b, loc,
-                         ValueRange{arith::AddIOp::create(b, loc, base,
-                                                          iterations)});
+    scf::YieldOp::create(
+        b, loc, ValueRange{arith::AddIOp::create(b, loc, base, iterations)});
   }
   for (Operation *op : moved)
     if (op->getBlock() == &kernelBody)

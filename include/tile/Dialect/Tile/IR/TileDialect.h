@@ -41,6 +41,10 @@ constexpr llvm::StringLiteral kGemmInFlightAttrName = "tile.gemm_in_flight";
 /// cp.async but no TMA: issue it as cp.async and return, without committing
 /// a group or synchronising; the loop commits, waits and synchronises.
 constexpr llvm::StringLiteral kCpAsyncGroupAttrName = "tile.cp_async_group";
+/// Recorded by the tile-to-GPU conversion on a fragment -> shared tile.copy
+/// before shared memory is lowered: the destination's swizzle, which the
+/// copy applies to the addresses it writes.
+constexpr llvm::StringLiteral kSwizzleDestAttrName = "tile.swizzle_dest";
 
 /// Threads per CTA of the kernel holding `op`: its tile.kernel, or after
 /// outlining its gpu.func's known block size; 0 when there is none.

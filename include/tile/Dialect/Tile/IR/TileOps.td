@@ -253,7 +253,11 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     position of the tile's first element (one offset per dimension).
     Out-of-bounds reads give 0 and out-of-bounds writes are skipped, so edge
     tiles need no special code. When neither side is global, the two shapes
-    are equal and no offsets are given.
+    are equal and no offsets are given, except that a fragment -> shared
+    copy may take constant `[offsets]` on the fragment: it copies the slice
+    of the fragment, of the shared tile's shape, that starts there (part of
+    an accumulator staged through shared memory; with a matrix layout the
+    slice spans whole rows and multiples of 8 columns).
 
     Legal directions: global -> shared / fragment, shared / fragment ->
     global, shared <-> fragment, shared -> tmem (`tcgen05.cp`), tmem <->
@@ -271,6 +275,10 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     caller asserts what TMA needs of the global memref: a kernel argument
     whose rows are a multiple of 16 bytes (the runtime refuses others when
     it builds the tensor map).
+    With `{tma, async}` the thread that issued the store does not wait:
+    the op returns once the store is issued. The CTA may write the shared
+    tile again only after `tile.wait_tma_stores` says the store has read
+    it, and must wait for all its asynchronous stores before it ends.
 
     Example:
 
@@ -283,12 +291,32 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
   let arguments = (ins Tile_AnyTile:$source, Variadic<Index>:$sourceOffsets,
                        Tile_AnyTile:$dest, Variadic<Index>:$destOffsets,
                        Optional<Tile_BarrierType>:$barrier,
-                       Optional<Index>:$barrierIndex, UnitAttr:$tma);
+                       Optional<Index>:$barrierIndex, UnitAttr:$tma,
+                       UnitAttr:$async);
   let assemblyFormat = [{
     $source `[` $sourceOffsets `]` `to` $dest `[` $destOffsets `]`
     (`barrier` $barrier^ `[` $barrierIndex `]`)?
     attr-dict `:` type($source) `,` type($dest) (`,` type($barrier)^)?
   }];
+  let hasVerifier = 1;
+}
+
+def Tile_WaitTmaStoresOp : Tile_Op<"wait_tma_stores"> {
+  let summary = "waits until asynchronous TMA stores have read their tiles";
+  let description = [{
+    Waits until at most `pending` of the CTA's asynchronous TMA stores
+    (`tile.copy ... {tma, async}`, in issue order) are still reading their
+    shared tiles (`cp.async.bulk.wait_group.read` by the issuing thread),
+    then synchronises the CTA: every thread may then write the tiles of the
+    older stores again. `pending(0)` before the kernel ends makes sure no
+    store still reads shared memory.
+
+    Example: `tile.wait_tma_stores pending(1)`
+
+    Rules: `pending` in [0, 7]; inside a `tile.kernel`.
+  }];
+  let arguments = (ins I32Attr:$pending);
+  let assemblyFormat = "`pending` `(` $pending `)` attr-dict";
   let hasVerifier = 1;
 }
 

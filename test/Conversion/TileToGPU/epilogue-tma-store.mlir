@@ -1,0 +1,24 @@
+// An epilogue staged through shared memory: a slice of a #tile.wgmma
+// accumulator (columns 32..63 of 64 x 64) written into a 128-byte-swizzled
+// 64 x 32 tile, then stored by TMA asynchronously.
+// - The copy writes only the runs whose 8-column group is in the slice (8 of
+//   each thread's 16 two-element runs: columns 32..63), at the slice's
+//   column (column - 32), with the 16-byte unit of each 128-byte row XORed
+//   with row % 8 (the swizzle TMA reads back).
+// - {tma, async}: thread 0 issues the store and commits its bulk group but
+//   neither waits nor synchronises; tile.wait_tma_stores pending(0) makes it
+//   wait for the group to have read the tile (wait_group.read 0), then the
+//   CTA synchronises.
+// - The copy's closing fence + barrier and the store's opening ones meet:
+//   one pair is left.
+// RUN: tile-opt %s --convert-tile-to-gpu --canonicalize --cse
+
+tile.kernel @staged(%C: memref<?x?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
+  %Cs = tile.alloc_shared {swizzle = 128} : memref<64x32xf32, #gpu.address_space<workgroup>>
+  tile.copy %acc[%c0, %c32] to %Cs[] : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>, memref<64x32xf32, #gpu.address_space<workgroup>>
+  tile.copy %Cs[] to %C[%c0, %c32] {tma, async} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+  tile.wait_tma_stores pending(0)
+}
