@@ -155,3 +155,21 @@ tile.kernel @ws_partial_warpgroup(%A: memref<?x?xf32>, %n: index) threads(64) {
     tile.copy %A[%k, %c0] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
   }
 }
+
+// -----
+
+// One split per kernel: the first warp-specialised loop moves the second
+// into its consumers, where it no longer sits in the kernel body.
+tile.kernel @ws_twice(%A: memref<?x?xf32>, %n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  %t = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) warp_specialized {
+    tile.copy %A[%k, %c0] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+  }
+  // expected-error @below {{'tile.pipelined_for' op with warp_specialized must sit in the kernel body, or in an scf.for without results there (a persistent loop over tiles)}}
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) warp_specialized {
+    tile.copy %A[%k, %c0] to %t[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+  }
+}
