@@ -26,36 +26,32 @@ static bool isContiguousRowMajor(MemRefType type) {
   return true;
 }
 
-// Coordinates in a row-major tile of `shape` whose `swizzle`-byte pattern
-// (the one TMA and wgmma use) moves element `coords`: bits 4.. of the byte
-// offset (its 16-byte unit in a 128-byte line) are XORed with the line's
-// index modulo swizzle / 16.
+// Coordinates in a row-major tile of `shape`, rows exactly `swizzle` bytes
+// wide, where the swizzle pattern (the one TMA and wgmma use) moves element
+// `coords`: the 16-byte unit within the row is XORed with the row's
+// 128-byte line index modulo swizzle / 16. Rows stay where they are.
 static SmallVector<Value> swizzledCoordinates(OpBuilder &b, Location loc,
                                               ArrayRef<Value> coords,
                                               ArrayRef<int64_t> shape,
                                               int64_t elementBytes,
                                               int64_t swizzle) {
   auto cst = [&](int64_t v) { return constIndex(b, loc, v); };
-  Value linear = coords[0];
-  for (size_t d = 1; d < coords.size(); ++d)
-    linear = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, linear, cst(shape[d])),
-        coords[d]);
-  Value byte = arith::MulIOp::create(b, loc, linear, cst(elementBytes));
-  Value line = arith::RemUIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, byte, cst(128)),
-      cst(swizzle / 16));
-  Value moved = arith::XOrIOp::create(
-      b, loc, byte, arith::MulIOp::create(b, loc, line, cst(16)));
-  Value element = arith::DivUIOp::create(b, loc, moved, cst(elementBytes));
-  SmallVector<Value> result(coords.size());
-  for (int64_t d = coords.size() - 1; d >= 0; --d) {
-    result[d] = d == 0 ? element
-                       : arith::RemUIOp::create(b, loc, element, cst(shape[d]))
-                             .getResult();
-    if (d > 0)
-      element = arith::DivUIOp::create(b, loc, element, cst(shape[d]));
-  }
+  Value row = coords[0];
+  for (size_t d = 1; d + 1 < coords.size(); ++d)
+    row = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, cst(shape[d])), coords[d]);
+  Value line = row;
+  if (int64_t rowsPerLine = 128 / swizzle; rowsPerLine > 1)
+    line = arith::DivUIOp::create(b, loc, row, cst(rowsPerLine));
+  Value phase = arith::RemUIOp::create(b, loc, line, cst(swizzle / 16));
+  int64_t perUnit = 16 / elementBytes;
+  Value col = coords.back();
+  Value unit = arith::DivUIOp::create(b, loc, col, cst(perUnit));
+  Value moved = arith::XOrIOp::create(b, loc, unit, phase);
+  SmallVector<Value> result(coords);
+  result.back() = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, moved, cst(perUnit)),
+      arith::RemUIOp::create(b, loc, col, cst(perUnit)));
   return result;
 }
 
@@ -210,10 +206,14 @@ struct CopyLowering : ChipPattern<CopyOp> {
     if (writesShared && !inGroup)
       ctaBarrier(rewriter, loc);
     Value tid = threadId(rewriter, loc);
+    // Runs `keep` refuses (a slice's others) are not even addressed.
     auto forEachRun = [&](OpBuilder &b, Location l,
                           function_ref<void(OpBuilder &, Location,
-                                            ArrayRef<Value>, int64_t)> fn) {
+                                            ArrayRef<Value>, int64_t)> fn,
+                          function_ref<bool(int64_t)> keep = nullptr) {
       for (int64_t r = 0; r < dist->runsPerThread(); ++r) {
+        if (keep && !keep(r))
+          continue;
         if (dist->isEven()) {
           fn(b, l, dist->runCoordinates(b, l, tid, r), r);
           continue;
@@ -298,22 +298,23 @@ struct CopyLowering : ChipPattern<CopyOp> {
       // (swizzled) place; runs outside the slice are skipped.
       int64_t elementBytes =
           cast<ShapedType>(srcType).getElementTypeBitWidth() / 8;
-      forEachRun(rewriter, loc,
-                 [&](OpBuilder &b, Location l, ArrayRef<Value> coords,
-                     int64_t r) {
-                   SmallVector<Value> at(coords);
-                   if (!slice.empty()) {
-                     int64_t column = (*dist->runOffset(r))[1];
-                     if (column < slice[1] || column >= slice[1] + dstShape[1])
-                       return;
-                     at[1] = arith::SubIOp::create(b, l, at[1],
-                                                   constIndex(b, l, slice[1]));
-                   }
-                   if (destSwizzle)
-                     at = swizzledCoordinates(b, l, at, dstShape, elementBytes,
-                                              destSwizzle.getInt());
-                   to.write(b, l, from.read(b, l, coords, r), at, r);
-                 });
+      auto inSlice = [&](int64_t r) {
+        int64_t column = (*dist->runOffset(r))[1];
+        return column >= slice[1] && column < slice[1] + dstShape[1];
+      };
+      forEachRun(
+          rewriter, loc,
+          [&](OpBuilder &b, Location l, ArrayRef<Value> coords, int64_t r) {
+            SmallVector<Value> at(coords);
+            if (!slice.empty())
+              at[1] = arith::SubIOp::create(b, l, at[1],
+                                            constIndex(b, l, slice[1]));
+            if (destSwizzle)
+              at = swizzledCoordinates(b, l, at, dstShape, elementBytes,
+                                       destSwizzle.getInt());
+            to.write(b, l, from.read(b, l, coords, r), at, r);
+          },
+          slice.empty() ? function_ref<bool(int64_t)>() : inSlice);
     } else {
       throughRegisters(rewriter, loc);
     }
