@@ -35,6 +35,9 @@ static SmallVector<Value> swizzledCoordinates(OpBuilder &b, Location loc,
                                               ArrayRef<int64_t> shape,
                                               int64_t elementBytes,
                                               int64_t swizzle) {
+  // One row: line 0, nothing moves.
+  if (coords.size() == 1)
+    return SmallVector<Value>(coords);
   auto cst = [&](int64_t v) { return constIndex(b, loc, v); };
   Value row = coords[0];
   for (size_t d = 1; d + 1 < coords.size(); ++d)
@@ -163,15 +166,29 @@ struct CopyLowering : ChipPattern<CopyOp> {
         return op.emitOpError("copies a slice of a #tile.wgmma fragment that "
                               "is not whole rows and groups of 8 columns");
     }
-    auto destSwizzle = op->getAttrOfType<IntegerAttr>(kSwizzleDestAttrName);
-    if (destSwizzle &&
-        dstShape.back() * cast<ShapedType>(dstType).getElementTypeBitWidth() /
-                8 !=
-            destSwizzle.getInt())
+    // Fragment -> shared: the destination's swizzle, recorded before shared
+    // memory was lowered (null when 0).
+    IntegerAttr destSwizzle;
+    if (src == MemorySpace::Fragment && dst == MemorySpace::Shared) {
+      destSwizzle = op->getAttrOfType<IntegerAttr>(kSwizzleDestAttrName);
+      if (!destSwizzle)
+        return op.emitOpError("has no recorded destination swizzle: lower it "
+                              "before convert-tile-memory-to-gpu, through the "
+                              "tile-to-GPU passes");
+      if (destSwizzle.getInt() == 0)
+        destSwizzle = {};
+    }
+    int64_t elementBits = cast<ShapedType>(dstType).getElementTypeBitWidth();
+    if (destSwizzle && dstShape.back() * elementBits / 8 != destSwizzle.getInt())
       return op.emitOpError("writes a ")
              << destSwizzle.getInt()
              << "-byte swizzled shared tile whose rows are not that wide, "
                 "which is not lowered yet";
+    // A swizzle moves 16-byte units: a run must sit in one.
+    if (destSwizzle && dist->vector * elementBits / 8 > 16)
+      return op.emitOpError("writes runs of ")
+             << dist->vector * elementBits / 8
+             << " bytes into a swizzled shared tile; at most 16 are lowered";
 
     for (auto [type, space] : {std::pair{srcType, src}, {dstType, dst}}) {
       auto memref = dyn_cast<MemRefType>(type);

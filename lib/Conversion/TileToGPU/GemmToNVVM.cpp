@@ -50,14 +50,23 @@ LogicalResult mlir::tile::annotateSharedSwizzles(ModuleOp module) {
     bool plainAccess = isa<FillOp, ElementwiseOp>(op);
     if (auto copy = dyn_cast<CopyOp>(op)) {
       plainAccess = !copy.getBarrier() && !copy.getTma();
-      // Fragment -> shared copies swizzle their addresses themselves.
+      // Fragment -> shared copies swizzle their addresses themselves: they
+      // learn the swizzle here (0 included) and refuse to lower without it.
       if (getMemorySpace(copy.getSource().getType()) == MemorySpace::Fragment &&
           getMemorySpace(copy.getDest().getType()) == MemorySpace::Shared) {
         plainAccess = false;
-        if (std::optional<int64_t> swizzle = sharedSwizzle(copy.getDest());
-            swizzle && *swizzle)
-          copy->setAttr(kSwizzleDestAttrName,
-                        Builder(op->getContext()).getI64IntegerAttr(*swizzle));
+        std::optional<int64_t> swizzle = sharedSwizzle(copy.getDest());
+        if (!swizzle)
+          return WalkResult::advance();
+        // The pattern follows absolute address bits: through a view the
+        // tile-relative coordinates would not give them.
+        if (*swizzle && !copy.getDest().getDefiningOp<AllocSharedOp>()) {
+          copy.emitOpError("writes a swizzled shared tile through a view, "
+                           "which is not lowered yet");
+          return WalkResult::interrupt();
+        }
+        copy->setAttr(kSwizzleDestAttrName,
+                      Builder(op->getContext()).getI64IntegerAttr(*swizzle));
       }
     }
     if (!plainAccess)
@@ -70,7 +79,8 @@ LogicalResult mlir::tile::annotateSharedSwizzles(ModuleOp module) {
         op->emitOpError("accesses a ")
             << *swizzle
             << "-byte swizzled shared tile with ordinary loads and stores, "
-               "which is not lowered yet (TMA writes and wgmma reads it)";
+               "which is not lowered yet (TMA, wgmma and copies from fragments "
+               "handle swizzled tiles)";
         return WalkResult::interrupt();
       }
     }

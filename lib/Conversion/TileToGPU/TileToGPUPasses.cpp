@@ -72,9 +72,14 @@ static void eraseRedundantBarriers(ModuleOp module) {
     }
     if (!isa_and_present<gpu::BarrierOp>(prev))
       return;
-    if (!fences.empty() &&
-        !isa_and_present<NVVM::FenceProxyOp>(previousOp(prev)))
-      return;
+    // The earlier barrier's fence must be of every kind this one has.
+    auto earlier = dyn_cast_or_null<NVVM::FenceProxyOp>(previousOp(prev));
+    for (Operation *op : fences) {
+      auto fence = cast<NVVM::FenceProxyOp>(op);
+      if (!earlier || fence.getKind() != earlier.getKind() ||
+          fence.getSpace() != earlier.getSpace())
+        return;
+    }
     redundant.push_back(barrier);
     llvm::append_range(redundant, fences);
   });

@@ -60,6 +60,6 @@ tile.kernel @tmem() threads(128) {
 tile.kernel @swizzled_plain_copy(%A: memref<?x?xbf16>) threads(128) {
   %c0 = arith.constant 0 : index
   %s = tile.alloc_shared {swizzle = 128} : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{'tile.copy' op accesses a 128-byte swizzled shared tile with ordinary loads and stores, which is not lowered yet (TMA writes and wgmma reads it)}}
+  // expected-error @+1 {{'tile.copy' op accesses a 128-byte swizzled shared tile with ordinary loads and stores, which is not lowered yet (TMA, wgmma and copies from fragments handle swizzled tiles)}}
   tile.copy %A[%c0, %c0] to %s[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
 }

@@ -22,3 +22,14 @@ tile.kernel @staged(%C: memref<?x?xf32>) threads(128) {
   tile.copy %Cs[] to %C[%c0, %c32] {tma, async} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
   tile.wait_tma_stores pending(0)
 }
+
+// A 64-byte swizzle (rows of 16 fp32): two rows per 128-byte line, so the
+// unit is XORed with (row / 2) mod 4; the slice is columns 16..31.
+tile.kernel @staged64(%C: memref<?x?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
+  %Cs = tile.alloc_shared {swizzle = 64} : memref<64x16xf32, #gpu.address_space<workgroup>>
+  tile.copy %acc[%c0, %c16] to %Cs[] : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>, memref<64x16xf32, #gpu.address_space<workgroup>>
+  tile.copy %Cs[] to %C[%c0, %c16] {tma} : memref<64x16xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+}

@@ -1485,3 +1485,21 @@ func.func @wait_outside_kernel() {
   tile.wait_tma_stores pending(0)
   return
 }
+
+// -----
+
+func.func @slice_rank(%f: !tile.fragment<64x64xf32>, %s: memref<64x32xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.copy' op expects one offset per fragment dimension and a shared tile of the fragment's rank}}
+  tile.copy %f[%c0] to %s[] : !tile.fragment<64x64xf32>, memref<64x32xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @slice_dynamic_tile(%f: !tile.fragment<64x64xf32>, %s: memref<64x?xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.copy' op expects a shared tile of static shape for a slice of a fragment}}
+  tile.copy %f[%c0, %c0] to %s[] : !tile.fragment<64x64xf32>, memref<64x?xf32, #gpu.address_space<workgroup>>
+  return
+}

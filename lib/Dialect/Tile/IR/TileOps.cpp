@@ -342,6 +342,9 @@ LogicalResult CopyOp::verify() {
     // A slice of the fragment, of the shared tile's shape.
     if (!getDestOffsets().empty())
       return emitOpError("expects offsets only on the fragment");
+    if (!dstShaped.hasStaticShape())
+      return emitOpError("expects a shared tile of static shape for a slice "
+                         "of a fragment");
     if (static_cast<int64_t>(getSourceOffsets().size()) != srcShaped.getRank() ||
         dstShaped.getRank() != srcShaped.getRank())
       return emitOpError("expects one offset per fragment dimension and a "

@@ -309,7 +309,9 @@ def Tile_WaitTmaStoresOp : Tile_Op<"wait_tma_stores"> {
     shared tiles (`cp.async.bulk.wait_group.read` by the issuing thread),
     then synchronises the CTA: every thread may then write the tiles of the
     older stores again. `pending(0)` before the kernel ends makes sure no
-    store still reads shared memory.
+    store still reads shared memory. The stores and their waits must run in
+    the same threads (in a `tile.warp_specialize`, the same region): the
+    thread that issues a store is the one that can wait for it.
 
     Example: `tile.wait_tma_stores pending(1)`
 
