@@ -43,3 +43,17 @@ tile.kernel @no_registers(%A: memref<?x?xf32>) threads(256) {
   } consumers {
   }
 }
+
+// Asynchronous TMA stores and their wait in the consumers: the thread that
+// issues the store and the one that waits are the same, consumer thread 0
+// (thread_id - 128 == 0).
+// RUN: tile-opt %s --convert-tile-to-gpu --canonicalize --cse | sed -n '/@async_stores/,/gpu.return/p' | grep -E 'thread_id|cmpi eq|tma.async.store|scf.if|bulk' | sed -E 's/^ +//; s/ : memref.*//'
+tile.kernel @async_stores(%C: memref<?x?xf32>) threads(384) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize producer {
+  } consumers {
+    tile.copy %s[] to %C[%c0, %c0] {tma, async} : memref<8x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+    tile.wait_tma_stores pending(0)
+  }
+}
