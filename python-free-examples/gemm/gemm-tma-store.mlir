@@ -11,7 +11,7 @@
 // TMA stores need global rows of a multiple of 16 bytes: N % 4 == 0.
 // gemm.mlir (stores from registers) takes any N.
 tile.kernel @gemm_bf16_tma_store(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
-                       %C: memref<?x?xf32>) threads(256) {
+                                 %C: memref<?x?xf32>) threads(256) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
@@ -73,8 +73,7 @@ tile.kernel @gemm_bf16_tma_store(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
     // (chunk j - 1's) is still reading.
     tile.wait_tma_stores pending(1)
     tile.copy %acc[%c0, %c0] to %Cs0[] : !tile.fragment<128x256xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
-    %n00 = arith.addi %n0, %c0 : index
-    tile.copy %Cs0[] to %C[%m0, %n00] {tma, async} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+    tile.copy %Cs0[] to %C[%m0, %n0] {tma, async} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
     tile.wait_tma_stores pending(1)
     tile.copy %acc[%c0, %c32] to %Cs1[] : !tile.fragment<128x256xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
     %n1 = arith.addi %n0, %c32 : index
