@@ -37,7 +37,7 @@
 // of B) of dynamic shared memory plus 1 KiB to realign it, and one tensor
 // map per operand.
 // RUN: cat %t.kinfo
-// Warp specialisation needs sm_90a (TMA, setmaxnreg): for sm_80, one clean
+// Warp specialisation is lowered for sm_90a only: for sm_80, one clean
 // error. The 128 x 192 kernel (software-pipelined) would take mma.sync and a
 // cp.async pipeline there, but its 5 stages of 40 KiB do not fit in sm_80's
 // 163 KiB of shared memory: one clean error, no cubin.

@@ -1,4 +1,4 @@
-// Warp specialisation needs TMA and setmaxnreg: on sm_80 the pipeliner
+// Warp specialisation is lowered for sm_90a only: on sm_80 the pipeliner
 // refuses it with a located error instead of changing the schedule.
 // RUN: tile-opt %s --tile-pipeline-loops=chip=sm_80 --verify-diagnostics -o /dev/null
 
@@ -6,7 +6,7 @@ tile.kernel @ws_sm80(%A: memref<?x?xf32>, %n: index) threads(128) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
-  // expected-error @below {{'tile.pipelined_for' op with warp_specialized needs TMA and setmaxnreg (sm_90a or sm_100a), which sm_80 lacks}}
+  // expected-error @below {{'tile.pipelined_for' op with warp_specialized is lowered for sm_90a only (TMA, setmaxnreg, wgmma); not for sm_80}}
   tile.pipelined_for %k = %c0 to %n step %c1 stages(2) warp_specialized {
     tile.copy %A[%k, %c0] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
   }
