@@ -1503,3 +1503,17 @@ func.func @slice_dynamic_tile(%f: !tile.fragment<64x64xf32>, %s: memref<64x?xf32
   tile.copy %f[%c0, %c0] to %s[] : !tile.fragment<64x64xf32>, memref<64x?xf32, #gpu.address_space<workgroup>>
   return
 }
+
+// -----
+
+// The producer issues an asynchronous store; only it could wait for it.
+tile.kernel @ws_store_wait_split(%C: memref<?x?xf32>) threads(256) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.warp_specialize' op has asynchronous TMA stores in its producer region but no tile.wait_tma_stores there (only the threads that issue them can wait)}}
+  tile.warp_specialize producer {
+    tile.copy %s[] to %C[%c0, %c0] {tma, async} : memref<8x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+  } consumers {
+    tile.wait_tma_stores pending(0)
+  }
+}

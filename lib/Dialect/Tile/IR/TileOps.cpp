@@ -628,6 +628,21 @@ LogicalResult WarpSpecializeOp::verify() {
     return emitOpError("needs a kernel of at least two warpgroups (a "
                        "multiple of 128 threads, at least 256), got ")
            << threads;
+  // Only the thread that issued an asynchronous TMA store can wait for it:
+  // a role that issues them waits in the same role.
+  for (Region *region : {&getProducer(), &getConsumers()}) {
+    bool stores = false, waits = false;
+    region->walk([&](Operation *op) {
+      if (auto copy = dyn_cast<CopyOp>(op))
+        stores |= copy.getAsync();
+      waits |= isa<WaitTmaStoresOp>(op);
+    });
+    if (stores && !waits)
+      return emitOpError("has asynchronous TMA stores in its ")
+             << (region == &getProducer() ? "producer" : "consumers")
+             << " region but no tile.wait_tma_stores there (only the threads "
+                "that issue them can wait)";
+  }
   std::optional<uint32_t> producer = getProducerRegisters();
   std::optional<uint32_t> consumer = getConsumerRegisters();
   if (producer.has_value() != consumer.has_value())

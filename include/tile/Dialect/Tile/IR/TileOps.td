@@ -497,7 +497,8 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
     ```
 
     Rules: directly in a `tile.kernel` body whose `threads` is a multiple of
-    128 and at least 256; both register counts or
+    128 and at least 256; a region with asynchronous TMA stores
+    (`tile.copy {tma, async}`) also waits for them (`tile.wait_tma_stores`); both register counts or
     none, multiples of 8 in [24, 256], P at most and C at least the count
     the kernel starts with (R = 65536 / threads rounded down to a multiple
     of 8, at most 248), and 128 * P + (threads - 128) * C at most
