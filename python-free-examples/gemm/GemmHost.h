@@ -33,25 +33,6 @@ public:
     return gemm;
   }
 
-  static TileGemm hopperKernel(const std::string &variant, int tileN) {
-    if (variant.empty() && tileN == 128)
-      return TileGemm(kernelFile(GEMM_NARROW_KERNEL_CUBIN),
-                      kernelFile(GEMM_NARROW_KERNEL_KINFO),
-                      "gemm_bf16_128x128", 128, 128);
-    if (variant.empty() && tileN == 192)
-      return TileGemm(kernelFile(GEMM_192_KERNEL_CUBIN),
-                      kernelFile(GEMM_192_KERNEL_KINFO),
-                      "gemm_bf16_128x192", 128, 192);
-    if (variant.empty())
-      return TileGemm(kernelFile(GEMM_KERNEL_CUBIN),
-                      kernelFile(GEMM_KERNEL_KINFO), "gemm_bf16", 128, 256);
-    // A variant of gemm.mlir or of the 128 x tileN kernels, by kernel name.
-    std::string name =
-        tileN == 256 ? "gemm_bf16" : "gemm_bf16_128x" + std::to_string(tileN);
-    return TileGemm(kernelFile(variant + ".cubin"),
-                    kernelFile(variant + ".kinfo"), name, 128, tileN);
-  }
-
   /// gemm-tma-store.mlir: gemm.mlir with the epilogue stored by TMA from
   /// shared memory (persistent; N must be a multiple of 4).
   static TileGemm hopperTmaStore(const rt::Device &device) {
@@ -102,6 +83,26 @@ public:
   const rt::KernelInfo &kernelInfo() const { return info; }
 
 private:
+  /// The cubin of gemm.mlir, one of its 128 x N siblings, or a variant.
+  static TileGemm hopperKernel(const std::string &variant, int tileN) {
+    if (variant.empty() && tileN == 128)
+      return TileGemm(kernelFile(GEMM_NARROW_KERNEL_CUBIN),
+                      kernelFile(GEMM_NARROW_KERNEL_KINFO),
+                      "gemm_bf16_128x128", 128, 128);
+    if (variant.empty() && tileN == 192)
+      return TileGemm(kernelFile(GEMM_192_KERNEL_CUBIN),
+                      kernelFile(GEMM_192_KERNEL_KINFO),
+                      "gemm_bf16_128x192", 128, 192);
+    if (variant.empty())
+      return TileGemm(kernelFile(GEMM_KERNEL_CUBIN),
+                      kernelFile(GEMM_KERNEL_KINFO), "gemm_bf16", 128, 256);
+    // A variant of gemm.mlir or of the 128 x tileN kernels, by kernel name.
+    std::string name =
+        tileN == 256 ? "gemm_bf16" : "gemm_bf16_128x" + std::to_string(tileN);
+    return TileGemm(kernelFile(variant + ".cubin"),
+                    kernelFile(variant + ".kinfo"), name, 128, tileN);
+  }
+
   rt::Module module;
   std::vector<rt::KernelInfo> infos;
   rt::KernelInfo info;

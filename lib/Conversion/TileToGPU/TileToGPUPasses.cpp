@@ -55,25 +55,27 @@ static LogicalResult convert(ModuleOp module, StringRef chipName,
 // and waits meet barrier after barrier. A barrier is redundant when only
 // side-effect-free ops separate it from the previous one, and so is a
 // fenced one when that previous barrier was fenced too.
+// The nearest op before `op` in its block that has side effects.
+static Operation *previousEffect(Operation *op) {
+  do
+    op = op->getPrevNode();
+  while (op && isMemoryEffectFree(op));
+  return op;
+}
+
 static void eraseRedundantBarriers(ModuleOp module) {
   SmallVector<Operation *> redundant;
   module.walk([&](gpu::BarrierOp barrier) {
-    auto previousOp = [](Operation *op) {
-      do
-        op = op->getPrevNode();
-      while (op && isMemoryEffectFree(op));
-      return op;
-    };
     SmallVector<Operation *> fences;
-    Operation *prev = previousOp(barrier);
+    Operation *prev = previousEffect(barrier);
     while (auto fence = dyn_cast_or_null<NVVM::FenceProxyOp>(prev)) {
       fences.push_back(fence);
-      prev = previousOp(fence);
+      prev = previousEffect(fence);
     }
     if (!isa_and_present<gpu::BarrierOp>(prev))
       return;
     // The earlier barrier's fence must be of every kind this one has.
-    auto earlier = dyn_cast_or_null<NVVM::FenceProxyOp>(previousOp(prev));
+    auto earlier = dyn_cast_or_null<NVVM::FenceProxyOp>(previousEffect(prev));
     for (Operation *op : fences) {
       auto fence = cast<NVVM::FenceProxyOp>(op);
       if (!earlier || fence.getKind() != earlier.getKind() ||

@@ -36,8 +36,6 @@ static void moveRole(Block &from, Block &to, int64_t firstThread,
     from.front().moveBefore(yield);
   SmallVector<Operation *> dead;
   to.walk([&](Operation *op) {
-    if (op == rawTid.getDefiningOp())
-      return;
     for (OpOperand &use : op->getOpOperands()) {
       auto id = use.get().getDefiningOp<gpu::ThreadIdOp>();
       if (id && id != rawTid.getDefiningOp() &&
@@ -98,11 +96,12 @@ LogicalResult mlir::tile::lowerWarpSpecialize(ModuleOp module) {
     b.setInsertionPointToStart(roles.thenBlock());
     setRegisters(b, ws.getProducerRegisters(),
                  NVVM::SetMaxRegisterAction::decrease);
-    Value warpZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                           tid, constIndex(b, loc, 32));
+    Value warpZero = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult, tid,
+        constIndex(b, loc, WarpSpecializeOp::kProducerWarpThreads));
     auto producer = scf::IfOp::create(b, loc, warpZero, /*withElse=*/false);
     moveRole(ws.getProducer().front(), *producer.thenBlock(), 0,
-             /*barrierId=*/2, /*threads=*/32);
+             /*barrierId=*/2, WarpSpecializeOp::kProducerWarpThreads);
 
     // Consumers: thread ids from 0, barrier 1 for their threads only.
     Block *consumers = roles.elseBlock();

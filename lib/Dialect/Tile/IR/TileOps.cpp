@@ -778,7 +778,7 @@ int64_t mlir::tile::getKernelThreads(Operation *op) {
   Region *region = nullptr;
   if (WarpSpecializeOp ws = WarpSpecializeOp::getEnclosing(op, &region)) {
     if (region == &ws.getProducer())
-      return 32;
+      return WarpSpecializeOp::kProducerWarpThreads;
     int64_t threads = getKernelThreads(ws);
     return threads ? threads - WarpSpecializeOp::kProducerThreads : 0;
   }

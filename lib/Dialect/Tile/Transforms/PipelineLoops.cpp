@@ -50,6 +50,14 @@ private:
   Value kOf(Value it);
   Value iterationCount();
   Value roundParity(Value it, bool flip);
+  // A ring of `stages` mbarriers expecting `arrivals` per phase.
+  Value allocRing(int64_t arrivals);
+  // The slot before `x`'s: (x + stages - 1) mod stages.
+  Value priorSlot(Value x);
+  // A copy of tile loop `outer` that also counts k-iterations (iter_arg 0)
+  // and the yield that adds `iterations` to the count `base`.
+  scf::ForOp countingCopy(scf::ForOp outer);
+  void yieldCount(Value base, Value iterations);
   // Clones the body but its producers for induction value `k` reading slot
   // `slot`; whether a gemm was left in flight.
   bool cloneCompute(Value k, Value slot);
@@ -225,6 +233,32 @@ Value LoopPipeliner::roundParity(Value it, bool flip) {
       arith::RemUIOp::create(b, loc, round, cst(2)), cst(0));
 }
 
+Value LoopPipeliner::allocRing(int64_t arrivals) {
+  return AllocBarrierOp::create(
+      b, loop.getLoc(),
+      BarrierType::get(b.getContext(), loop.getStagesAttr().getInt()),
+      b.getI32IntegerAttr(static_cast<int32_t>(arrivals)));
+}
+
+Value LoopPipeliner::priorSlot(Value x) {
+  Location loc = loop.getLoc();
+  int64_t stages = loop.getStagesAttr().getInt();
+  return arith::RemUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, x, cst(stages - 1)), cst(stages));
+}
+
+scf::ForOp LoopPipeliner::countingCopy(scf::ForOp outer) {
+  return scf::ForOp::create(b, outer.getLoc(), outer.getLowerBound(),
+                            outer.getUpperBound(), outer.getStep(),
+                            ValueRange{cst(0)});
+}
+
+void LoopPipeliner::yieldCount(Value base, Value iterations) {
+  scf::YieldOp::create(
+      b, loop.getLoc(),
+      ValueRange{arith::AddIOp::create(b, loop.getLoc(), base, iterations)});
+}
+
 bool LoopPipeliner::cloneCompute(Value k, Value slot) {
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), k);
@@ -262,9 +296,7 @@ LogicalResult LoopPipeliner::emitSoftwarePipelined() {
   int64_t stages = loop.getStagesAttr().getInt();
   b.setInsertionPoint(loop);
   if (!cpAsync)
-    full = AllocBarrierOp::create(
-        b, loc, BarrierType::get(b.getContext(), stages),
-        b.getI32IntegerAttr(static_cast<int32_t>(producers.size())));
+    full = allocRing(producers.size());
   Value iterations = iterationCount();
   auto ifIteration = [&](Value it, function_ref<void()> fn) {
     Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, it,
@@ -395,13 +427,9 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
   }
 
   b.setInsertionPoint(top);
-  full = AllocBarrierOp::create(
-      b, loc, BarrierType::get(b.getContext(), stages),
-      b.getI32IntegerAttr(static_cast<int32_t>(producers.size())));
+  full = allocRing(producers.size());
   // Every consumer thread releases a slot it has finished reading.
-  Value empty = AllocBarrierOp::create(
-      b, loc, BarrierType::get(b.getContext(), stages),
-      b.getI32IntegerAttr(static_cast<int32_t>(consumerThreads)));
+  Value empty = allocRing(consumerThreads);
   constexpr int32_t kProducerRegisters = 40;
   int64_t consumerRegisters = WarpSpecializeOp::consumerRegistersFor(
       consumerThreads + WarpSpecializeOp::kProducerThreads, kProducerRegisters);
@@ -417,9 +445,7 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
   Value base;
   scf::ForOp producerOuter;
   if (outer) {
-    producerOuter = scf::ForOp::create(b, outer.getLoc(), outer.getLowerBound(),
-                                       outer.getUpperBound(), outer.getStep(),
-                                       ValueRange{cst(0)});
+    producerOuter = countingCopy(outer);
     b.setInsertionPointToStart(producerOuter.getBody());
     outerMapping.map(outer.getInductionVar(), producerOuter.getInductionVar());
     for (Operation &op : outer.getBody()->without_terminator())
@@ -431,8 +457,7 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
     Value iterations = iterationCount();
     auto producerLoop = scf::ForOp::create(b, loc, cst(0), iterations, cst(1));
     if (outer)
-      scf::YieldOp::create(
-          b, loc, ValueRange{arith::AddIOp::create(b, loc, base, iterations)});
+      yieldCount(base, iterations);
     b.setInsertionPointToStart(producerLoop.getBody());
     Value it = producerLoop.getInductionVar();
     Value g = globalIteration(base, it);
@@ -452,9 +477,7 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
   base = {};
   if (outer) {
     // The same tile loop, counting iterations too.
-    auto consumerOuter = scf::ForOp::create(
-        b, outer.getLoc(), outer.getLowerBound(), outer.getUpperBound(),
-        outer.getStep(), ValueRange{cst(0)});
+    auto consumerOuter = countingCopy(outer);
     Block *body = consumerOuter.getBody();
     body->getOperations().splice(body->end(), outer.getBody()->getOperations());
     outer.getInductionVar().replaceAllUsesWith(consumerOuter.getInductionVar());
@@ -481,30 +504,23 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, it, cst(0));
       auto ifOp = scf::IfOp::create(b, loc, started, /*withElse=*/false);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      Value previous = arith::RemUIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, slot, cst(stages - 1)),
-          cst(stages));
-      MBarrierArriveOp::create(b, loc, empty, previous, /*leader=*/false);
+      MBarrierArriveOp::create(b, loc, empty, priorSlot(slot),
+                               /*leader=*/false);
       b.setInsertionPointAfter(consumerLoop);
       Value ran = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
                                         iterations, cst(0));
       auto lastIf = scf::IfOp::create(b, loc, ran, /*withElse=*/false);
       b.setInsertionPointToStart(lastIf.thenBlock());
-      Value last = arith::RemUIOp::create(
-          b, loc,
-          arith::AddIOp::create(b, loc, globalIteration(base, iterations),
-                                cst(stages - 1)),
-          cst(stages));
-      MBarrierArriveOp::create(b, loc, empty, last, /*leader=*/false);
+      MBarrierArriveOp::create(b, loc, empty,
+                               priorSlot(globalIteration(base, iterations)),
+                               /*leader=*/false);
     } else {
       MBarrierArriveOp::create(b, loc, empty, slot, /*leader=*/false);
     }
   }
   if (outer) {
-    Block *body = consumerLoop->getBlock();
-    b.setInsertionPointToEnd(body);
-    scf::YieldOp::create(
-        b, loc, ValueRange{arith::AddIOp::create(b, loc, base, iterations)});
+    b.setInsertionPointToEnd(consumerLoop->getBlock());
+    yieldCount(base, iterations);
   }
   for (Operation *op : moved)
     if (op->getBlock() == &kernelBody)
@@ -536,8 +552,7 @@ struct TilePipelineLoopsPass
             << target->name << " has neither";
         return signalPassFailure();
       }
-      if (loop.getWarpSpecialized() &&
-          !(target->hasTma && target->hasWgmma)) {
+      if (loop.getWarpSpecialized() && !(target->hasTma && target->hasWgmma)) {
         // sm_100a has TMA and setmaxnreg, but its gemms take mma.sync until
         // tcgen05 is lowered, and ptxas spills that code under setmaxnreg.
         loop.emitOpError("with warp_specialized is lowered for sm_90a only "

@@ -515,6 +515,8 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
   let extraClassDeclaration = [{
     /// Threads of the producer warpgroup.
     static constexpr int64_t kProducerThreads = 128;
+    /// Threads that run the producer region (its warpgroup's warp 0).
+    static constexpr int64_t kProducerWarpThreads = 32;
     /// Registers per thread a kernel of `threads` threads starts with (what
     /// ptxas gives it, a multiple of 8): setmaxnreg moves registers between
     /// warpgroups of the CTA, so the CTA's total, threads times this, bounds
