@@ -60,6 +60,7 @@ namespace {
   X(cuFuncSetAttribute)                                                        \
   X(cuLaunchKernel)                                                            \
   X(cuLaunchKernelEx)                                                          \
+  X(cuOccupancyMaxActiveClusters)                                              \
   X(cuEventCreate)                                                             \
   X(cuEventDestroy)                                                            \
   X(cuEventRecord)                                                             \
@@ -533,6 +534,67 @@ static std::string dimsToString(Dim3 d) {
          std::to_string(d.z);
 }
 
+namespace {
+/// cuLaunchKernelEx's description of a launch in clusters (which it points
+/// into, so it is not copied).
+struct ClusterLaunch {
+  ClusterLaunch(const Kernel &kernel, const LaunchConfig &launch,
+                const std::string &context) {
+    const Dim3 &cluster = launch.cluster;
+    // Clusters of more than 8 blocks are "non-portable" and need an opt-in.
+    if (uint64_t(cluster.x) * cluster.y * cluster.z > 8)
+      TILE_CU_CTX(context, cuFuncSetAttribute, kernel.handle(),
+                  CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+    std::memset(&attribute, 0, sizeof(attribute));
+    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attribute.value.clusterDim.x = cluster.x;
+    attribute.value.clusterDim.y = cluster.y;
+    attribute.value.clusterDim.z = cluster.z;
+    std::memset(&config, 0, sizeof(config));
+    config.gridDimX = launch.grid.x;
+    config.gridDimY = launch.grid.y;
+    config.gridDimZ = launch.grid.z;
+    config.blockDimX = launch.block.x;
+    config.blockDimY = launch.block.y;
+    config.blockDimZ = launch.block.z;
+    config.sharedMemBytes = launch.dynamicSharedBytes;
+    config.hStream = launch.stream;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+  }
+  ClusterLaunch(const ClusterLaunch &) = delete;
+  ClusterLaunch &operator=(const ClusterLaunch &) = delete;
+  CUlaunchAttribute attribute;
+  CUlaunchConfig config;
+};
+
+/// Kernels must opt in to more than 48 KiB of dynamic shared memory.
+void allowSharedBytes(const Kernel &kernel, unsigned bytes) {
+  if (bytes > 48 * 1024)
+    TILE_CU_CTX("(requesting " + std::to_string(bytes) +
+                    " bytes of dynamic shared memory for kernel '" +
+                    kernel.name() + "')",
+                cuFuncSetAttribute, kernel.handle(),
+                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(bytes));
+}
+} // namespace
+
+unsigned tile::rt::maxActiveClusters(const Kernel &kernel,
+                                     const LaunchConfig &config) {
+  if (!kernel.handle())
+    throw Error("maxActiveClusters: kernel '" + kernel.name() +
+                "' is not loaded");
+  allowSharedBytes(kernel, config.dynamicSharedBytes);
+  std::string context = "(occupancy of kernel '" + kernel.name() +
+                        "' in clusters of " + dimsToString(config.cluster) +
+                        ")";
+  ClusterLaunch clusterLaunch(kernel, config, context);
+  int clusters = 0;
+  TILE_CU_CTX(context, cuOccupancyMaxActiveClusters, &clusters,
+              kernel.handle(), &clusterLaunch.config);
+  return static_cast<unsigned>(clusters);
+}
+
 void tile::rt::launch(const Kernel &kernel, const LaunchConfig &config,
                       ArgPack &args) {
   if (!kernel.handle())
@@ -548,14 +610,7 @@ void tile::rt::launch(const Kernel &kernel, const LaunchConfig &config,
                         dimsToString(config.block) + ")";
   CUfunction function = kernel.handle();
 
-  // Kernels must opt in to more than 48 KiB of dynamic shared memory.
-  if (config.dynamicSharedBytes > 48 * 1024)
-    TILE_CU_CTX("(requesting " + std::to_string(config.dynamicSharedBytes) +
-                    " bytes of dynamic shared memory for kernel '" +
-                    kernel.name() + "')",
-                cuFuncSetAttribute, function,
-                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                int(config.dynamicSharedBytes));
+  allowSharedBytes(kernel, config.dynamicSharedBytes);
 
   const Dim3 &cluster = config.cluster;
   if (cluster.x == 1 && cluster.y == 1 && cluster.z == 1) {
@@ -571,33 +626,10 @@ void tile::rt::launch(const Kernel &kernel, const LaunchConfig &config,
     throw Error("launch: grid " + dimsToString(config.grid) +
                 " of kernel '" + kernel.name() +
                 "' is not a multiple of its cluster " + dimsToString(cluster));
-  // Clusters of more than 8 blocks are "non-portable" and need an opt-in.
-  if (uint64_t(cluster.x) * cluster.y * cluster.z > 8)
-    TILE_CU_CTX(context, cuFuncSetAttribute, function,
-                CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
-
-  CUlaunchAttribute attribute;
-  std::memset(&attribute, 0, sizeof(attribute));
-  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  attribute.value.clusterDim.x = cluster.x;
-  attribute.value.clusterDim.y = cluster.y;
-  attribute.value.clusterDim.z = cluster.z;
-
-  CUlaunchConfig launchConfig;
-  std::memset(&launchConfig, 0, sizeof(launchConfig));
-  launchConfig.gridDimX = config.grid.x;
-  launchConfig.gridDimY = config.grid.y;
-  launchConfig.gridDimZ = config.grid.z;
-  launchConfig.blockDimX = config.block.x;
-  launchConfig.blockDimY = config.block.y;
-  launchConfig.blockDimZ = config.block.z;
-  launchConfig.sharedMemBytes = config.dynamicSharedBytes;
-  launchConfig.hStream = config.stream;
-  launchConfig.attrs = &attribute;
-  launchConfig.numAttrs = 1;
+  ClusterLaunch clusterLaunch(kernel, config, context);
   TILE_CU_CTX(context + " with cluster " + dimsToString(cluster),
-              cuLaunchKernelEx, &launchConfig, function, args.params(),
-              nullptr);
+              cuLaunchKernelEx, &clusterLaunch.config, function,
+              args.params(), nullptr);
 }
 
 //===----------------------------------------------------------------------===//

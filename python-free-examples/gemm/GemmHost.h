@@ -43,6 +43,16 @@ public:
     return gemm;
   }
 
+  /// gemm-cluster.mlir: gemm.mlir in clusters of two CTAs that share B by
+  /// TMA multicast (persistent: as many clusters as the device runs at once).
+  static TileGemm hopperCluster(const rt::Device &device) {
+    TileGemm gemm(kernelFile(GEMM_CLUSTER_KERNEL_CUBIN),
+                  kernelFile(GEMM_CLUSTER_KERNEL_KINFO), "gemm_bf16_cluster",
+                  128, 256);
+    gemm.setPersistent(device);
+    return gemm;
+  }
+
   /// gemm-sm80.mlir (mma.sync) compiled for sm_90 (its pipeline loads by
   /// TMA), or with `sm80` for sm_80 as PTX (the cp.async pipeline), which
   /// the driver compiles for the GPU at hand: the path for chips without
@@ -67,10 +77,23 @@ public:
                        tensorMaps);
     unsigned tilesN = static_cast<unsigned>((n + tileN - 1) / tileN);
     unsigned tilesM = static_cast<unsigned>((m + tileM - 1) / tileM);
-    config = persistentCtas
-                 ? rt::launchConfigFor(
-                       info, {std::min(tilesN * tilesM, persistentCtas), 1, 1})
-                 : rt::launchConfigFor(info, {tilesN, tilesM, 1});
+    if (!persistentCtas) {
+      config = rt::launchConfigFor(info, {tilesN, tilesM, 1});
+      return;
+    }
+    // Persistent: a cluster of CTAs (1 without clusters) takes cluster.x
+    // vertically adjacent tiles at a time; launch no more clusters than run
+    // at once, nor than there is work for.
+    unsigned perCluster = info.cluster.x;
+    unsigned work = (tilesM + perCluster - 1) / perCluster * tilesN;
+    unsigned clusters = persistentCtas / perCluster;
+    if (perCluster > 1)
+      clusters = std::min(clusters,
+                          rt::maxActiveClusters(
+                              kernel, rt::launchConfigFor(
+                                          info, {perCluster, 1, 1})));
+    config = rt::launchConfigFor(
+        info, {std::min(work, clusters) * perCluster, 1, 1});
   }
 
   /// The kernel loops over tiles (gemm.mlir does): launch one CTA per SM.
@@ -81,6 +104,8 @@ public:
 
   void launch() { rt::launch(kernel, config, args); }
   const rt::KernelInfo &kernelInfo() const { return info; }
+  /// The launch shape bind() chose.
+  const rt::LaunchConfig &launchConfig() const { return config; }
 
 private:
   /// The cubin of gemm.mlir, one of its 128 x N siblings, or a variant.
@@ -112,7 +137,7 @@ private:
   rt::LaunchConfig config;
   unsigned tileM, tileN;
   bool aKM, bKN;
-  // CTAs of a persistent launch (the SM count), 0 otherwise.
+  // CTAs of a persistent launch at most (the SM count), 0 otherwise.
   unsigned persistentCtas = 0;
 };
 

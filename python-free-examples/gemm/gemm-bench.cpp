@@ -47,6 +47,7 @@ int main(int argc, char **argv) {
     if (variant.empty()) {
       others.push_back(TileGemm::hopper(device, "", 192));
       others.push_back(TileGemm::hopper(device, "", 128));
+      others.push_back(TileGemm::hopperCluster(device));
     }
     cublasHandle_t handle;
     checkCublas(cublasCreate(&handle), "cublasCreate");
@@ -54,9 +55,9 @@ int main(int argc, char **argv) {
                 "kernel %s; ratio: the faster tile kernel\n",
                 device.name().c_str(),
                 argc > 2 ? argv[2] : "gemm.mlir (persistent, warp-specialised)");
-    std::printf("%6s %6s %6s %12s %12s %12s %12s %12s %7s\n", "M", "N", "K",
-                "128x256 TF/s", "128x192 TF/s", "128x128 TF/s", "TMA-st TF/s",
-                "cuBLAS TF/s", "ratio");
+    std::printf("%6s %6s %6s %12s %12s %12s %12s %12s %12s %7s\n", "M", "N",
+                "K", "128x256 TF/s", "128x192 TF/s", "128x128 TF/s",
+                "cluster TF/s", "TMA-st TF/s", "cuBLAS TF/s", "ratio");
     std::vector<int64_t> sizes = {1024, 2048, 3072, 4096, 6144, 8192};
     if (argc > 1 && std::atoll(argv[1]) > 0)
       sizes = {std::atoll(argv[1])};
@@ -76,6 +77,12 @@ int main(int argc, char **argv) {
       gemm.bind(da.ptr(), db.ptr(), dc.ptr(), m, n, k);
       for (TileGemm &other : others)
         other.bind(da.ptr(), db.ptr(), dc.ptr(), m, n, k);
+      if (s == sizes.front())
+        for (TileGemm *g : {&gemm, others.size() > 2 ? &others[2] : nullptr})
+          if (g)
+            std::printf("(%s: grid of %u CTAs, clusters of %u)\n",
+                        g->kernelInfo().name.c_str(), g->launchConfig().grid.x,
+                        g->launchConfig().cluster.x);
       float alpha = 1, beta = 0;
       auto cublas = [&] {
         // Row-major C = A B^T is column-major C^T = B^T(op T on B's KxN) A.
@@ -106,13 +113,16 @@ int main(int argc, char **argv) {
       double flops = 2.0 * m * n * k;
       double tileTf = flops / (median(tileMs) * 1e9),
              cublasTf = flops / (median(cublasMs) * 1e9);
-      double otherTf[3] = {0, 0, 0};
+      double otherTf[4] = {0, 0, 0, 0};
       for (size_t i = 0; i < others.size(); ++i)
         otherTf[i] = flops / (median(otherMs[i]) * 1e9);
-      double best = std::max({tileTf, otherTf[0], otherTf[1], otherTf[2]});
-      std::printf("%6lld %6lld %6lld %12.1f %12.1f %12.1f %12.1f %12.1f %7.2f\n",
+      double best =
+          std::max({tileTf, otherTf[0], otherTf[1], otherTf[2], otherTf[3]});
+      std::printf("%6lld %6lld %6lld %12.1f %12.1f %12.1f %12.1f %12.1f %12.1f "
+                  "%7.2f\n",
                   (long long)m, (long long)n, (long long)k, tileTf, otherTf[0],
-                  otherTf[1], otherTf[2], cublasTf, best / cublasTf);
+                  otherTf[1], otherTf[2], otherTf[3], cublasTf,
+                  best / cublasTf);
     }
     cublasDestroy(handle);
     return 0;

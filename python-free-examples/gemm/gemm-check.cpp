@@ -105,6 +105,8 @@ int main(int argc, char **argv) {
         {"gemm-tma-store.mlir (epilogue through shared memory and TMA stores)",
          [&] { return TileGemm::hopperTmaStore(device); }, false, false, 1e-4,
          false, false, /*cTma=*/true},
+        {"gemm-cluster.mlir (clusters of 2 CTAs, B by TMA multicast)",
+         [&] { return TileGemm::hopperCluster(device); }, false, false, 1e-4},
         {"gemm-sm80.mlir built for sm_90 (TMA pipeline, ldmatrix, mma.sync)",
          [] { return TileGemm::mmaSync(); }, false, false, 1e-4},
         {"gemm-sm80.mlir built for sm_80, PTX (cp.async pipeline, mma.sync)",

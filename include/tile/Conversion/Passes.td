@@ -77,9 +77,12 @@ def ConvertTileGemmToNVVM : TileToGPUPass<"convert-tile-gemm-to-nvvm",
 
 def ConvertTileMBarrierToNVGPU : TileToGPUPass<"convert-tile-mbarrier-to-nvgpu",
     "Lowers the tile.mbarrier ops to nvgpu mbarrier ops", [{
-    `arrive` (every thread, or one elected thread with `leader`),
-    `expect_tx` (thread 0, `mbarrier.arrive.expect_tx`) and `wait`
-    (`mbarrier.try_wait.parity`, which spins until the phase completes).
+    `arrive` (every thread, one elected thread with `leader`, or one lane
+    per warp on every CTA of the cluster with `cluster`: `mapa` +
+    `mbarrier.arrive.shared::cluster`), `expect_tx` (thread 0,
+    `mbarrier.arrive.expect_tx`), `wait` (`mbarrier.try_wait.parity`, which
+    spins until the phase completes), and `tile.barrier_all level cluster`
+    (`fence.mbarrier_init` + `barrier.cluster.arrive/wait`).
   }]>;
 
 def ConvertTileWarpSpecializeToNVVM : TileToGPUPass<

@@ -251,6 +251,11 @@ private:
 /// 48 KiB of dynamic shared memory when requested.
 void launch(const Kernel &kernel, const LaunchConfig &config, ArgPack &args);
 
+/// How many clusters of config.cluster CTAs (with config's block and shared
+/// memory) the device can run at once (cuOccupancyMaxActiveClusters): a
+/// persistent kernel in clusters launches at most that many.
+unsigned maxActiveClusters(const Kernel &kernel, const LaunchConfig &config);
+
 //===----------------------------------------------------------------------===//
 // Timing
 //===----------------------------------------------------------------------===//

@@ -601,12 +601,27 @@ Value lowering::isThreadZero(OpBuilder &b, Location loc) {
                                threadId(b, loc), constIndex(b, loc, 0));
 }
 
-TmaBox lowering::getTmaBox(MemRefType tile, int64_t swizzle) {
+TmaBox lowering::getTmaBox(MemRefType tile, int64_t swizzle, int64_t slices) {
   TmaBox box{llvm::to_vector(tile.getShape()), 1};
+  box.shape.front() /= slices;
   int64_t elementBytes = tile.getElementTypeBitWidth() / 8;
   if (swizzle && box.shape.back() * elementBytes > swizzle) {
     box.blocks = box.shape.back() * elementBytes / swizzle;
     box.shape.back() = swizzle / elementBytes;
   }
   return box;
+}
+
+int64_t lowering::multicastSlices(CopyOp copy) {
+  if (!copy.getMulticast())
+    return 1;
+  auto func = copy->getParentOfType<gpu::GPUFuncOp>();
+  std::optional<ArrayRef<int32_t>> cluster =
+      func ? func.getKnownClusterSize() : std::nullopt;
+  if (!cluster)
+    return 0;
+  int64_t ctas = 1;
+  for (int32_t d : *cluster)
+    ctas *= d;
+  return ctas;
 }

@@ -163,12 +163,18 @@ void publishSharedWrites(OpBuilder &b, Location loc, const ChipInfo &chip);
 std::optional<int64_t> sharedSwizzle(Value memref);
 
 /// The TMA box for a shared tile: the tile itself, or, when its rows are
-/// wider than its swizzle, one column block (`blocks` of them per row).
+/// wider than its swizzle, one column block (`blocks` of them per row); of
+/// each, one of `slices` equal row slices (a multicast copy's per CTA).
 struct TmaBox {
   SmallVector<int64_t> shape;
   int64_t blocks = 1;
 };
-TmaBox getTmaBox(MemRefType tile, int64_t swizzle);
+TmaBox getTmaBox(MemRefType tile, int64_t swizzle, int64_t slices = 1);
+
+/// How many CTAs share a copy's tile: the kernel's cluster size for a
+/// {multicast} copy (0 when the outlined kernel has no cluster size), 1
+/// otherwise.
+int64_t multicastSlices(CopyOp copy);
 
 /// Set on asynchronous copies by assignTmaParameters: the kernel parameter
 /// holding their tensor map, and the swizzle it was encoded with.

@@ -116,6 +116,10 @@ struct CopyLowering : ChipPattern<CopyOp> {
     Location loc = op.getLoc();
     Type srcType = op.getSource().getType(), dstType = op.getDest().getType();
     MemorySpace src = getMemorySpace(srcType), dst = getMemorySpace(dstType);
+    if (op.getMulticast() && !op.getBarrier())
+      return op.emitOpError("with {multicast} must complete on a barrier "
+                            "(a warp_specialized tile.pipelined_for gives it "
+                            "one)");
     if (op.getBarrier() || op.getTma()) {
       if (!chip.hasTma)
         return op.emitOpError(op.getBarrier()
@@ -376,7 +380,13 @@ struct CopyLowering : ChipPattern<CopyOp> {
       break;
     }
     // Rows wider than the swizzle are stored, and moved, as column blocks.
-    TmaBox tmaBox = getTmaBox(tile, swizzle.getInt());
+    // A multicast load moves this CTA's slice of rows of each block into
+    // the same place in every CTA of the cluster.
+    int64_t slices = multicastSlices(op);
+    if (!slices)
+      return op.emitOpError("is a multicast copy in a kernel without a known "
+                            "cluster size");
+    TmaBox tmaBox = getTmaBox(tile, swizzle.getInt(), slices);
     ArrayRef<int64_t> box = tmaBox.shape;
     int64_t blocks = tmaBox.blocks;
     auto boxType = MemRefType::get(
@@ -403,11 +413,19 @@ struct CopyLowering : ChipPattern<CopyOp> {
     }
     int64_t boxElements = ShapedType::getNumElements(box);
     memref::ExtractStridedMetadataOp meta;
-    if (blocks > 1)
+    if (blocks > 1 || slices > 1)
       meta = memref::ExtractStridedMetadataOp::create(rewriter, loc, sharedTile);
+    Value rank, multicastMask;
+    if (slices > 1) {
+      rank = arith::IndexCastUIOp::create(
+          rewriter, loc, rewriter.getIndexType(),
+          NVVM::ClusterId::create(rewriter, loc, rewriter.getI32Type()));
+      multicastMask = arith::ConstantIntOp::create(
+          rewriter, loc, (int64_t(1) << slices) - 1, 16);
+    }
     for (int64_t block = 0; block < blocks; ++block) {
       Value dest = sharedTile;
-      if (blocks > 1) {
+      if (blocks > 1 || slices > 1) {
         // Block b holds columns [b w, b w + w) of every row, contiguously.
         SmallVector<OpFoldResult> sizes, strides;
         int64_t stride = 1;
@@ -418,7 +436,12 @@ struct CopyLowering : ChipPattern<CopyOp> {
         }
         Value offset = arith::AddIOp::create(
             rewriter, loc, meta.getOffset(),
-            constIndex(rewriter, loc, block * boxElements));
+            constIndex(rewriter, loc, block * boxElements * slices));
+        if (slices > 1)
+          offset = arith::AddIOp::create(
+              rewriter, loc, offset,
+              arith::MulIOp::create(rewriter, loc, rank,
+                                    constIndex(rewriter, loc, boxElements)));
         dest = memref::ReinterpretCastOp::create(
             rewriter, loc,
             MemRefType::get(box, tile.getElementType(),
@@ -437,13 +460,18 @@ struct CopyLowering : ChipPattern<CopyOp> {
         coords.front() = arith::AddIOp::create(
             rewriter, loc, coords.front(),
             constIndex(rewriter, loc, block * box.back()));
+      if (slices > 1)
+        coords.back() = arith::AddIOp::create(
+            rewriter, loc, coords.back(),
+            arith::MulIOp::create(rewriter, loc, rank,
+                                  constIndex(rewriter, loc, box.front())));
       if (isStore)
         nvgpu::TmaAsyncStoreOp::create(rewriter, loc, dest, desc, coords,
                                        leader);
       else
         nvgpu::TmaAsyncLoadOp::create(rewriter, loc, dest, adaptor.getBarrier(),
                                       desc, coords, adaptor.getBarrierIndex(),
-                                      /*multicastMask=*/Value(), leader);
+                                      multicastMask, leader);
     }
     if (isStore) {
       // The store is complete (and the tile free again) when the op returns,

@@ -3,6 +3,10 @@
 #include "Common.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 
+#include "tile/Target/Chip.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 using namespace mlir;
@@ -10,6 +14,64 @@ using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
 namespace {
+// One lane per warp, once the warp's threads are synchronised (their shared
+// memory reads ordered before it), arrives on the barrier of every CTA of
+// the cluster, through its distributed shared memory address.
+static void arriveOnEveryCta(OpBuilder &b, Location loc, Value barriers,
+                             Value index) {
+  Type i32 = b.getI32Type();
+  Value all = arith::ConstantIntOp::create(b, loc, -1, 32);
+  NVVM::SyncWarpOp::create(b, loc, all);
+  Value lane = NVVM::LaneIdOp::create(b, loc, i32);
+  Value first =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                            arith::ConstantIntOp::create(b, loc, 0, 32));
+  scf::IfOp::create(b, loc, first, [&](OpBuilder &b, Location l) {
+    Value address = nvgpu::MBarrierGetOp::create(b, l, i32, barriers, index);
+    auto shared = LLVM::LLVMPointerType::get(
+        b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+    auto cluster = LLVM::LLVMPointerType::get(
+        b.getContext(),
+        static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+    Value local = LLVM::IntToPtrOp::create(b, l, shared, address);
+    Value ctas = NVVM::ClusterDim::create(b, l, i32);
+    Value zero = arith::ConstantIntOp::create(b, l, 0, 32);
+    Value one = arith::ConstantIntOp::create(b, l, 1, 32);
+    scf::ForOp::create(
+        b, l, zero, ctas, one, ValueRange{},
+        [&](OpBuilder &b, Location l, Value rank, ValueRange) {
+          Value remote = NVVM::MapaOp::create(b, l, cluster, local, rank);
+          NVVM::MBarrierArriveOp::create(b, l, Type(), remote, Value(),
+                                         NVVM::MemScopeKind::CTA);
+          scf::YieldOp::create(b, l);
+        });
+    scf::YieldOp::create(b, l);
+  });
+}
+
+// Every thread of every CTA of the cluster (barrier.cluster arrive/wait,
+// release/acquire). Barrier initialisations are published to the cluster
+// first, so that after it other CTAs may arrive on this CTA's mbarriers
+// and multicast copies may complete on them.
+struct BarrierAllLowering : ChipPattern<BarrierAllOp> {
+  using ChipPattern::ChipPattern;
+  LogicalResult
+  matchAndRewrite(BarrierAllOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getLevel() != Level::cluster)
+      return op.emitOpError("at level world (NVSHMEM) is not lowered yet");
+    if (!chip.hasClusters)
+      return op.emitOpError("at level cluster needs thread-block clusters "
+                            "(sm_90+); ")
+             << chip.name << " has none";
+    Location loc = op.getLoc();
+    NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+    NVVM::ClusterArriveOp::create(rewriter, loc, /*aligned=*/nullptr);
+    NVVM::ClusterWaitOp::create(rewriter, loc, /*aligned=*/nullptr);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 struct ArriveLowering : OpConversionPattern<MBarrierArriveOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -21,7 +83,9 @@ struct ArriveLowering : OpConversionPattern<MBarrierArriveOp> {
       nvgpu::MBarrierArriveOp::create(b, l, tokenType, adaptor.getBarrier(),
                                       adaptor.getIndex());
     };
-    if (op.getLeader())
+    if (op.getCluster())
+      arriveOnEveryCta(rewriter, loc, adaptor.getBarrier(), adaptor.getIndex());
+    else if (op.getLeader())
       scf::IfOp::create(rewriter, loc, isThreadZero(rewriter, loc),
                         [&](OpBuilder &b, Location l) {
                           arrive(b, l);
@@ -67,4 +131,5 @@ void mlir::tile::populateTileMBarrierToNVGPUPatterns(
     const ChipInfo &chip) {
   patterns.add<ArriveLowering, ExpectTxLowering, WaitLowering>(
       converter, patterns.getContext());
+  patterns.add<BarrierAllLowering>(converter, patterns.getContext(), chip);
 }

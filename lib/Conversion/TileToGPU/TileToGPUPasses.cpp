@@ -164,7 +164,7 @@ struct ConvertTileMBarrierToNVGPUPass
                        {populateTileMBarrierToNVGPUPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalOp<MBarrierArriveOp, MBarrierExpectTxOp,
-                                        MBarrierWaitOp>();
+                                        MBarrierWaitOp, BarrierAllOp>();
                        })))
       signalPassFailure();
   }

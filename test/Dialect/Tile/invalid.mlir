@@ -1517,3 +1517,40 @@ tile.kernel @ws_store_wait_split(%C: memref<?x?xf32>) threads(256) {
     tile.wait_tma_stores pending(0)
   }
 }
+
+// -----
+
+// Multicast shares one tile between the CTAs of a cluster.
+tile.kernel @multicast_no_cluster(%A: memref<?x?xbf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.copy' op takes {multicast} only in a kernel whose cluster has more than one CTA}}
+  tile.copy %A[%c0, %c0] to %s[] {multicast} : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @multicast_uneven(%A: memref<?x?xbf16>) threads(128) cluster(3, 1, 1) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.copy' op multicasts a tile of 128 rows, which its cluster's 3 CTAs cannot load in equal slices}}
+  tile.copy %A[%c0, %c0] to %s[] {multicast} : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @multicast_store(%A: memref<?x?xbf16>) threads(128) cluster(2, 1, 1) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.copy' op takes {multicast} only for global to shared copies}}
+  tile.copy %s[] to %A[%c0, %c0] {multicast} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<?x?xbf16>
+}
+
+// -----
+
+tile.kernel @arrive_leader_cluster() threads(128) cluster(2, 1, 1) {
+  %c0 = arith.constant 0 : index
+  %b = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
+  // expected-error @+1 {{'tile.mbarrier.arrive' op takes either `leader` (one thread of the CTA) or `cluster` (one lane per warp, to every CTA), not both}}
+  tile.mbarrier.arrive %b[%c0] leader cluster : !tile.barrier<1>
+}

@@ -173,3 +173,17 @@ tile.kernel @ws_twice(%A: memref<?x?xf32>, %n: index) threads(128) {
     tile.copy %A[%k, %c0] to %t[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
   }
 }
+
+// -----
+
+// Multicast slots are released to every CTA of the cluster, which only the
+// warp-specialised schedule does.
+tile.kernel @multicast_software_pipelined(%A: memref<?x?xbf16>, %k: index) threads(128) cluster(2, 1, 1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.pipelined_for' op has a {multicast} copy, which needs `warp_specialized` (its slots are released to every CTA of the cluster)}}
+  tile.pipelined_for %i = %c0 to %k step %c1 stages(2) {
+    tile.copy %A[%c0, %i] to %s[] {multicast} : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
+  }
+}

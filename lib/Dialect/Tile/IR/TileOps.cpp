@@ -136,6 +136,11 @@ SmallVector<int32_t, 3> KernelOp::getClusterShape() {
   return shape;
 }
 
+int64_t KernelOp::getClusterSize() {
+  SmallVector<int32_t, 3> shape = getClusterShape();
+  return int64_t(shape[0]) * shape[1] * shape[2];
+}
+
 LogicalResult KernelOp::verify() {
   if (!getResultTypes().empty())
     return emitOpError("must not return values, got ")
@@ -265,6 +270,9 @@ LogicalResult AllocBarrierOp::verify() {
 }
 
 LogicalResult MBarrierArriveOp::verify() {
+  if (getLeader() && getCluster())
+    return emitOpError("takes either `leader` (one thread of the CTA) or "
+                       "`cluster` (one lane per warp, to every CTA), not both");
   return verifyBarrierIndex(*this, getBarrier(), getIndex());
 }
 
@@ -382,6 +390,21 @@ LogicalResult CopyOp::verify() {
                          "which complete on it asynchronously");
     if (!getBarrierIndex())
       return emitOpError("expects an index into the barrier ring");
+  }
+  if (getMulticast()) {
+    if (src != MemorySpace::Global || dst != MemorySpace::Shared)
+      return emitOpError("takes {multicast} only for global to shared copies");
+    if (auto kernel = (*this)->getParentOfType<KernelOp>()) {
+      int64_t ctas = kernel.getClusterSize();
+      if (ctas < 2)
+        return emitOpError("takes {multicast} only in a kernel whose cluster "
+                           "has more than one CTA");
+      auto tile = cast<MemRefType>(getDest().getType());
+      if (tile.getShape().front() % ctas != 0)
+        return emitOpError("multicasts a tile of ")
+               << tile.getShape().front() << " rows, which its cluster's "
+               << ctas << " CTAs cannot load in equal slices";
+    }
   }
   return verifyBarrierIndex(*this, getBarrier(), getBarrierIndex());
 }

@@ -79,6 +79,8 @@ private:
   // them (warp specialisation inside a persistent tile loop).
   IRMapping outerMapping;
   bool cpAsync;
+  // Some copy is multicast: slots are released to every CTA of the cluster.
+  bool multicast = false;
   // cp.async groups: one per iteration issued (empty ones included), so
   // that `wait_group S - 2` means "iteration i's copies have landed".
   void commitGroup() { NVVM::CpAsyncCommitGroupOp::create(b, loop.getLoc()); }
@@ -194,6 +196,12 @@ LogicalResult LoopPipeliner::run() {
     if (slice.contains(&op))
       producerSlice.push_back(&op);
 
+  multicast =
+      llvm::any_of(producers, [](CopyOp c) { return c.getMulticast(); });
+  if (multicast && !loop.getWarpSpecialized())
+    return loop.emitOpError(
+        "has a {multicast} copy, which needs `warp_specialized` (its slots "
+        "are released to every CTA of the cluster)");
   if (failed(loop.getWarpSpecialized() ? emitWarpSpecialized()
                                        : emitSoftwarePipelined()))
     return failure();
@@ -428,8 +436,15 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
 
   b.setInsertionPoint(top);
   full = allocRing(producers.size());
-  // Every consumer thread releases a slot it has finished reading.
-  Value empty = allocRing(consumerThreads);
+  // Every consumer thread releases a slot it has finished reading; with
+  // multicast, every consumer warp, to each CTA whose copies fill it.
+  int64_t clusterSize = kernel.getClusterSize();
+  Value empty = allocRing(multicast ? consumerThreads / 32 * clusterSize
+                                    : consumerThreads);
+  // Peers arrive on this CTA's barriers and write its slots only once they
+  // are initialised.
+  if (multicast)
+    BarrierAllOp::create(b, loc, Level::cluster);
   constexpr int32_t kProducerRegisters = 40;
   int64_t consumerRegisters = WarpSpecializeOp::consumerRegistersFor(
       consumerThreads + WarpSpecializeOp::kProducerThreads, kProducerRegisters);
@@ -505,7 +520,7 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
       auto ifOp = scf::IfOp::create(b, loc, started, /*withElse=*/false);
       b.setInsertionPointToStart(ifOp.thenBlock());
       MBarrierArriveOp::create(b, loc, empty, priorSlot(slot),
-                               /*leader=*/false);
+                               /*leader=*/false, multicast);
       b.setInsertionPointAfter(consumerLoop);
       Value ran = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
                                         iterations, cst(0));
@@ -513,9 +528,10 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
       b.setInsertionPointToStart(lastIf.thenBlock());
       MBarrierArriveOp::create(b, loc, empty,
                                priorSlot(globalIteration(base, iterations)),
-                               /*leader=*/false);
+                               /*leader=*/false, multicast);
     } else {
-      MBarrierArriveOp::create(b, loc, empty, slot, /*leader=*/false);
+      MBarrierArriveOp::create(b, loc, empty, slot, /*leader=*/false,
+                               multicast);
     }
   }
   if (outer) {
@@ -527,6 +543,11 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
       op->moveBefore(consumers, consumers->end());
   b.setInsertionPointToEnd(consumers);
   YieldOp::create(b, loc);
+  // No CTA may leave while a peer can still write its slots or barriers.
+  if (multicast) {
+    b.setInsertionPointAfter(ws);
+    BarrierAllOp::create(b, loc, Level::cluster);
+  }
 
   kernel.setThreads(consumerThreads + WarpSpecializeOp::kProducerThreads);
   return success();

@@ -69,6 +69,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     }
     /// Cluster shape, 1x1x1 when absent.
     ::llvm::SmallVector<int32_t, 3> getClusterShape();
+    /// CTAs per cluster (1 without a cluster).
+    int64_t getClusterSize();
   }];
 }
 
@@ -203,13 +205,25 @@ def Tile_MBarrierArriveOp : Tile_MBarrierOp<"arrive"> {
     one elected thread arrives (the count given to `tile.alloc_barrier` must
     match how many arrive per phase).
 
-    Example: `tile.mbarrier.arrive %bar[%i] leader : !tile.barrier<3>`
+    With `cluster`, each warp that reaches the op arrives once (one lane,
+    after the warp has synchronised, so its threads' earlier reads of shared
+    memory are ordered before the arrival) on barrier `%index` of every CTA
+    of the cluster (`mapa` + `mbarrier.arrive.release.cluster`): the count
+    is then warps x CTAs per phase. This is how a slot that TMA multicast
+    fills is released to every CTA that writes it.
+
+    Examples:
+    `tile.mbarrier.arrive %bar[%i] leader : !tile.barrier<3>`
+    `tile.mbarrier.arrive %bar[%i] cluster : !tile.barrier<3>`
+
+    Rules: not both `leader` and `cluster`.
   }];
   let arguments = (ins Tile_BarrierType:$barrier, Index:$index,
-                       UnitAttr:$leader);
+                       UnitAttr:$leader, UnitAttr:$cluster);
   let assemblyFormat = [{
-    $barrier `[` $index `]` (`leader` $leader^)? attr-dict `:` qualified(type($barrier))
+    $barrier `[` $index `]` (`leader` $leader^)? (`cluster` $cluster^)? attr-dict `:` qualified(type($barrier))
   }];
+  let hasVerifier = 1;
 }
 
 def Tile_MBarrierExpectTxOp : Tile_MBarrierOp<"expect_tx"> {
@@ -280,6 +294,15 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     tile again only after `tile.wait_tma_stores` says the store has read
     it, and must wait for all its asynchronous stores before it ends.
 
+    `{multicast}` on a global -> shared copy in a kernel with a cluster of
+    more than one CTA: every CTA of the cluster copies the same tile (the
+    program asserts that the offsets agree), so each CTA loads only its
+    slice of the tile's rows (the outermost dimension, split by CTA rank)
+    and TMA multicast writes it into the tile of every CTA. Each CTA's
+    barrier still expects the whole tile's bytes. Lowered inside a
+    `warp_specialized` `tile.pipelined_for`, whose slots are released to
+    every CTA of the cluster; elsewhere it is refused.
+
     Example:
 
     ```mlir
@@ -292,7 +315,7 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
                        Tile_AnyTile:$dest, Variadic<Index>:$destOffsets,
                        Optional<Tile_BarrierType>:$barrier,
                        Optional<Index>:$barrierIndex, UnitAttr:$tma,
-                       UnitAttr:$async);
+                       UnitAttr:$async, UnitAttr:$multicast);
   let assemblyFormat = [{
     $source `[` $sourceOffsets `]` `to` $dest `[` $destOffsets `]`
     (`barrier` $barrier^ `[` $barrierIndex `]`)?
