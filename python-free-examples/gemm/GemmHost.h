@@ -36,21 +36,22 @@ public:
   /// gemm-tma-store.mlir: gemm.mlir with the epilogue stored by TMA from
   /// shared memory (persistent; N must be a multiple of 4).
   static TileGemm hopperTmaStore(const rt::Device &device) {
-    TileGemm gemm(kernelFile(GEMM_TMA_STORE_KERNEL_CUBIN),
-                  kernelFile(GEMM_TMA_STORE_KERNEL_KINFO),
-                  "gemm_bf16_tma_store", 128, 256);
-    gemm.setPersistent(device);
-    return gemm;
+    return persistent(device, GEMM_TMA_STORE_KERNEL_CUBIN,
+                      GEMM_TMA_STORE_KERNEL_KINFO, "gemm_bf16_tma_store", 128);
   }
 
   /// gemm-cluster.mlir: gemm.mlir in clusters of two CTAs that share B by
   /// TMA multicast (persistent: as many clusters as the device runs at once).
   static TileGemm hopperCluster(const rt::Device &device) {
-    TileGemm gemm(kernelFile(GEMM_CLUSTER_KERNEL_CUBIN),
-                  kernelFile(GEMM_CLUSTER_KERNEL_KINFO), "gemm_bf16_cluster",
-                  128, 256);
-    gemm.setPersistent(device);
-    return gemm;
+    return persistent(device, GEMM_CLUSTER_KERNEL_CUBIN,
+                      GEMM_CLUSTER_KERNEL_KINFO, "gemm_bf16_cluster", 128);
+  }
+
+  /// gemm-pingpong.mlir: 64 x 256 tiles, two consumer teams taking turns
+  /// (one's epilogue under the other's main loop); persistent.
+  static TileGemm hopperPingpong(const rt::Device &device) {
+    return persistent(device, GEMM_PINGPONG_KERNEL_CUBIN,
+                      GEMM_PINGPONG_KERNEL_KINFO, "gemm_bf16_pingpong", 64);
   }
 
   /// gemm-sm80.mlir (mma.sync) compiled for sm_90 (its pipeline loads by
@@ -108,6 +109,15 @@ public:
   const rt::LaunchConfig &launchConfig() const { return config; }
 
 private:
+  /// A persistent tileM x 256 kernel `name` built beside the program.
+  static TileGemm persistent(const rt::Device &device, const char *cubin,
+                             const char *kinfo, const char *name,
+                             unsigned tileM) {
+    TileGemm gemm(kernelFile(cubin), kernelFile(kinfo), name, tileM, 256);
+    gemm.setPersistent(device);
+    return gemm;
+  }
+
   /// The cubin of gemm.mlir, one of its 128 x N siblings, or a variant.
   static TileGemm hopperKernel(const std::string &variant, int tileN) {
     if (variant.empty() && tileN == 128)

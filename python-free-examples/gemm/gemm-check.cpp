@@ -107,6 +107,8 @@ int main(int argc, char **argv) {
          false, false, /*cTma=*/true},
         {"gemm-cluster.mlir (clusters of 2 CTAs, B by TMA multicast)",
          [&] { return TileGemm::hopperCluster(device); }, false, false, 1e-4},
+        {"gemm-pingpong.mlir (64 x 256 tiles, ping-pong consumer teams)",
+         [&] { return TileGemm::hopperPingpong(device); }, false, false, 1e-4},
         {"gemm-sm80.mlir built for sm_90 (TMA pipeline, ldmatrix, mma.sync)",
          [] { return TileGemm::mmaSync(); }, false, false, 1e-4},
         {"gemm-sm80.mlir built for sm_80, PTX (cp.async pipeline, mma.sync)",

@@ -16,12 +16,14 @@ using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
 // Moves `from`'s ops but its terminator to the end of `to` (before its
-// terminator) as the role of `threads` threads from thread `firstThread`:
-// the thread ids they read (x; also ids read from outside the role) count
-// from 0, the block size they read is `threads`, and their CTA barriers
-// become named barrier `barrierId` of `threads` threads.
+// terminator) as the role of `teams` teams of `threads` threads from thread
+// `firstThread`: the thread ids they read (x; also ids read from outside
+// the role) count from 0 within the team, the block size they read is
+// `threads`, their CTA barriers become named barrier `barrierId` (+ the
+// team's index) of `threads` threads, and `from`'s argument, with teams,
+// is the team's index.
 static void moveRole(Block &from, Block &to, int64_t firstThread,
-                     int32_t barrierId, int64_t threads) {
+                     int32_t barrierId, int64_t threads, int64_t teams = 1) {
   Operation *yield = to.getTerminator();
   OpBuilder b(yield);
   Location loc = from.getParentOp()->getLoc();
@@ -30,6 +32,16 @@ static void moveRole(Block &from, Block &to, int64_t firstThread,
                                 b, loc, rawTid, constIndex(b, loc, firstThread))
                                 .getResult()
                           : rawTid;
+  Value barrier = arith::ConstantIntOp::create(b, loc, barrierId, 32);
+  if (teams > 1) {
+    Value team =
+        arith::DivUIOp::create(b, loc, tid, constIndex(b, loc, threads));
+    tid = arith::RemUIOp::create(b, loc, tid, constIndex(b, loc, threads));
+    barrier = arith::AddIOp::create(
+        b, loc, barrier,
+        arith::IndexCastUIOp::create(b, loc, b.getI32Type(), team));
+    from.getArgument(0).replaceAllUsesWith(team);
+  }
   Value blockSize = constIndex(b, loc, threads);
   Operation *terminator = from.getTerminator();
   while (&from.front() != terminator)
@@ -45,14 +57,13 @@ static void moveRole(Block &from, Block &to, int64_t firstThread,
       if (dim && dim.getDimension() == gpu::Dimension::x)
         use.set(blockSize);
     }
-    if (auto barrier = dyn_cast<gpu::BarrierOp>(op)) {
-      OpBuilder at(barrier);
-      auto i32 = [&](int64_t v) -> Value {
-        return arith::ConstantIntOp::create(at, barrier.getLoc(), v, 32);
-      };
-      NVVM::BarrierOp::create(at, barrier.getLoc(), TypeRange{}, i32(barrierId),
-                              i32(threads), {}, Value{});
-      dead.push_back(barrier);
+    if (auto gpuBarrier = dyn_cast<gpu::BarrierOp>(op)) {
+      OpBuilder at(gpuBarrier);
+      NVVM::BarrierOp::create(
+          at, gpuBarrier.getLoc(), TypeRange{}, barrier,
+          arith::ConstantIntOp::create(at, gpuBarrier.getLoc(), threads, 32),
+          {}, Value{});
+      dead.push_back(gpuBarrier);
     }
   });
   for (Operation *op : dead)
@@ -103,13 +114,16 @@ LogicalResult mlir::tile::lowerWarpSpecialize(ModuleOp module) {
     moveRole(ws.getProducer().front(), *producer.thenBlock(), 0,
              /*barrierId=*/2, WarpSpecializeOp::kProducerWarpThreads);
 
-    // Consumers: thread ids from 0, barrier 1 for their threads only.
+    // Consumers: thread ids from 0, barrier 1 for their threads only; with
+    // two teams, ids from 0 in each and barriers 3 and 4.
     Block *consumers = roles.elseBlock();
     b.setInsertionPoint(consumers->getTerminator());
     setRegisters(b, ws.getConsumerRegisters(),
                  NVVM::SetMaxRegisterAction::increase);
+    int64_t teams = ws.getNumTeams();
     moveRole(ws.getConsumers().front(), *consumers, producerThreads,
-             /*barrierId=*/1, threads - producerThreads);
+             /*barrierId=*/teams > 1 ? 3 : 1,
+             (threads - producerThreads) / teams, teams);
     ws.erase();
   }
   return success();

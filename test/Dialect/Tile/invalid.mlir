@@ -1355,7 +1355,7 @@ tile.kernel @ws_nested(%n: index) threads(256) {
 // -----
 
 tile.kernel @ws_one_warpgroup() threads(128) {
-  // expected-error @+1 {{'tile.warp_specialize' op needs a kernel of at least two warpgroups (a multiple of 128 threads, at least 256), got 128}}
+  // expected-error @+1 {{'tile.warp_specialize' op needs a kernel of the producer warpgroup and whole warpgroups per consumer team (128 + a multiple of 128 threads), got 128}}
   tile.warp_specialize producer {
   } consumers {
   }
@@ -1553,4 +1553,42 @@ tile.kernel @arrive_leader_cluster() threads(128) cluster(2, 1, 1) {
   %b = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
   // expected-error @+1 {{'tile.mbarrier.arrive' op takes either `leader` (one thread of the CTA) or `cluster` (one lane per warp, to every CTA), not both}}
   tile.mbarrier.arrive %b[%c0] leader cluster : !tile.barrier<1>
+}
+
+// -----
+
+tile.kernel @pingpong_alone(%n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.pipelined_for' op takes pingpong only with warp_specialized (the teams are consumers of a producer warp)}}
+  tile.pipelined_for %i = %c0 to %n step %c1 stages(2) pingpong {
+  }
+}
+
+// -----
+
+tile.kernel @ws_three_teams() threads(512) {
+  // expected-error @+1 {{'tile.warp_specialize' op expects 1 or 2 consumer teams, got 3}}
+  tile.warp_specialize teams(3) producer {
+  } consumers {
+  }
+}
+
+// -----
+
+tile.kernel @ws_teams_no_argument() threads(384) {
+  // expected-error @+1 {{'tile.warp_specialize' op expects the consumers region to take the team's index (one index argument) with 2 team(s)}}
+  tile.warp_specialize teams(2) producer {
+  } consumers {
+  }
+}
+
+// -----
+
+tile.kernel @ws_teams_uneven() threads(256) {
+  // expected-error @+1 {{'tile.warp_specialize' op needs a kernel of the producer warpgroup and whole warpgroups per consumer team (128 + a multiple of 256 threads), got 256}}
+  tile.warp_specialize teams(2) producer {
+  } consumers {
+  ^bb0(%team: index):
+  }
 }

@@ -187,3 +187,46 @@ tile.kernel @multicast_software_pipelined(%A: memref<?x?xbf16>, %k: index) threa
     tile.copy %A[%c0, %i] to %s[] {multicast} : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
   }
 }
+
+// -----
+
+// Ping-pong teams take turns over the tiles of a persistent loop.
+tile.kernel @pingpong_no_tile_loop(%A: memref<?x?xbf16>, %k: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.pipelined_for' op with pingpong must sit in a persistent scf.for over tiles (the teams take its iterations in turn)}}
+  tile.pipelined_for %i = %c0 to %k step %c1 stages(2) warp_specialized pingpong {
+    tile.copy %A[%c0, %i] to %s[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
+tile.kernel @pingpong_tile_bounds(%A: memref<?x?xbf16>, %n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  scf.for %t = %c0 to %n step %c1 {
+    // expected-error @+1 {{'tile.pipelined_for' op with pingpong needs bounds that do not depend on the tile (each team counts the other's iterations to find its ring slots)}}
+    tile.pipelined_for %i = %c0 to %t step %c1 stages(2) warp_specialized pingpong {
+      tile.copy %A[%c0, %i] to %s[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+    }
+  }
+}
+
+// -----
+
+tile.kernel @pingpong_shared_epilogue(%A: memref<?x?xbf16>, %C: memref<?x?xbf16>, %n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.alloc_shared' op would be shared by both pingpong teams; per-team shared tiles are not supported yet}}
+  %out = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  scf.for %t = %c0 to %n step %c1 {
+    tile.pipelined_for %i = %c0 to %n step %c1 stages(2) warp_specialized pingpong {
+      tile.copy %A[%c0, %i] to %s[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+    }
+    tile.copy %out[] to %C[%t, %c0] : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<?x?xbf16>
+  }
+}

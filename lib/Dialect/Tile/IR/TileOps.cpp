@@ -570,6 +570,9 @@ ParseResult PipelinedForOp::parse(OpAsmParser &parser, OperationState &result) {
   if (succeeded(parser.parseOptionalKeyword("warp_specialized")))
     result.addAttribute(getWarpSpecializedAttrName(result.name),
                         parser.getBuilder().getUnitAttr());
+  if (succeeded(parser.parseOptionalKeyword("pingpong")))
+    result.addAttribute(getPingpongAttrName(result.name),
+                        parser.getBuilder().getUnitAttr());
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   Region *body = result.addRegion();
@@ -585,9 +588,11 @@ void PipelinedForOp::print(OpAsmPrinter &p) {
     << ")";
   if (getWarpSpecialized())
     p << " warp_specialized";
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                     {getStagesAttrName(),
-                                      getWarpSpecializedAttrName()});
+  if (getPingpong())
+    p << " pingpong";
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(),
+      {getStagesAttrName(), getWarpSpecializedAttrName(), getPingpongAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -599,6 +604,9 @@ LogicalResult PipelinedForOp::verify() {
     return emitOpError("expects stages in [1, 16], got ") << stages;
   if (getWarpSpecialized() && stages < 2)
     return emitOpError("with warp_specialized expects at least 2 stages");
+  if (getPingpong() && !getWarpSpecialized())
+    return emitOpError("takes pingpong only with warp_specialized (the "
+                       "teams are consumers of a producer warp)");
   APInt step;
   if (matchPattern(getStep(), m_ConstantInt(&step)) && !step.isStrictlyPositive())
     return emitOpError("expects a positive step, got ") << step.getSExtValue();
@@ -647,10 +655,21 @@ LogicalResult WarpSpecializeOp::verify() {
   if (!isa_and_present<KernelOp, gpu::GPUFuncOp>((*this)->getParentOp()))
     return emitOpError("must be directly in a 'tile.kernel' body");
   int64_t threads = getKernelThreads(*this);
-  if (threads && (threads % 128 != 0 || threads < 256))
-    return emitOpError("needs a kernel of at least two warpgroups (a "
-                       "multiple of 128 threads, at least 256), got ")
-           << threads;
+  int64_t teams = getNumTeams();
+  if (teams != 1 && teams != 2)
+    return emitOpError("expects 1 or 2 consumer teams, got ") << teams;
+  unsigned teamArgs = getConsumers().front().getNumArguments();
+  if (teamArgs != (teams == 2 ? 1u : 0u) ||
+      (teamArgs && !getConsumers().front().getArgument(0).getType().isIndex()))
+    return emitOpError("expects the consumers region to take ")
+           << (teams == 2 ? "the team's index (one index argument)"
+                          : "no arguments")
+           << " with " << teams << " team(s)";
+  if (threads && (threads % 128 != 0 || threads < 256 ||
+                  (threads - kProducerThreads) % (128 * teams) != 0))
+    return emitOpError("needs a kernel of the producer warpgroup and whole "
+                       "warpgroups per consumer team (128 + a multiple of ")
+           << 128 * teams << " threads), got " << threads;
   // Only the thread that issued an asynchronous TMA store can wait for it:
   // a role that issues them waits in the same role.
   for (Region *region : {&getProducer(), &getConsumers()}) {
@@ -803,7 +822,9 @@ int64_t mlir::tile::getKernelThreads(Operation *op) {
     if (region == &ws.getProducer())
       return WarpSpecializeOp::kProducerWarpThreads;
     int64_t threads = getKernelThreads(ws);
-    return threads ? threads - WarpSpecializeOp::kProducerThreads : 0;
+    return threads ? (threads - WarpSpecializeOp::kProducerThreads) /
+                         ws.getNumTeams()
+                   : 0;
   }
   if (auto kernel = op->getParentOfType<KernelOp>())
     return kernel.getThreadsAttr().getInt();

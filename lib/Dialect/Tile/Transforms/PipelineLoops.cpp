@@ -371,12 +371,27 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
         "without results there (a persistent loop over tiles)");
   else
     outer = {};
+  // With pingpong, the kernel's threads are one team of two.
+  bool pingpong = loop.getPingpong();
+  int64_t teams = pingpong ? 2 : 1;
   int64_t consumerThreads = kernel.getThreads();
   if (consumerThreads % 128 != 0 ||
-      consumerThreads + WarpSpecializeOp::kProducerThreads > 1024)
+      teams * consumerThreads + WarpSpecializeOp::kProducerThreads > 1024)
     return loop.emitOpError("with warp_specialized needs a kernel of whole "
-                            "warpgroups, at most 896 threads; got ")
-           << consumerThreads;
+                            "warpgroups, at most ")
+           << (1024 - WarpSpecializeOp::kProducerThreads) / teams
+           << " threads; got " << consumerThreads;
+  if (pingpong && !outer)
+    return loop.emitOpError("with pingpong must sit in a persistent scf.for "
+                            "over tiles (the teams take its iterations in "
+                            "turn)");
+  if (pingpong)
+    for (Value bound :
+         {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+      if (outer->isAncestor(bound.getParentRegion()->getParentOp()))
+        return loop.emitOpError(
+            "with pingpong needs bounds that do not depend on the tile (each "
+            "team counts the other's iterations to find its ring slots)");
 
   // What the consumers alone run: everything after `top`, and before it
   // whatever has side effects (shared tiles and barriers aside), reads the
@@ -434,6 +449,17 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
       llvm::append_range(needed, def->getOperands());
   }
 
+  if (pingpong)
+    for (auto alloc : kernelBody.getOps<AllocSharedOp>())
+      if (!llvm::any_of(rings,
+                        [&](Ring &r) {
+                          return r.original == alloc || r.ring == alloc;
+                        }) &&
+          !alloc->use_empty())
+        return alloc.emitOpError(
+            "would be shared by both pingpong teams; per-team shared tiles "
+            "are not supported yet");
+
   b.setInsertionPoint(top);
   full = allocRing(producers.size());
   // Every consumer thread releases a slot it has finished reading; with
@@ -446,11 +472,20 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
   if (multicast)
     BarrierAllOp::create(b, loc, Level::cluster);
   constexpr int32_t kProducerRegisters = 40;
+  // turn[c]: team c may run its loop (every thread of the other team
+  // arrives once that team's last product is issued).
+  Value turn;
+  if (pingpong)
+    turn = AllocBarrierOp::create(
+        b, loc, BarrierType::get(b.getContext(), 2),
+        b.getI32IntegerAttr(static_cast<int32_t>(consumerThreads)));
   int64_t consumerRegisters = WarpSpecializeOp::consumerRegistersFor(
-      consumerThreads + WarpSpecializeOp::kProducerThreads, kProducerRegisters);
+      teams * consumerThreads + WarpSpecializeOp::kProducerThreads,
+      kProducerRegisters);
   auto ws = WarpSpecializeOp::create(
       b, loc, b.getI32IntegerAttr(kProducerRegisters),
-      b.getI32IntegerAttr(static_cast<int32_t>(consumerRegisters)));
+      b.getI32IntegerAttr(static_cast<int32_t>(consumerRegisters)),
+      pingpong ? b.getI32IntegerAttr(2) : IntegerAttr());
   auto globalIteration = [&](Value base, Value it) {
     return base ? arith::AddIOp::create(b, loc, base, it).getResult() : it;
   };
@@ -486,13 +521,28 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
 
   // Consumers: what preceded `top` and had to move, `top`, the rest.
   Block *consumers = b.createBlock(&ws.getConsumers());
+  Value team, perTile, lbTeam, stepTeam;
+  if (pingpong) {
+    team = consumers->addArgument(b.getIndexType(), loc);
+    // Team c runs tiles c, c + 2, ...; tile j's iterations start at j n.
+    perTile = iterationCount();
+    lbTeam = arith::AddIOp::create(
+        b, loc, outer.getLowerBound(),
+        arith::MulIOp::create(b, loc, team, outer.getStep()));
+    stepTeam = arith::MulIOp::create(b, loc, outer.getStep(), cst(2));
+  }
   for (Operation *op : moved)
     if (op->isBeforeInBlock(ws))
       op->moveBefore(consumers, consumers->end());
   base = {};
   if (outer) {
     // The same tile loop, counting iterations too.
-    auto consumerOuter = countingCopy(outer);
+    auto consumerOuter =
+        pingpong
+            ? scf::ForOp::create(
+                  b, outer.getLoc(), lbTeam, outer.getUpperBound(), stepTeam,
+                  ValueRange{arith::MulIOp::create(b, loc, team, perTile)})
+            : countingCopy(outer);
     Block *body = consumerOuter.getBody();
     body->getOperations().splice(body->end(), outer.getBody()->getOperations());
     outer.getInductionVar().replaceAllUsesWith(consumerOuter.getInductionVar());
@@ -504,6 +554,23 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
   }
   b.setInsertionPoint(loop);
   Value iterations = iterationCount();
+  Value otherTeam;
+  if (pingpong) {
+    // The team's j-th tile: team 1 waits for phase j of turn[1], team 0 for
+    // phase j - 1 of turn[0] (the first passes at once).
+    auto consumerOuter = cast<scf::ForOp>(loop->getParentOp());
+    Value j = arith::DivUIOp::create(
+        b, loc,
+        arith::SubIOp::create(b, loc, consumerOuter.getInductionVar(), lbTeam),
+        stepTeam);
+    Value sum = arith::AddIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, j, team), cst(1));
+    Value parity = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::RemUIOp::create(b, loc, sum, cst(2)), cst(0));
+    MBarrierWaitOp::create(b, loc, turn, team, parity);
+    otherTeam = arith::SubIOp::create(b, loc, cst(1), team);
+  }
   auto consumerLoop = scf::ForOp::create(b, loc, cst(0), iterations, cst(1));
   {
     OpBuilder::InsertionGuard guard(b);
@@ -533,10 +600,33 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
       MBarrierArriveOp::create(b, loc, empty, slot, /*leader=*/false,
                                multicast);
     }
+    if (pingpong) {
+      // The last product is issued (and may still run): the other team's
+      // loop may start.
+      b.setInsertionPoint(consumerLoop.getBody()->getTerminator());
+      Value last = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, it,
+          arith::SubIOp::create(b, loc, iterations, cst(1)));
+      auto lastIf = scf::IfOp::create(b, loc, last, /*withElse=*/false);
+      b.setInsertionPointToStart(lastIf.thenBlock());
+      MBarrierArriveOp::create(b, loc, turn, otherTeam);
+    }
+  }
+  if (pingpong) {
+    // Without iterations the turn passes on all the same.
+    b.setInsertionPoint(loop);
+    Value none = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       iterations, cst(0));
+    auto noneIf = scf::IfOp::create(b, loc, none, /*withElse=*/false);
+    b.setInsertionPointToStart(noneIf.thenBlock());
+    MBarrierArriveOp::create(b, loc, turn, otherTeam);
   }
   if (outer) {
     b.setInsertionPointToEnd(consumerLoop->getBlock());
-    yieldCount(base, iterations);
+    yieldCount(
+        base,
+        pingpong ? arith::MulIOp::create(b, loc, iterations, cst(2)).getResult()
+                 : iterations);
   }
   for (Operation *op : moved)
     if (op->getBlock() == &kernelBody)
@@ -549,7 +639,8 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
     BarrierAllOp::create(b, loc, Level::cluster);
   }
 
-  kernel.setThreads(consumerThreads + WarpSpecializeOp::kProducerThreads);
+  kernel.setThreads(teams * consumerThreads +
+                    WarpSpecializeOp::kProducerThreads);
   return success();
 }
 

@@ -474,11 +474,22 @@ def Tile_PipelinedForOp : Tile_Op<"pipelined_for", [
     body, and what precedes it must not be needed by the copies unless it is
     free of side effects.
 
-    Rules: `stages` in [1, 16] (at least 2 with `warp_specialized`); inside
-    a `tile.kernel`.
+    With `warp_specialized pingpong` the loop sits in a persistent `scf.for`
+    over tiles, and the kernel's threads are one consumer team: the lowering
+    runs two teams (`threads` becomes 2 x threads + 128) that take the tile
+    loop's iterations in turn (team 0 the even ones, team 1 the odd ones).
+    The teams' pipelined loops run one at a time, in tile order (each hands
+    the turn to the other once its last product is issued), so what a team
+    does after its loop, its epilogue, overlaps the other team's loop
+    (CUTLASS's "ping-pong" schedule). The loop's bounds must not depend on
+    the tile.
+
+    Rules: `stages` in [1, 16] (at least 2 with `warp_specialized`);
+    `pingpong` only with `warp_specialized`; inside a `tile.kernel`.
   }];
   let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step,
-                       I32Attr:$stages, UnitAttr:$warp_specialized);
+                       I32Attr:$stages, UnitAttr:$warp_specialized,
+                       UnitAttr:$pingpong);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -498,6 +509,11 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
     and CTA barriers there are those of a kernel of `threads - 128` threads
     (a barrier becomes a named barrier of the consumers only). The regions
     communicate through shared memory and mbarriers allocated before this op.
+
+    With `teams(2)` the consumers are two teams of (threads - 128) / 2
+    threads: the consumers region takes the team's index (0 or 1) as its
+    block argument, thread ids are renumbered from 0 within each team, and
+    each team's CTA barriers are named barriers of its threads only.
 
     `registers(P, C)` moves registers from the producer warpgroup to the
     consumers (`setmaxnreg`: the producer drops to P per thread, each
@@ -520,7 +536,9 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
     ```
 
     Rules: directly in a `tile.kernel` body whose `threads` is a multiple of
-    128 and at least 256; a region with asynchronous TMA stores
+    128 and at least 256 (with teams, 128 + a multiple of 128 x teams);
+    `teams` 1 or 2, and the consumers region's block takes one index
+    argument with teams(2), none otherwise; a region with asynchronous TMA stores
     (`tile.copy {tma, async}`) also waits for them (`tile.wait_tma_stores`); both register counts or
     none, multiples of 8 in [24, 256], P at most and C at least the count
     the kernel starts with (R = 65536 / threads rounded down to a multiple
@@ -528,9 +546,11 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
     threads * R (the registers the CTA holds).
   }];
   let arguments = (ins OptionalAttr<I32Attr>:$producerRegisters,
-                       OptionalAttr<I32Attr>:$consumerRegisters);
+                       OptionalAttr<I32Attr>:$consumerRegisters,
+                       OptionalAttr<I32Attr>:$teams);
   let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumers);
   let assemblyFormat = [{
+    (`teams` `(` $teams^ `)`)?
     (`registers` `(` $producerRegisters^ `,` $consumerRegisters `)`)?
     `producer` $producer `consumers` $consumers attr-dict
   }];
@@ -538,6 +558,8 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
   let extraClassDeclaration = [{
     /// Threads of the producer warpgroup.
     static constexpr int64_t kProducerThreads = 128;
+    /// Consumer teams (1 without `teams`).
+    int64_t getNumTeams() { return getTeams().value_or(1); }
     /// Threads that run the producer region (its warpgroup's warp 0).
     static constexpr int64_t kProducerWarpThreads = 32;
     /// Registers per thread a kernel of `threads` threads starts with (what
