@@ -230,3 +230,17 @@ tile.kernel @pingpong_shared_epilogue(%A: memref<?x?xbf16>, %C: memref<?x?xbf16>
     tile.copy %out[] to %C[%t, %c0] : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<?x?xbf16>
   }
 }
+
+// -----
+
+tile.kernel @pingpong_multicast(%A: memref<?x?xbf16>, %n: index) threads(128) cluster(2, 1, 1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  scf.for %t = %c0 to %n step %c1 {
+    // expected-error @+1 {{'tile.pipelined_for' op with pingpong and a {multicast} copy is not supported yet (teams of clustered CTAs)}}
+    tile.pipelined_for %i = %c0 to %n step %c1 stages(2) warp_specialized pingpong {
+      tile.copy %A[%c0, %i] to %s[] {multicast} : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+    }
+  }
+}

@@ -381,6 +381,9 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
                             "warpgroups, at most ")
            << (1024 - WarpSpecializeOp::kProducerThreads) / teams
            << " threads; got " << consumerThreads;
+  if (pingpong && multicast)
+    return loop.emitOpError("with pingpong and a {multicast} copy is not "
+                            "supported yet (teams of clustered CTAs)");
   if (pingpong && !outer)
     return loop.emitOpError("with pingpong must sit in a persistent scf.for "
                             "over tiles (the teams take its iterations in "
