@@ -50,6 +50,9 @@ int main(int argc, char **argv) {
       others.push_back(TileGemm::hopperCluster(device));
       others.push_back(TileGemm::hopperPingpong(device));
     }
+    // The persistent kernels whose grids are printed: gemm, and the cluster
+    // and ping-pong kernels when they run.
+    size_t persistentOthers = variant.empty() ? others.size() : 0;
     cublasHandle_t handle;
     checkCublas(cublasCreate(&handle), "cublasCreate");
     std::printf("gemm-bench on %s: C = A B^T, bf16 in, fp32 out; "
@@ -80,13 +83,16 @@ int main(int argc, char **argv) {
       for (TileGemm &other : others)
         other.bind(da.ptr(), db.ptr(), dc.ptr(), m, n, k);
       // The persistent kernels' grids (clusters: as many as run at once).
-      if (s == sizes.front())
-        for (TileGemm *g : {&gemm, others.size() > 3 ? &others[2] : nullptr,
-                            others.size() > 3 ? &others[3] : nullptr})
-          if (g)
-            std::printf("(%s: grid of %u CTAs, clusters of %u)\n",
-                        g->kernelInfo().name.c_str(), g->launchConfig().grid.x,
-                        g->launchConfig().cluster.x);
+      if (s == sizes.front()) {
+        std::vector<const TileGemm *> shown{&gemm};
+        if (persistentOthers)
+          shown.insert(shown.end(), {&others[persistentOthers - 2],
+                                     &others[persistentOthers - 1]});
+        for (const TileGemm *g : shown)
+          std::printf("(%s: grid of %u CTAs, clusters of %u)\n",
+                      g->kernelInfo().name.c_str(), g->launchConfig().grid.x,
+                      g->launchConfig().cluster.x);
+      }
       float alpha = 1, beta = 0;
       auto cublas = [&] {
         // Row-major C = A B^T is column-major C^T = B^T(op T on B's KxN) A.

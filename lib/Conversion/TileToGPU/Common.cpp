@@ -612,14 +612,14 @@ TmaBox lowering::getTmaBox(MemRefType tile, int64_t swizzle, int64_t slices) {
   return box;
 }
 
-int64_t lowering::multicastSlices(CopyOp copy) {
+std::optional<int64_t> lowering::multicastSlices(CopyOp copy) {
   if (!copy.getMulticast())
     return 1;
   auto func = copy->getParentOfType<gpu::GPUFuncOp>();
   std::optional<ArrayRef<int32_t>> cluster =
       func ? func.getKnownClusterSize() : std::nullopt;
   if (!cluster)
-    return 0;
+    return std::nullopt;
   int64_t ctas = 1;
   for (int32_t d : *cluster)
     ctas *= d;

@@ -172,9 +172,9 @@ struct TmaBox {
 TmaBox getTmaBox(MemRefType tile, int64_t swizzle, int64_t slices = 1);
 
 /// How many CTAs share a copy's tile: the kernel's cluster size for a
-/// {multicast} copy (0 when the outlined kernel has no cluster size), 1
-/// otherwise.
-int64_t multicastSlices(CopyOp copy);
+/// {multicast} copy (nullopt when the outlined kernel has no cluster size),
+/// 1 otherwise.
+std::optional<int64_t> multicastSlices(CopyOp copy);
 
 /// Set on asynchronous copies by assignTmaParameters: the kernel parameter
 /// holding their tensor map, and the swizzle it was encoded with.

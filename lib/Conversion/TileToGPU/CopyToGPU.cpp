@@ -382,10 +382,8 @@ struct CopyLowering : ChipPattern<CopyOp> {
     // Rows wider than the swizzle are stored, and moved, as column blocks.
     // A multicast load moves this CTA's slice of rows of each block into
     // the same place in every CTA of the cluster.
-    int64_t slices = multicastSlices(op);
-    if (!slices)
-      return op.emitOpError("is a multicast copy in a kernel without a known "
-                            "cluster size");
+    // (assignTmaParameters has refused a multicast copy without a cluster.)
+    int64_t slices = multicastSlices(op).value_or(1);
     TmaBox tmaBox = getTmaBox(tile, swizzle.getInt(), slices);
     ArrayRef<int64_t> box = tmaBox.shape;
     int64_t blocks = tmaBox.blocks;

@@ -13,7 +13,6 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
-namespace {
 // One lane per warp, once the warp's threads are synchronised (their shared
 // memory reads ordered before it), arrives on the barrier of every CTA of
 // the cluster, through its distributed shared memory address.
@@ -49,10 +48,12 @@ static void arriveOnEveryCta(OpBuilder &b, Location loc, Value barriers,
   });
 }
 
+namespace {
 // Every thread of every CTA of the cluster (barrier.cluster arrive/wait,
 // release/acquire). Barrier initialisations are published to the cluster
 // first, so that after it other CTAs may arrive on this CTA's mbarriers
-// and multicast copies may complete on them.
+// and multicast copies may complete on them (at a barrier that ends the
+// kernel the fence is one idle instruction).
 struct BarrierAllLowering : ChipPattern<BarrierAllOp> {
   using ChipPattern::ChipPattern;
   LogicalResult
@@ -72,12 +73,16 @@ struct BarrierAllLowering : ChipPattern<BarrierAllOp> {
     return success();
   }
 };
-struct ArriveLowering : OpConversionPattern<MBarrierArriveOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ArriveLowering : ChipPattern<MBarrierArriveOp> {
+  using ChipPattern::ChipPattern;
   LogicalResult
   matchAndRewrite(MBarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    if (op.getCluster() && !chip.hasClusters)
+      return op.emitOpError("with `cluster` needs thread-block clusters "
+                            "(sm_90+); ")
+             << chip.name << " has none";
     auto tokenType = nvgpu::MBarrierTokenType::get(getContext());
     auto arrive = [&](OpBuilder &b, Location l) {
       nvgpu::MBarrierArriveOp::create(b, l, tokenType, adaptor.getBarrier(),
@@ -129,7 +134,8 @@ struct WaitLowering : OpConversionPattern<MBarrierWaitOp> {
 void mlir::tile::populateTileMBarrierToNVGPUPatterns(
     TileToGPUTypeConverter &converter, RewritePatternSet &patterns,
     const ChipInfo &chip) {
-  patterns.add<ArriveLowering, ExpectTxLowering, WaitLowering>(
-      converter, patterns.getContext());
-  patterns.add<BarrierAllLowering>(converter, patterns.getContext(), chip);
+  patterns.add<ExpectTxLowering, WaitLowering>(converter,
+                                               patterns.getContext());
+  patterns.add<ArriveLowering, BarrierAllLowering>(converter,
+                                                   patterns.getContext(), chip);
 }

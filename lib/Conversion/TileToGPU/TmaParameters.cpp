@@ -70,14 +70,14 @@ LogicalResult mlir::tile::assignTmaParameters(ModuleOp module) {
         return WalkResult::interrupt();
       }
       int64_t swizzle = *knownSwizzle;
-      int64_t slices = lowering::multicastSlices(copy);
+      std::optional<int64_t> slices = lowering::multicastSlices(copy);
       if (!slices) {
         copy.emitOpError("is a multicast copy in a kernel without a known "
                          "cluster size");
         return WalkResult::interrupt();
       }
       SmallVector<int64_t> box =
-          lowering::getTmaBox(tile, swizzle, slices).shape;
+          lowering::getTmaBox(tile, swizzle, *slices).shape;
       if (llvm::any_of(box, [](int64_t d) { return d > 256; })) {
         copy.emitOpError("TMA boxes are at most 256 elements per dimension, "
                          "got ")

@@ -1592,3 +1592,40 @@ tile.kernel @ws_teams_uneven() threads(256) {
   ^bb0(%team: index):
   }
 }
+
+// -----
+
+tile.kernel @multicast_rank1(%A: memref<?xbf16>) threads(128) cluster(2, 1, 1) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<512xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.copy' op multicasts rows of a tile, so it takes a tile of rank 2 or more}}
+  tile.copy %A[%c0] to %s[] {multicast} : memref<?xbf16>, memref<512xbf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @multicast_small_slices(%A: memref<?x?xbf16>) threads(128) cluster(4, 1, 1) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<4x16xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.copy' op multicasts slices of 32 bytes per CTA; they must be a multiple of 128 bytes}}
+  tile.copy %A[%c0, %c0] to %s[] {multicast} : memref<?x?xbf16>, memref<4x16xbf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @multicast_swizzle_slices(%A: memref<?x?xbf16>) threads(128) cluster(2, 1, 1) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared {swizzle = 128} : memref<8x64xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.copy' op multicasts slices of 512 bytes per CTA; they must be a multiple of 1024 bytes}}
+  tile.copy %A[%c0, %c0] to %s[] {multicast} : memref<?x?xbf16>, memref<8x64xbf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @ws_producer_argument() threads(256) {
+  // expected-error @+1 {{'tile.warp_specialize' op expects the producer region to take no arguments}}
+  tile.warp_specialize producer {
+  ^bb0(%x: index):
+  } consumers {
+  }
+}

@@ -251,3 +251,25 @@ tile.kernel @cluster_comm(%g: memref<256xf32>) threads(128) cluster(4, 1, 1) {
   tile.wait %flags[%c0] ge %one : memref<4xi64, #gpu.address_space<workgroup>>
   tile.barrier_all level cluster
 }
+
+// Cluster forms: a multicast copy, an arrival on every CTA's barrier;
+// ping-pong pipelining and consumer teams.
+tile.kernel @cluster_forms(%A: memref<?x?xbf16>, %n: index) threads(128) cluster(2, 1, 1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %bar = tile.alloc_barrier arrivals(8) : !tile.barrier<2>
+  tile.copy %A[%c0, %c0] to %s[] barrier %bar[%c0] {multicast} : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>, !tile.barrier<2>
+  tile.mbarrier.arrive %bar[%c1] cluster : !tile.barrier<2>
+  scf.for %t = %c0 to %n step %c1 {
+    tile.pipelined_for %k = %c0 to %n step %c1 stages(3) warp_specialized pingpong {
+    }
+  }
+}
+
+tile.kernel @teams() threads(384) {
+  tile.warp_specialize teams(2) registers(40, 232) producer {
+  } consumers {
+  ^bb0(%team: index):
+  }
+}

@@ -221,9 +221,10 @@ tile.kernel @pingpong_shared_epilogue(%A: memref<?x?xbf16>, %C: memref<?x?xbf16>
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %s = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{'tile.alloc_shared' op would be shared by both pingpong teams; per-team shared tiles are not supported yet}}
-  %out = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   scf.for %t = %c0 to %n step %c1 {
+    // Allocated in the tile loop, it still has one place in shared memory.
+    // expected-error @+1 {{'tile.alloc_shared' op would be shared by both pingpong teams; per-team shared tiles and barriers are not supported yet}}
+    %out = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
     tile.pipelined_for %i = %c0 to %n step %c1 stages(2) warp_specialized pingpong {
       tile.copy %A[%c0, %i] to %s[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
     }
@@ -241,6 +242,37 @@ tile.kernel @pingpong_multicast(%A: memref<?x?xbf16>, %n: index) threads(128) cl
     // expected-error @+1 {{'tile.pipelined_for' op with pingpong and a {multicast} copy is not supported yet (teams of clustered CTAs)}}
     tile.pipelined_for %i = %c0 to %n step %c1 stages(2) warp_specialized pingpong {
       tile.copy %A[%c0, %i] to %s[] {multicast} : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+    }
+  }
+}
+
+// -----
+
+tile.kernel @pingpong_user_barrier(%A: memref<?x?xbf16>, %n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.alloc_barrier' op would be shared by both pingpong teams; per-team shared tiles and barriers are not supported yet}}
+  %done = tile.alloc_barrier arrivals(128) : !tile.barrier<1>
+  scf.for %t = %c0 to %n step %c1 {
+    tile.pipelined_for %i = %c0 to %n step %c1 stages(2) warp_specialized pingpong {
+      tile.copy %A[%c0, %i] to %s[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+    }
+    tile.mbarrier.arrive %done[%c0] : !tile.barrier<1>
+  }
+}
+
+// -----
+
+// A team of 512 threads would make 1152 with the producer.
+tile.kernel @pingpong_too_many(%A: memref<?x?xbf16>, %n: index) threads(512) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  scf.for %t = %c0 to %n step %c1 {
+    // expected-error @+1 {{'tile.pipelined_for' op with warp_specialized needs a kernel of whole warpgroups, at most 384 threads; got 512}}
+    tile.pipelined_for %i = %c0 to %n step %c1 stages(2) warp_specialized pingpong {
+      tile.copy %A[%c0, %i] to %s[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
     }
   }
 }

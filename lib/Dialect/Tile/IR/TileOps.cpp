@@ -394,16 +394,29 @@ LogicalResult CopyOp::verify() {
   if (getMulticast()) {
     if (src != MemorySpace::Global || dst != MemorySpace::Shared)
       return emitOpError("takes {multicast} only for global to shared copies");
+    auto tile = cast<MemRefType>(getDest().getType());
+    if (tile.getRank() < 2)
+      return emitOpError("multicasts rows of a tile, so it takes a tile of "
+                         "rank 2 or more");
     if (auto kernel = (*this)->getParentOfType<KernelOp>()) {
       int64_t ctas = kernel.getClusterSize();
       if (ctas < 2)
         return emitOpError("takes {multicast} only in a kernel whose cluster "
                            "has more than one CTA");
-      auto tile = cast<MemRefType>(getDest().getType());
       if (tile.getShape().front() % ctas != 0)
         return emitOpError("multicasts a tile of ")
                << tile.getShape().front() << " rows, which its cluster's "
                << ctas << " CTAs cannot load in equal slices";
+      // Each CTA's slice starts where TMA can write (128 bytes), and where a
+      // swizzle pattern starts (1024) when the tile is swizzled.
+      int64_t sliceBytes = tile.getNumElements() / ctas *
+                           tile.getElementTypeBitWidth() / 8;
+      AllocSharedOp alloc = getSharedAllocation(getDest());
+      int64_t alignment = alloc && alloc.getSwizzle().value_or(0) ? 1024 : 128;
+      if (sliceBytes % alignment != 0)
+        return emitOpError("multicasts slices of ")
+               << sliceBytes << " bytes per CTA; they must be a multiple of "
+               << alignment << " bytes";
     }
   }
   return verifyBarrierIndex(*this, getBarrier(), getBarrierIndex());
@@ -656,6 +669,8 @@ LogicalResult WarpSpecializeOp::verify() {
     return emitOpError("must be directly in a 'tile.kernel' body");
   int64_t threads = getKernelThreads(*this);
   int64_t teams = getNumTeams();
+  if (getProducer().front().getNumArguments() != 0)
+    return emitOpError("expects the producer region to take no arguments");
   if (teams != 1 && teams != 2)
     return emitOpError("expects 1 or 2 consumer teams, got ") << teams;
   unsigned teamArgs = getConsumers().front().getNumArguments();

@@ -379,7 +379,7 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
       teams * consumerThreads + WarpSpecializeOp::kProducerThreads > 1024)
     return loop.emitOpError("with warp_specialized needs a kernel of whole "
                             "warpgroups, at most ")
-           << (1024 - WarpSpecializeOp::kProducerThreads) / teams
+           << (1024 - WarpSpecializeOp::kProducerThreads) / teams / 128 * 128
            << " threads; got " << consumerThreads;
   if (pingpong && multicast)
     return loop.emitOpError("with pingpong and a {multicast} copy is not "
@@ -452,16 +452,21 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
       llvm::append_range(needed, def->getOperands());
   }
 
-  if (pingpong)
-    for (auto alloc : kernelBody.getOps<AllocSharedOp>())
-      if (!llvm::any_of(rings,
-                        [&](Ring &r) {
-                          return r.original == alloc || r.ring == alloc;
-                        }) &&
-          !alloc->use_empty())
-        return alloc.emitOpError(
-            "would be shared by both pingpong teams; per-team shared tiles "
-            "are not supported yet");
+  // Both teams would use one shared tile or barrier (one offset each);
+  // only the rings, built here for them, may be shared.
+  if (pingpong) {
+    WalkResult shared = kernel.walk([&](Operation *op) {
+      if (!isa<AllocSharedOp, AllocBarrierOp>(op) || op->use_empty() ||
+          llvm::any_of(
+              rings, [&](Ring &r) { return r.original == op || r.ring == op; }))
+        return WalkResult::advance();
+      op->emitOpError("would be shared by both pingpong teams; per-team "
+                      "shared tiles and barriers are not supported yet");
+      return WalkResult::interrupt();
+    });
+    if (shared.wasInterrupted())
+      return failure();
+  }
 
   b.setInsertionPoint(top);
   full = allocRing(producers.size());

@@ -205,12 +205,15 @@ def Tile_MBarrierArriveOp : Tile_MBarrierOp<"arrive"> {
     one elected thread arrives (the count given to `tile.alloc_barrier` must
     match how many arrive per phase).
 
-    With `cluster`, each warp that reaches the op arrives once (one lane,
-    after the warp has synchronised, so its threads' earlier reads of shared
-    memory are ordered before the arrival) on barrier `%index` of every CTA
-    of the cluster (`mapa` + `mbarrier.arrive.release.cluster`): the count
-    is then warps x CTAs per phase. This is how a slot that TMA multicast
-    fills is released to every CTA that writes it.
+    With `cluster` (sm_90+), each warp that reaches the op, all its threads
+    together, arrives once (one lane, after the warp has synchronised, so
+    its threads' earlier reads of shared memory are ordered before the
+    arrival) on barrier `%index` of every CTA of the cluster (`mapa` +
+    `mbarrier.arrive.shared::cluster`, with the default release semantics
+    at CTA scope: what a consumer read needs no wider release, and a
+    cluster-scope release per arrival was measured to cost more than a
+    GEMM k-step): the count is then warps x CTAs per phase. This is how a
+    slot that TMA multicast fills is released to every CTA that writes it.
 
     Examples:
     `tile.mbarrier.arrive %bar[%i] leader : !tile.barrier<3>`
@@ -299,9 +302,18 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     program asserts that the offsets agree), so each CTA loads only its
     slice of the tile's rows (the outermost dimension, split by CTA rank)
     and TMA multicast writes it into the tile of every CTA. Each CTA's
-    barrier still expects the whole tile's bytes. Lowered inside a
-    `warp_specialized` `tile.pipelined_for`, whose slots are released to
-    every CTA of the cluster; elsewhere it is refused.
+    barrier still expects the whole tile's bytes. Every CTA of the cluster
+    must issue the same multicast copies (or the others wait forever). In
+    a `warp_specialized` `tile.pipelined_for` the compiler releases slots to
+    every CTA of the cluster and synchronises the cluster around the loop;
+    the software-pipelined schedule refuses multicast copies, and outside a
+    pipeline the copy must complete on a barrier, with the program owning
+    the protocol (`tile.mbarrier.arrive ... cluster`, `tile.barrier_all
+    level cluster` after the barriers' initialisation and before the end).
+
+    Rules for `{multicast}`: global -> shared, a tile of rank 2 or more
+    whose rows divide evenly between the cluster's CTAs, in slices of a
+    multiple of 128 bytes (1024 for a swizzled tile).
 
     Example:
 
@@ -482,7 +494,9 @@ def Tile_PipelinedForOp : Tile_Op<"pipelined_for", [
     the turn to the other once its last product is issued), so what a team
     does after its loop, its epilogue, overlaps the other team's loop
     (CUTLASS's "ping-pong" schedule). The loop's bounds must not depend on
-    the tile.
+    the tile; shared tiles and barriers other than the loop's own would be
+    shared by the teams and are refused; side-effecting ops before the tile
+    loop run once per team.
 
     Rules: `stages` in [1, 16] (at least 2 with `warp_specialized`);
     `pingpong` only with `warp_specialized`; inside a `tile.kernel`.
