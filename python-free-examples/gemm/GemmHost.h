@@ -83,25 +83,31 @@ public:
       return;
     }
     // Persistent: a cluster of CTAs (1 without clusters) takes cluster.x
-    // vertically adjacent tiles at a time; launch no more clusters than run
-    // at once, nor than there is work for.
+    // vertically adjacent tiles at a time; launch no more clusters than
+    // setPersistent found room for, nor than there is work for.
     unsigned perCluster = info.cluster.x;
     unsigned work = (tilesM + perCluster - 1) / perCluster * tilesN;
-    unsigned clusters = persistentCtas / perCluster;
-    if (perCluster > 1)
-      clusters = std::min(clusters,
-                          rt::maxActiveClusters(
-                              kernel, rt::launchConfigFor(
-                                          info, {perCluster, 1, 1})));
     config = rt::launchConfigFor(
-        info, {std::min(work, clusters) * perCluster, 1, 1});
+        info, {std::min(work, persistentCtas / perCluster) * perCluster, 1, 1});
   }
 
-  /// The kernel loops over tiles (gemm.mlir does): launch one CTA per SM.
+  /// The kernel loops over tiles (gemm.mlir does): launch one CTA per SM,
+  /// or in clusters as many whole clusters as the device runs at once.
   TileGemm &setPersistent(const rt::Device &device) {
     persistentCtas = static_cast<unsigned>(device.smCount());
+    unsigned perCluster = info.cluster.x;
+    if (perCluster == 1)
+      return *this;
+    unsigned fit = rt::maxActiveClusters(
+        kernel, rt::launchConfigFor(info, {perCluster, 1, 1}));
+    if (!fit)
+      throw rt::Error("kernel '" + info.name + "' cannot run one cluster of " +
+                      std::to_string(perCluster) + " CTAs on this device");
+    persistentCtas = std::min(persistentCtas / perCluster, fit) * perCluster;
     return *this;
   }
+
+  bool persistent() const { return persistentCtas != 0; }
 
   void launch() { rt::launch(kernel, config, args); }
   const rt::KernelInfo &kernelInfo() const { return info; }
@@ -147,7 +153,8 @@ private:
   rt::LaunchConfig config;
   unsigned tileM, tileN;
   bool aKM, bKN;
-  // CTAs of a persistent launch at most (the SM count), 0 otherwise.
+  // CTAs of a persistent launch at most (the SM count, or the CTAs of the
+  // clusters that fit at once), 0 otherwise.
   unsigned persistentCtas = 0;
 };
 

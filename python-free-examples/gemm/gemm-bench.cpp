@@ -50,9 +50,6 @@ int main(int argc, char **argv) {
       others.push_back(TileGemm::hopperCluster(device));
       others.push_back(TileGemm::hopperPingpong(device));
     }
-    // The persistent kernels whose grids are printed: gemm, and the cluster
-    // and ping-pong kernels when they run.
-    size_t persistentOthers = variant.empty() ? others.size() : 0;
     cublasHandle_t handle;
     checkCublas(cublasCreate(&handle), "cublasCreate");
     std::printf("gemm-bench on %s: C = A B^T, bf16 in, fp32 out; "
@@ -84,14 +81,14 @@ int main(int argc, char **argv) {
         other.bind(da.ptr(), db.ptr(), dc.ptr(), m, n, k);
       // The persistent kernels' grids (clusters: as many as run at once).
       if (s == sizes.front()) {
-        std::vector<const TileGemm *> shown{&gemm};
-        if (persistentOthers)
-          shown.insert(shown.end(), {&others[persistentOthers - 2],
-                                     &others[persistentOthers - 1]});
-        for (const TileGemm *g : shown)
-          std::printf("(%s: grid of %u CTAs, clusters of %u)\n",
-                      g->kernelInfo().name.c_str(), g->launchConfig().grid.x,
-                      g->launchConfig().cluster.x);
+        std::vector<const TileGemm *> all{&gemm};
+        for (const TileGemm &other : others)
+          all.push_back(&other);
+        for (const TileGemm *g : all)
+          if (g->persistent())
+            std::printf("(%s: grid of %u CTAs, clusters of %u)\n",
+                        g->kernelInfo().name.c_str(), g->launchConfig().grid.x,
+                        g->launchConfig().cluster.x);
       }
       float alpha = 1, beta = 0;
       auto cublas = [&] {

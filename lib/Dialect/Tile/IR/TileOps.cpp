@@ -407,12 +407,10 @@ LogicalResult CopyOp::verify() {
         return emitOpError("multicasts a tile of ")
                << tile.getShape().front() << " rows, which its cluster's "
                << ctas << " CTAs cannot load in equal slices";
-      // Each CTA's slice starts where TMA can write (128 bytes), and where a
-      // swizzle pattern starts (1024) when the tile is swizzled.
+      // Each CTA's slice is a piece TMA writes on its own.
       int64_t sliceBytes = tile.getNumElements() / ctas *
                            tile.getElementTypeBitWidth() / 8;
-      AllocSharedOp alloc = getSharedAllocation(getDest());
-      int64_t alignment = alloc && alloc.getSwizzle().value_or(0) ? 1024 : 128;
+      int64_t alignment = tmaPieceAlignment(getSharedAllocation(getDest()));
       if (sliceBytes % alignment != 0)
         return emitOpError("multicasts slices of ")
                << sliceBytes << " bytes per CTA; they must be a multiple of "
@@ -847,6 +845,10 @@ int64_t mlir::tile::getKernelThreads(Operation *op) {
     if (auto known = func.getKnownBlockSizeAttr())
       return known[0];
   return 0;
+}
+
+int64_t mlir::tile::tmaPieceAlignment(AllocSharedOp alloc) {
+  return alloc && alloc.getSwizzle().value_or(0) ? 1024 : 128;
 }
 
 AllocSharedOp mlir::tile::getSharedAllocation(Value memref) {

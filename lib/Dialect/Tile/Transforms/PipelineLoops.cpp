@@ -154,10 +154,10 @@ LogicalResult LoopPipeliner::run() {
         return user->emitOpError("uses a shared tile before the pipelined copy "
                                  "that writes it in the same iteration");
     }
-    // Slots start where TMA (128 bytes) and swizzle patterns (1024) need.
+    // Each slot is a piece TMA writes on its own.
     int64_t tileBytes =
         type.getNumElements() * type.getElementTypeBitWidth() / 8;
-    int64_t slotAlignment = alloc.getSwizzle().value_or(0) ? 1024 : 128;
+    int64_t slotAlignment = tmaPieceAlignment(alloc);
     if (tileBytes % slotAlignment != 0)
       return copy.emitOpError("pipelines a shared tile of ")
              << tileBytes << " bytes; ring slots need a multiple of "

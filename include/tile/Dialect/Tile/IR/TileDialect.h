@@ -54,6 +54,11 @@ class AllocSharedOp;
 /// The tile.alloc_shared a shared memref views (through subviews and casts),
 /// or null.
 AllocSharedOp getSharedAllocation(Value memref);
+
+/// Where a part of a shared tile that TMA writes on its own may start, in
+/// bytes from the tile's start: 128 (TMA), or 1024 (the swizzle pattern's
+/// period) when `alloc` is swizzled. Null `alloc`: 128.
+int64_t tmaPieceAlignment(AllocSharedOp alloc);
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEDIALECT_H
