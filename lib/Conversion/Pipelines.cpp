@@ -13,9 +13,11 @@ using namespace mlir;
 
 void mlir::tile::buildTileToNVVMPipeline(
     OpPassManager &pm, const TileToNVVMPipelineOptions &options) {
-  pm.addPass(createTileAssignLayouts({options.chip}));
-  pm.addPass(createTilePipelineLoops({options.chip}));
-  pm.addPass(createConvertTileToGPU({options.chip}));
+  pm.addPass(createTileAttachTarget({options.chip}));
+  pm.addPass(createTileSelectInstructions());
+  pm.addPass(createTileAssignLayouts());
+  pm.addPass(createTilePipelineLoops());
+  pm.addPass(createConvertTileToGPU());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // After canonicalisation: scf.for's patterns are slow on the hundreds of

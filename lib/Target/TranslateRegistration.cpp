@@ -1,6 +1,7 @@
 //===- TranslateRegistration.cpp - tile's mlir-translate translations -----===//
 
 #include "tile/Target/Translate.h"
+#include "tile/Dialect/Tile/IR/TileTarget.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/InitAllTile.h"
 #include "tile/Conversion/Passes.h"
@@ -120,14 +121,34 @@ static bool isTileLevel(ModuleOp module) {
       .wasInterrupted();
 }
 
+// The chip is the module's own target where it names one (tile.target, or
+// the gpu.module's #nvvm.target); --chip, when given, must agree with it.
+static FailureOr<std::string> resolveChip(ModuleOp module) {
+  const ChipInfo *inIR = findTargetChip(module);
+  if (!inIR)
+    module.walk([&](gpu::GPUModuleOp gpuModule) {
+      inIR = findTargetChip(gpuModule);
+      return inIR ? WalkResult::interrupt() : WalkResult::advance();
+    });
+  if (!inIR)
+    return std::string(options->chip);
+  if (options->chip.getNumOccurrences() && options->chip != inIR->name)
+    return emitError(module.getLoc())
+           << "--chip=" << options->chip << " disagrees with the module's "
+           << "target " << inIR->name
+           << " (drop --chip, or compile the tile IR for that chip)";
+  return inIR->name.str();
+}
+
 // Tile-level input goes through the default pipeline first, so that one
 // command takes a tile kernel to PTX or cubin.
-static LogicalResult lowerIfTileLevel(ModuleOp module, StageTimer &timer) {
+static LogicalResult lowerIfTileLevel(ModuleOp module, StringRef chip,
+                                      StageTimer &timer) {
   if (!isTileLevel(module))
     return success();
   PassManager pm(module.getContext());
   TileToNVVMPipelineOptions pipelineOptions;
-  pipelineOptions.chip = options->chip;
+  pipelineOptions.chip = chip.str();
   buildTileToNVVMPipeline(pm, pipelineOptions);
   // Verifying after each of the pipeline's passes costs about a tenth of
   // the compile; the IR is verified once at the end instead (tile-opt
@@ -171,7 +192,11 @@ static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
   module.getContext()->printOpOnDiagnostic(false);
   StageTimer timer(options->timing);
   TargetOptions target = options->target();
-  if (failed(lowerIfTileLevel(module, timer)))
+  FailureOr<std::string> chip = resolveChip(module);
+  if (failed(chip))
+    return failure();
+  target.chip = *chip;
+  if (failed(lowerIfTileLevel(module, *chip, timer)))
     return failure();
 
   llvm::LLVMContext context;

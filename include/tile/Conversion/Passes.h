@@ -21,8 +21,10 @@ namespace mlir::tile {
 struct TileToNVVMPipelineOptions
     : public PassPipelineOptions<TileToNVVMPipelineOptions> {
   PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("Target chip: sm_80, sm_90a, sm_100a"),
-      llvm::cl::init("sm_90a")};
+      *this, "chip",
+      llvm::cl::desc("Target chip: sm_80, sm_90a, sm_100a (default: the "
+                     "module's tile.target, else sm_90a)"),
+      llvm::cl::init("")};
 };
 
 /// tile -> gpu/nvgpu -> LLVM + NVVM dialects, ready for tile-translate.

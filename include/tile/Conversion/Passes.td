@@ -9,10 +9,6 @@ class TileToGPUPass<string name, string summary_, string description_>
     : Pass<name, "ModuleOp"> {
   let summary = summary_;
   let description = description_;
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target chip (sm_80, sm_90a, sm_100a, ...): picks the instructions">
-  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",

@@ -82,10 +82,7 @@ Distribution Distribution::forMemRef(ShapedType type, int64_t threads) {
   Distribution dist;
   dist.shape = llvm::to_vector(type.getShape());
   dist.threads = threads;
-  int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-  dist.vector = std::max<int64_t>(1, 16 / bytes);
-  while (dist.vector > 1 && type.getShape().back() % dist.vector != 0)
-    dist.vector /= 2;
+  dist.vector = getMaxRunElements(type);
   return dist;
 }
 
@@ -588,7 +585,7 @@ Value lowering::elementPointer(OpBuilder &b, Location loc, Value memref,
 
 void lowering::publishSharedWrites(OpBuilder &b, Location loc,
                                    const ChipInfo &chip) {
-  if (chip.hasTma)
+  if (chip.has(Feature::Tma))
     NVVM::FenceProxyOp::create(
         b, loc, NVVM::ProxyKind::async_shared,
         NVVM::SharedSpaceAttr::get(b.getContext(),

@@ -4,6 +4,7 @@
 #define TILE_LIB_CONVERSION_TILETOGPU_COMMON_H
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Target/Chip.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -15,9 +16,6 @@
 
 #include <map>
 
-namespace mlir::tile {
-struct ChipInfo;
-}
 
 namespace mlir::tile::lowering {
 
@@ -180,6 +178,9 @@ std::optional<int64_t> multicastSlices(CopyOp copy);
 /// holding their tensor map, and the swizzle it was encoded with.
 constexpr llvm::StringLiteral kTmaParamAttr = "tile.tma_param";
 constexpr llvm::StringLiteral kTmaSwizzleAttr = "tile.tma_swizzle";
+/// Set on tile.gemm by annotateSharedSwizzles: the swizzles of A and B.
+constexpr llvm::StringLiteral kSwizzleAAttrName = "tile.swizzle_a";
+constexpr llvm::StringLiteral kSwizzleBAttrName = "tile.swizzle_b";
 
 } // namespace mlir::tile::lowering
 

@@ -18,9 +18,9 @@ LogicalResult mlir::tile::outlineTileKernels(ModuleOp module,
   if (kernels.empty())
     return success();
   for (KernelOp kernel : kernels)
-    if (kernel.getCluster() && !chip.hasClusters)
-      return kernel.emitOpError("asks for a cluster, which ")
-             << chip.name << " does not have (sm_90 or later)";
+    if (kernel.getCluster() &&
+        failed(requireFeature(kernel, chip, Feature::Clusters, "a cluster")))
+      return failure();
   MLIRContext *context = module.getContext();
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   UnitAttr::get(context));
@@ -29,8 +29,12 @@ LogicalResult mlir::tile::outlineTileKernels(ModuleOp module,
   auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>(kGPUModuleName);
   if (!gpuModule) {
     builder.setInsertionPointToEnd(module.getBody());
-    gpuModule = gpu::GPUModuleOp::create(builder, module.getLoc(),
-                                         kGPUModuleName);
+    // Upstream's passes (gpu-module-to-binary) read the chip from here.
+    gpuModule = gpu::GPUModuleOp::create(
+        builder, module.getLoc(), kGPUModuleName,
+        builder.getArrayAttr({NVVM::NVVMTargetAttr::get(
+            context, /*optLevel=*/3, "nvptx64-nvidia-cuda", chip.name,
+            chip.ptxFeatures)}));
   }
 
   for (KernelOp kernel : kernels) {

@@ -61,10 +61,9 @@ struct BarrierAllLowering : ChipPattern<BarrierAllOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getLevel() != Level::cluster)
       return op.emitOpError("at level world (NVSHMEM) is not lowered yet");
-    if (!chip.hasClusters)
-      return op.emitOpError("at level cluster needs thread-block clusters "
-                            "(sm_90+); ")
-             << chip.name << " has none";
+    if (failed(requireFeature(op, chip, Feature::Clusters,
+                              "a cluster barrier")))
+      return failure();
     Location loc = op.getLoc();
     NVVM::FenceMbarrierInitOp::create(rewriter, loc);
     NVVM::ClusterArriveOp::create(rewriter, loc, /*aligned=*/nullptr);
@@ -79,10 +78,10 @@ struct ArriveLowering : ChipPattern<MBarrierArriveOp> {
   matchAndRewrite(MBarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    if (op.getCluster() && !chip.hasClusters)
-      return op.emitOpError("with `cluster` needs thread-block clusters "
-                            "(sm_90+); ")
-             << chip.name << " has none";
+    if (op.getCluster() &&
+        failed(requireFeature(op, chip, Feature::Clusters,
+                              "arriving on the cluster's barriers")))
+      return failure();
     auto tokenType = nvgpu::MBarrierTokenType::get(getContext());
     auto arrive = [&](OpBuilder &b, Location l) {
       nvgpu::MBarrierArriveOp::create(b, l, tokenType, adaptor.getBarrier(),

@@ -8,6 +8,7 @@
 #include "tile/Conversion/Passes.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/IR/TileTarget.h"
 #include "tile/Target/Chip.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -32,10 +33,9 @@ using namespace mlir::tile;
 using PopulateFn = void (*)(TileToGPUTypeConverter &, RewritePatternSet &,
                             const ChipInfo &);
 
-static LogicalResult convert(ModuleOp module, StringRef chipName,
-                             ArrayRef<PopulateFn> populate,
+static LogicalResult convert(ModuleOp module, ArrayRef<PopulateFn> populate,
                              function_ref<void(ConversionTarget &)> illegal) {
-  const ChipInfo *chip = requireChip(module.getLoc(), chipName);
+  const ChipInfo *chip = getTargetChip(module);
   if (!chip)
     return failure();
   MLIRContext *context = module.getContext();
@@ -94,7 +94,7 @@ struct ConvertTileKernelToGPUPass
     : tile::impl::ConvertTileKernelToGPUBase<ConvertTileKernelToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
-    const ChipInfo *target = requireChip(getOperation().getLoc(), chip);
+    const ChipInfo *target = getTargetChip(getOperation());
     if (!target || failed(outlineTileKernels(getOperation(), *target)))
       signalPassFailure();
   }
@@ -104,9 +104,9 @@ struct ConvertTileMemoryToGPUPass
     : tile::impl::ConvertTileMemoryToGPUBase<ConvertTileMemoryToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
-    const ChipInfo *target = requireChip(getOperation().getLoc(), chip);
+    const ChipInfo *target = getTargetChip(getOperation());
     if (!target || failed(assignSharedOffsets(getOperation(), *target)) ||
-        failed(convert(getOperation(), chip, {populateTileMemoryToGPUPatterns},
+        failed(convert(getOperation(), {populateTileMemoryToGPUPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalOp<AllocSharedOp, AllocFragmentOp,
                                         AllocBarrierOp>();
@@ -119,11 +119,11 @@ struct ConvertTileCopyToGPUPass
     : tile::impl::ConvertTileCopyToGPUBase<ConvertTileCopyToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
-    const ChipInfo *target = requireChip(getOperation().getLoc(), chip);
+    const ChipInfo *target = getTargetChip(getOperation());
     if (!target ||
-        (target->hasTma && failed(assignTmaParameters(getOperation()))) ||
+        (target->has(Feature::Tma) && failed(assignTmaParameters(getOperation()))) ||
         failed(annotateSharedSwizzles(getOperation())) ||
-        failed(convert(getOperation(), chip, {populateTileCopyToGPUPatterns},
+        failed(convert(getOperation(), {populateTileCopyToGPUPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalOp<CopyOp, WaitTmaStoresOp>();
                        })))
@@ -136,7 +136,7 @@ struct ConvertTileElementwiseToGPUPass
   using Base::Base;
   void runOnOperation() override {
     if (failed(annotateSharedSwizzles(getOperation())) ||
-        failed(convert(getOperation(), chip,
+        failed(convert(getOperation(),
                        {populateTileElementwiseToGPUPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalOp<ElementwiseOp, FillOp>();
@@ -150,8 +150,10 @@ struct ConvertTileGemmToNVVMPass
   using Base::Base;
   void runOnOperation() override {
     if (failed(annotateSharedSwizzles(getOperation())) ||
-        failed(convert(getOperation(), chip, {populateTileGemmToNVVMPatterns},
-                       [](ConversionTarget &t) { t.addIllegalOp<GemmOp>(); })))
+        failed(convert(getOperation(), {populateTileGemmToNVVMPatterns},
+                       [](ConversionTarget &t) {
+                         t.addIllegalOp<GemmOp, WaitGemmsOp>();
+                       })))
       signalPassFailure();
   }
 };
@@ -160,7 +162,7 @@ struct ConvertTileMBarrierToNVGPUPass
     : tile::impl::ConvertTileMBarrierToNVGPUBase<ConvertTileMBarrierToNVGPUPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(convert(getOperation(), chip,
+    if (failed(convert(getOperation(),
                        {populateTileMBarrierToNVGPUPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalOp<MBarrierArriveOp, MBarrierExpectTxOp,
@@ -185,13 +187,13 @@ struct ConvertTileToGPUPass
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const ChipInfo *target = requireChip(module.getLoc(), chip);
+    const ChipInfo *target = getTargetChip(module);
     if (!target || failed(outlineTileKernels(module, *target)) ||
         failed(assignSharedOffsets(module, *target)) ||
-        (target->hasTma && failed(assignTmaParameters(module))) ||
+        (target->has(Feature::Tma) && failed(assignTmaParameters(module))) ||
         failed(annotateSharedSwizzles(module)))
       return signalPassFailure();
-    if (failed(convert(module, chip,
+    if (failed(convert(module,
                        {populateTileMemoryToGPUPatterns,
                         populateTileGemmToNVVMPatterns,
                         populateTileCopyToGPUPatterns,

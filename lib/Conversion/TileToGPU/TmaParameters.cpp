@@ -44,9 +44,10 @@ LogicalResult mlir::tile::assignTmaParameters(ModuleOp module) {
     std::map<std::tuple<unsigned, std::vector<int64_t>, int64_t>, unsigned>
         params;
     WalkResult inner = func.walk([&](CopyOp copy) {
-      // Loads that complete on a barrier, and stores marked {tma}.
-      bool isStore = copy.getTma();
-      if (!copy.getBarrier() && !isStore)
+      // The copies tile-select-instructions made TMA loads and stores.
+      std::optional<CopyMechanism> mechanism = copy.getMechanism();
+      bool isStore = mechanism == CopyMechanism::tma_store;
+      if (mechanism != CopyMechanism::tma_load && !isStore)
         return WalkResult::advance();
       Value global = isStore ? copy.getDest() : copy.getSource();
       Value shared = isStore ? copy.getSource() : copy.getDest();

@@ -34,15 +34,37 @@ LogicalResult assignTmaParameters(ModuleOp module);
 void populateTileMemoryToGPUPatterns(TileToGPUTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const ChipInfo &chip);
+/// Every copy mechanism's patterns (Copy/*.cpp), and a located error for
+/// copies without a mechanism (tile-select-instructions gives them one).
 void populateTileCopyToGPUPatterns(TileToGPUTypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    const ChipInfo &chip);
+/// One mechanism each: tile.copy {mechanism = vector | cp_async |
+/// tma_load / tma_store} (the last with tile.wait_tma_stores).
+void populateVectorCopyPatterns(TileToGPUTypeConverter &converter,
+                                RewritePatternSet &patterns,
+                                const ChipInfo &chip);
+void populateCpAsyncCopyPatterns(TileToGPUTypeConverter &converter,
+                                 RewritePatternSet &patterns,
+                                 const ChipInfo &chip);
+void populateTmaCopyPatterns(TileToGPUTypeConverter &converter,
+                             RewritePatternSet &patterns,
+                             const ChipInfo &chip);
 void populateTileElementwiseToGPUPatterns(TileToGPUTypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           const ChipInfo &chip);
+/// Every matrix instruction's patterns (Mma/*.cpp), and a located error for
+/// gemms without a mechanism.
 void populateTileGemmToNVVMPatterns(TileToGPUTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const ChipInfo &chip);
+/// tile.gemm {mechanism = wgmma} and tile.wait_gemms; {mechanism =
+/// mma_sync}.
+void populateWgmmaPatterns(TileToGPUTypeConverter &converter,
+                           RewritePatternSet &patterns, const ChipInfo &chip);
+void populateMmaSyncPatterns(TileToGPUTypeConverter &converter,
+                             RewritePatternSet &patterns,
+                             const ChipInfo &chip);
 /// Records on each tile.gemm the swizzles of its shared operands, and refuses
 /// ordinary copies, fills and elementwise ops on swizzled shared tiles.
 LogicalResult annotateSharedSwizzles(ModuleOp module);

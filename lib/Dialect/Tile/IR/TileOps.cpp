@@ -309,6 +309,49 @@ static bool isLegalCopyDirection(MemorySpace src, MemorySpace dst) {
   return false;
 }
 
+// A recorded mechanism must fit the copy's direction and flags (a
+// hand-written one too): the lowering of each mechanism relies on it.
+static LogicalResult verifyMechanism(CopyOp op, MemorySpace src,
+                                     MemorySpace dst) {
+  std::optional<CopyMechanism> mechanism = op.getMechanism();
+  if (!mechanism)
+    return success();
+  bool globalToShared = src == MemorySpace::Global && dst == MemorySpace::Shared;
+  switch (*mechanism) {
+  case CopyMechanism::vector:
+    if (op.getBarrier() || op.getTma())
+      return op.emitOpError("is a TMA copy (barrier or {tma}); its mechanism "
+                            "must be tma_load or tma_store, not vector");
+    return success();
+  case CopyMechanism::cp_async:
+    if (!globalToShared || op.getBarrier())
+      return op.emitOpError("takes mechanism cp_async only for a global to "
+                            "shared copy without a barrier");
+    return success();
+  case CopyMechanism::tma_load:
+    // Producers of a pipelined loop get their barrier from the pipeliner.
+    if (!globalToShared ||
+        (!op.getBarrier() && !isa<PipelinedForOp>(op->getParentOp())))
+      return op.emitOpError("takes mechanism tma_load only for a global to "
+                            "shared copy with a barrier (or a producer of a "
+                            "tile.pipelined_for)");
+    return success();
+  case CopyMechanism::tma_store:
+    if (!op.getTma())
+      return op.emitOpError("takes mechanism tma_store only with {tma}");
+    return success();
+  }
+  return success();
+}
+
+int64_t mlir::tile::getMaxRunElements(ShapedType type) {
+  int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  int64_t vector = std::max<int64_t>(1, 16 / bytes);
+  while (vector > 1 && type.getShape().back() % vector != 0)
+    vector /= 2;
+  return vector;
+}
+
 LogicalResult CopyOp::verify() {
   Type srcType = getSource().getType(), dstType = getDest().getType();
   MemorySpace src = getMemorySpace(srcType), dst = getMemorySpace(dstType);
@@ -381,9 +424,12 @@ LogicalResult CopyOp::verify() {
                    getBarrier()))
     return emitOpError("takes {tma} only for shared to global copies (loads "
                        "use TMA when they complete on a barrier)");
-  if (getAsync() && !getTma())
+  if (getAsync() && !getTma() &&
+      !(src == MemorySpace::Global && dst == MemorySpace::Shared &&
+        !getBarrier()))
     return emitOpError("takes {async} only with {tma} (an asynchronous TMA "
-                       "store)");
+                       "store) or on a global to shared copy without a "
+                       "barrier (cp.async groups the program waits for)");
   if (getBarrier()) {
     if (src != MemorySpace::Global || dst != MemorySpace::Shared)
       return emitOpError("takes a barrier only for global to shared copies, "
@@ -417,6 +463,8 @@ LogicalResult CopyOp::verify() {
                << alignment << " bytes";
     }
   }
+  if (failed(verifyMechanism(*this, src, dst)))
+    return failure();
   return verifyBarrierIndex(*this, getBarrier(), getBarrierIndex());
 }
 
@@ -495,7 +543,27 @@ LogicalResult GemmOp::verify() {
            << c.getDimSize(1);
   if (getBarrier() && !getBarrierIndex())
     return emitOpError("expects an index into the barrier ring");
+  if (auto fragment = dyn_cast<FragmentType>(c); fragment && getMechanism()) {
+    Attribute layout = fragment.getLayout();
+    bool wgmma = *getMechanism() == MmaMechanism::wgmma;
+    if (layout && (wgmma ? !isa<WgmmaLayoutAttr>(layout)
+                         : !isa<MmaLayoutAttr>(layout)))
+      return emitOpError("takes mechanism ")
+             << stringifyMmaMechanism(*getMechanism()) << ", whose C has the "
+             << (wgmma ? "#tile.wgmma" : "#tile.mma") << " layout, not "
+             << layout;
+  }
+  if (getAsync() && getBarrier())
+    return emitOpError("takes {async} or a barrier, not both: a product "
+                       "that completes on a barrier is waited for by it");
   return verifyBarrierIndex(*this, getBarrier(), getBarrierIndex());
+}
+
+LogicalResult WaitGemmsOp::verify() {
+  int64_t pending = getPendingAttr().getInt();
+  if (pending < 0 || pending > 7)
+    return emitOpError("expects pending in [0, 7], got ") << pending;
+  return verifyInKernel(*this);
 }
 
 //===----------------------------------------------------------------------===//

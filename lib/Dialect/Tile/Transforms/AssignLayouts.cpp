@@ -2,7 +2,6 @@
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
-#include "tile/Target/Chip.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEASSIGNLAYOUTS
@@ -63,23 +62,23 @@ struct TileAssignLayoutsPass
   using Base::Base;
 
   void runOnOperation() override {
-    const ChipInfo *target = requireChip(getOperation().getLoc(), chip);
-    if (!target)
-      return signalPassFailure();
-    if (failed(assignMatrixLayouts(*target)) || failed(assignBlocked()))
+    if (failed(assignMatrixLayouts()) || failed(assignBlocked()))
       signalPassFailure();
   }
 
   // gemm accumulators take the matrix instruction's layout; fragments that
   // meet them in an elementwise op take it too, so no shuffle is needed.
-  LogicalResult assignMatrixLayouts(const ChipInfo &target) {
+  LogicalResult assignMatrixLayouts() {
     WalkResult result = getOperation().walk([&](GemmOp gemm) {
-      // Only wgmma reads swizzled tiles; ldmatrix reads them plain. A C
-      // laid out for mma.sync by hand asks for that path on any chip.
-      auto cType = dyn_cast<FragmentType>(gemm.getC().getType());
-      bool wgmma =
-          target.hasWgmma &&
-          !(cType && isa_and_present<MmaLayoutAttr>(cType.getLayout()));
+      // The layouts follow the gemm's instruction: only wgmma reads
+      // swizzled tiles; ldmatrix reads them plain.
+      std::optional<MmaMechanism> mechanism = gemm.getMechanism();
+      if (!mechanism) {
+        gemm.emitOpError("has no mechanism: run tile-select-instructions "
+                         "first");
+        return WalkResult::interrupt();
+      }
+      bool wgmma = *mechanism == MmaMechanism::wgmma;
       for (Value operand : {Value(gemm.getA()), Value(gemm.getB())}) {
         AllocSharedOp alloc = getSharedAllocation(operand);
         if (!alloc || alloc.getSwizzle())
@@ -99,7 +98,7 @@ struct TileAssignLayoutsPass
       auto c = dyn_cast<FragmentType>(gemm.getC().getType());
       if (!c)
         return WalkResult::advance();
-      if (!c.getLayout() && failed(assignAccumulatorLayout(gemm, c, target)))
+      if (!c.getLayout() && failed(assignAccumulatorLayout(gemm, c, wgmma)))
         return WalkResult::interrupt();
       // A in registers takes C's wgmma layout: a warpgroup's 64 x K slice of
       // A sits in wgmma's A registers as the pairs of an accumulator would.
@@ -116,9 +115,9 @@ struct TileAssignLayoutsPass
   }
 
   LogicalResult assignAccumulatorLayout(GemmOp gemm, FragmentType c,
-                                        const ChipInfo &target) {
+                                        bool wgmma) {
     int64_t threads = getKernelThreads(gemm);
-    if (!target.hasWgmma) {
+    if (!wgmma) {
       FailureOr<MmaLayoutAttr> mma = chooseMma(c, threads);
       if (failed(mma))
         return gemm.emitOpError("has no mma.sync warp grid: a ")

@@ -1,8 +1,8 @@
 //===- PipelineLoops.cpp - multi-buffer tile.pipelined_for loads ----------===//
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/IR/TileTarget.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
-#include "tile/Target/Chip.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/IRMapping.h"
@@ -112,7 +112,7 @@ void LoopPipeliner::issueProducers(Value k, Value slot) {
     Operation *clone = b.clone(*op, mapping);
     auto async = dyn_cast<CopyOp>(clone);
     if (async && cpAsync) {
-      async->setAttr(kCpAsyncGroupAttrName, b.getUnitAttr());
+      async.setAsync(true);
     } else if (async) {
       async.getBarrierMutable().assign(full);
       async.getBarrierIndexMutable().assign(slot);
@@ -288,11 +288,15 @@ bool LoopPipeliner::cloneCompute(Value k, Value slot) {
       return llvm::any_of(rings,
                           [&](Ring &r) { return r.original.getResult() == v; });
     };
-    if (gemm && isRing(gemm.getA()) && isRing(gemm.getB()) &&
+    // (mma.sync is synchronous: only wgmma products are left in flight.)
+    if (gemm && gemm.getMechanism() == MmaMechanism::wgmma &&
+        !gemm.getBarrier() && isRing(gemm.getA()) &&
+        isRing(gemm.getB()) &&
         llvm::all_of(gemm.getC().getUsers(), [&](Operation *user) {
           return !loop->isAncestor(user) || isa<GemmOp>(user);
         })) {
-      clone->setAttr(kGemmInFlightAttrName, b.getI64IntegerAttr(1));
+      cast<GemmOp>(clone).setAsync(true);
+      WaitGemmsOp::create(b, gemm.getLoc(), b.getI32IntegerAttr(1));
       inFlight = true;
     }
   }
@@ -335,7 +339,12 @@ LogicalResult LoopPipeliner::emitSoftwarePipelined() {
   } else {
     MBarrierWaitOp::create(b, loc, full, slot, roundParity(it, false));
   }
-  cloneCompute(k, slot);
+  if (cloneCompute(k, slot)) {
+    // The last product is waited for once the loop is done.
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfter(newLoop);
+    WaitGemmsOp::create(b, loc, b.getI32IntegerAttr(0));
+  }
 
   // Every thread is done with iteration it - 1, whose slot is refilled now.
   // (With cp.async the barrier at the top of this iteration proved it.)
@@ -487,12 +496,20 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
     turn = AllocBarrierOp::create(
         b, loc, BarrierType::get(b.getContext(), 2),
         b.getI32IntegerAttr(static_cast<int32_t>(consumerThreads)));
-  int64_t consumerRegisters = WarpSpecializeOp::consumerRegistersFor(
-      teams * consumerThreads + WarpSpecializeOp::kProducerThreads,
-      kProducerRegisters);
+  // Registers move from the producer to the consumers where the chip has
+  // setmaxnreg.
+  IntegerAttr producerRegisters, consumerRegisters;
+  if (const ChipInfo *chip = findTargetChip(loop);
+      chip && chip->has(Feature::Setmaxnreg)) {
+    producerRegisters = b.getI32IntegerAttr(kProducerRegisters);
+    consumerRegisters =
+        b.getI32IntegerAttr(static_cast<int32_t>(
+            WarpSpecializeOp::consumerRegistersFor(
+                teams * consumerThreads + WarpSpecializeOp::kProducerThreads,
+                kProducerRegisters)));
+  }
   auto ws = WarpSpecializeOp::create(
-      b, loc, b.getI32IntegerAttr(kProducerRegisters),
-      b.getI32IntegerAttr(static_cast<int32_t>(consumerRegisters)),
+      b, loc, producerRegisters, consumerRegisters,
       pingpong ? b.getI32IntegerAttr(2) : IntegerAttr());
   auto globalIteration = [&](Value base, Value it) {
     return base ? arith::AddIOp::create(b, loc, base, it).getResult() : it;
@@ -597,6 +614,7 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
       MBarrierArriveOp::create(b, loc, empty, priorSlot(slot),
                                /*leader=*/false, multicast);
       b.setInsertionPointAfter(consumerLoop);
+      WaitGemmsOp::create(b, loc, b.getI32IntegerAttr(0));
       Value ran = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
                                         iterations, cst(0));
       auto lastIf = scf::IfOp::create(b, loc, ran, /*withElse=*/false);
@@ -652,35 +670,67 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
   return success();
 }
 
+// Which pipeline a loop gets follows its producers' mechanism, chosen by
+// tile-select-instructions: TMA loads on an mbarrier ring, or cp.async (and
+// vector) copies in commit groups. Fails when they disagree or are missing.
+static FailureOr<bool> usesCpAsyncGroups(PipelinedForOp loop) {
+  std::optional<bool> cpAsync;
+  for (Operation &op : loop.getBody().front()) {
+    auto copy = dyn_cast<CopyOp>(op);
+    if (!copy || !isProducer(copy))
+      continue;
+    std::optional<CopyMechanism> mechanism = copy.getMechanism();
+    if (!mechanism)
+      return copy.emitOpError("has no mechanism: run tile-select-instructions "
+                              "before tile-pipeline-loops");
+    bool groups = *mechanism != CopyMechanism::tma_load;
+    if (cpAsync && *cpAsync != groups)
+      return copy.emitOpError("is a ")
+             << stringifyCopyMechanism(*mechanism)
+             << " copy in a loop whose other producers are not: a pipelined "
+                "loop's loads are all TMA or all cp.async";
+    cpAsync = groups;
+  }
+  return cpAsync.value_or(false);
+}
+
+// A warp-specialised loop releases slots after wgmma waits and fills them
+// by TMA only.
+static LogicalResult checkWarpSpecializable(PipelinedForOp loop,
+                                            bool cpAsync) {
+  if (cpAsync)
+    return loop.emitOpError("with warp_specialized needs TMA loads (its "
+                            "producers take cp.async or vector copies on "
+                            "this chip)");
+  WalkResult result = loop.walk([&](GemmOp gemm) {
+    if (gemm.getMechanism() == MmaMechanism::wgmma)
+      return WalkResult::advance();
+    gemm.emitOpError("in a warp_specialized loop must take wgmma (its slots "
+                     "are released after wgmma waits); it takes ")
+        << (gemm.getMechanism()
+                ? stringifyMmaMechanism(*gemm.getMechanism())
+                : StringRef("no mechanism"))
+        << " (tcgen05 is not lowered yet)";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 namespace {
 struct TilePipelineLoopsPass
     : public tile::impl::TilePipelineLoopsBase<TilePipelineLoopsPass> {
-  using Base::Base;
   void runOnOperation() override {
-    const ChipInfo *target = requireChip(getOperation().getLoc(), chip);
-    if (!target)
-      return signalPassFailure();
     SmallVector<PipelinedForOp> loops;
     getOperation().walk([&](PipelinedForOp loop) {
       if (loop.getStagesAttr().getInt() > 1)
         loops.push_back(loop);
     });
     for (PipelinedForOp loop : loops) {
-      if (!target->hasTma && !target->hasCpAsync) {
-        loop.emitOpError("with stages > 1 needs asynchronous copies (TMA or "
-                         "cp.async, sm_80 or later); ")
-            << target->name << " has neither";
-        return signalPassFailure();
-      }
-      if (loop.getWarpSpecialized() && !(target->hasTma && target->hasWgmma)) {
-        // sm_100a has TMA and setmaxnreg, but its gemms take mma.sync until
-        // tcgen05 is lowered, and ptxas spills that code under setmaxnreg.
-        loop.emitOpError("with warp_specialized is lowered for sm_90a only "
-                         "(TMA, setmaxnreg, wgmma); not for ")
-            << target->name;
-        return signalPassFailure();
-      }
-      if (failed(LoopPipeliner(loop, /*cpAsync=*/!target->hasTma).run()))
+      FailureOr<bool> cpAsync = usesCpAsyncGroups(loop);
+      if (failed(cpAsync) ||
+          (loop.getWarpSpecialized() &&
+           failed(checkWarpSpecializable(loop, *cpAsync))) ||
+          failed(LoopPipeliner(loop, *cpAsync).run()))
         return signalPassFailure();
     }
   }

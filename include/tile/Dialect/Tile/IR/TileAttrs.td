@@ -52,6 +52,80 @@ def Tile_SignalKind : I32EnumAttr<"SignalKind", "how a signal updates its word",
 }
 def Tile_SignalKindAttr : EnumAttr<Tile_Dialect, Tile_SignalKind, "signal_kind">;
 
+//===----------------------------------------------------------------------===//
+// Target and instruction selection
+//===----------------------------------------------------------------------===//
+
+def Tile_TargetAttr : AttrDef<Tile_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "the chip a module is compiled for";
+  let description = [{
+    Names the NVIDIA chip (as ptxas spells it: `sm_80`, `sm_86`, `sm_89`,
+    `sm_90`, `sm_90a`, `sm_100a`) that every pass lowering the module
+    compiles for. `tile-attach-target` puts it on the module as
+    `tile.target`, and the `tile-to-nvvm` pipeline and `tile-translate` run
+    that pass first, so passes run one at a time read the same chip and
+    cannot disagree. What the chip can do (cp.async, TMA, clusters, wgmma,
+    setmaxnreg, tcgen05, tensor memory) comes from tile's chip table.
+
+    Kernel outlining also gives the `gpu.module` upstream's
+    `#nvvm.target<chip = ...>`, so upstream passes such as
+    `gpu-module-to-binary` see the same chip.
+
+    Example: `module attributes {tile.target = #tile.target<"sm_90a">} { ... }`
+  }];
+  let parameters = (ins StringRefParameter<"chip name">:$chip);
+  let assemblyFormat = "`<` $chip `>`";
+  let genVerifyDecl = 1;
+}
+
+// The mechanism a tile.copy lowers to, chosen by tile-select-instructions.
+def Tile_CopyVector : I32EnumAttrCase<"vector", 0>;
+def Tile_CopyCpAsync : I32EnumAttrCase<"cp_async", 1>;
+def Tile_CopyTmaLoad : I32EnumAttrCase<"tma_load", 2>;
+def Tile_CopyTmaStore : I32EnumAttrCase<"tma_store", 3>;
+def Tile_CopyMechanism : I32EnumAttr<"CopyMechanism",
+    "hardware mechanism of a tile.copy",
+    [Tile_CopyVector, Tile_CopyCpAsync, Tile_CopyTmaLoad, Tile_CopyTmaStore]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_CopyMechanismAttr
+    : EnumAttr<Tile_Dialect, Tile_CopyMechanism, "copy_mechanism"> {
+  let summary = "how a tile.copy moves its data";
+  let description = [{
+    - `vector`: each thread moves its runs (up to 16 bytes) through
+      registers with ordinary loads and stores (predicated at tile edges).
+    - `cp_async`: global -> shared as `cp.async` 16-byte runs (sm_80+);
+      rows that are not 16-byte aligned at run time go through registers.
+    - `tma_load`: global -> shared, issued by one thread as
+      `cp.async.bulk.tensor` completing on the copy's mbarrier (sm_90+);
+      with `{multicast}` each CTA of the cluster loads a slice for all.
+    - `tma_store`: shared -> global as a bulk tensor store (sm_90+).
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+// The matrix instruction a tile.gemm lowers to.
+def Tile_MmaSync : I32EnumAttrCase<"mma_sync", 0>;
+def Tile_MmaWgmma : I32EnumAttrCase<"wgmma", 1>;
+def Tile_MmaMechanism : I32EnumAttr<"MmaMechanism",
+    "matrix instruction of a tile.gemm", [Tile_MmaSync, Tile_MmaWgmma]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_MmaMechanismAttr
+    : EnumAttr<Tile_Dialect, Tile_MmaMechanism, "mma_mechanism"> {
+  let summary = "which tensor-core instruction a tile.gemm issues";
+  let description = [{
+    - `mma_sync`: per warp, `mma.sync` m16n8k16 with operands read by
+      `ldmatrix` (sm_80+); C has the `#tile.mma` layout.
+    - `wgmma`: per warpgroup, `wgmma.mma_async` from swizzled shared tiles,
+      or with A in registers (sm_90a); C has the `#tile.wgmma` layout.
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
 #endif // TILE_ATTRS
 
 //===----------------------------------------------------------------------===//

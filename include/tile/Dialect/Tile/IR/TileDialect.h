@@ -33,14 +33,6 @@ StringRef stringifyMemorySpace(MemorySpace space);
 constexpr llvm::StringLiteral kDynamicSharedBytesAttrName =
     "tile.dynamic_shared_bytes";
 constexpr llvm::StringLiteral kTmaAttrName = "tile.tma";
-/// Set by tile-pipeline-loops on a tile.gemm in a pipelined loop: the product
-/// may still be in flight (at most this many) when the op returns; the loop
-/// guarantees its operands stay put and the lowering waits after the loop.
-constexpr llvm::StringLiteral kGemmInFlightAttrName = "tile.gemm_in_flight";
-/// Set by tile-pipeline-loops on a global-to-shared tile.copy on chips with
-/// cp.async but no TMA: issue it as cp.async and return, without committing
-/// a group or synchronising; the loop commits, waits and synchronises.
-constexpr llvm::StringLiteral kCpAsyncGroupAttrName = "tile.cp_async_group";
 /// Recorded by the tile-to-GPU conversion on a fragment -> shared tile.copy
 /// before shared memory is lowered: the destination's swizzle, which the
 /// copy applies to the addresses it writes.

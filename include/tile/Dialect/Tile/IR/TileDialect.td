@@ -25,12 +25,18 @@ def Tile_Dialect : Dialect {
     (a tile in sm_100 tensor memory). `!tile.barrier<N>` is a ring of N
     mbarriers in shared memory.
 
-    Which instructions an op becomes depends on the target chip given to the
-    lowering (`sm_80`, `sm_90a`, `sm_100a`); where a chip cannot do what the IR
-    asks, the lowering fails with a located error rather than changing meaning.
+    Which instructions an op becomes depends on the target chip, which is
+    IR: `tile.target = #tile.target<"sm_90a">` on the module, attached by
+    `tile-attach-target`. `tile-select-instructions` then records on each
+    copy and gemm the mechanism it takes (`#tile.copy_mechanism`,
+    `#tile.mma_mechanism`); where a chip cannot do what the IR asks, that
+    pass fails with a located error naming the op and the chip rather than
+    changing meaning.
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
+  // `tile.target` on a module must be a #tile.target.
+  let hasOperationAttrVerify = 1;
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];

@@ -15,4 +15,10 @@
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.h.inc"
 
+namespace mlir::tile {
+/// The widest run of at most 16 bytes that divides the innermost dimension
+/// of `type`, in elements: what one thread moves at a time in a plain copy.
+int64_t getMaxRunElements(ShapedType type);
+} // namespace mlir::tile
+
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_H

@@ -315,6 +315,17 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     whose rows divide evenly between the cluster's CTAs, in slices of a
     multiple of 128 bytes (1024 for a swizzled tile).
 
+    `{async}` on a global -> shared copy without a barrier issues it and
+    returns (no CTA barrier before or after, no cp.async group committed):
+    the program commits and waits for the cp.async groups and synchronises
+    the CTA itself, as the cp.async pipeline `tile-pipeline-loops` writes
+    does (`nvvm.cp.async.commit.group`, `nvvm.cp.async.wait.group`,
+    `gpu.barrier`).
+
+    `mechanism` records how the copy is lowered (`tile-select-instructions`
+    chooses it from the target chip, the operands and the flags above;
+    `#tile.copy_mechanism`); the lowering refuses a copy without one.
+
     Example:
 
     ```mlir
@@ -327,7 +338,8 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
                        Tile_AnyTile:$dest, Variadic<Index>:$destOffsets,
                        Optional<Tile_BarrierType>:$barrier,
                        Optional<Index>:$barrierIndex, UnitAttr:$tma,
-                       UnitAttr:$async, UnitAttr:$multicast);
+                       UnitAttr:$async, UnitAttr:$multicast,
+                       OptionalAttr<Tile_CopyMechanismAttr>:$mechanism);
   let assemblyFormat = [{
     $source `[` $sourceOffsets `]` `to` $dest `[` $destOffsets `]`
     (`barrier` $barrier^ `[` $barrierIndex `]`)?
@@ -379,6 +391,16 @@ def Tile_GemmOp : Tile_Op<"gemm", [AttrSizedOperandSegments]> {
     (`tcgen05.commit` on sm_100a, not lowered yet) the product will arrive
     once, asynchronously.
 
+    `{async}` (no barrier): the product may still be in flight when the op
+    returns (wgmma: its group is committed, not waited for); the program
+    waits with `tile.wait_gemms` before it reads C or changes A, B or C.
+    `tile-pipeline-loops` writes this for gemms whose operands stay in
+    their ring slots until the next iteration's wait.
+
+    `mechanism` records the matrix instruction (`tile-select-instructions`
+    chooses it from the target chip and C's layout;
+    `#tile.mma_mechanism`); the lowering refuses a gemm without one.
+
     Example:
 
     ```mlir
@@ -392,11 +414,30 @@ def Tile_GemmOp : Tile_Op<"gemm", [AttrSizedOperandSegments]> {
                        UnitAttr:$transpose_a, UnitAttr:$transpose_b,
                        UnitAttr:$clear_accum,
                        Optional<Tile_BarrierType>:$barrier,
-                       Optional<Index>:$barrierIndex);
+                       Optional<Index>:$barrierIndex, UnitAttr:$async,
+                       OptionalAttr<Tile_MmaMechanismAttr>:$mechanism);
   let assemblyFormat = [{
     $a `,` $b `,` $c (`barrier` $barrier^ `[` $barrierIndex `]`)?
     attr-dict `:` type($a) `,` type($b) `,` type($c) (`,` type($barrier)^)?
   }];
+  let hasVerifier = 1;
+}
+
+def Tile_WaitGemmsOp : Tile_Op<"wait_gemms"> {
+  let summary = "waits until at most N asynchronous gemms are in flight";
+  let description = [{
+    Waits until at most `pending` of this thread's `tile.gemm {async}`
+    products (in issue order) are still in flight; their accumulators may
+    then be read and their operands changed. With wgmma this is
+    `wgmma.wait_group pending`; mma.sync products are never in flight, so
+    where no gemm takes wgmma it waits for nothing.
+
+    Example: `tile.wait_gemms pending(1)`
+
+    Rules: `pending` in [0, 7]; inside a `tile.kernel`.
+  }];
+  let arguments = (ins I32Attr:$pending);
+  let assemblyFormat = "`pending` `(` $pending `)` attr-dict";
   let hasVerifier = 1;
 }
 

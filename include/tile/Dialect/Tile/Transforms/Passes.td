@@ -5,14 +5,66 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileAttachTarget : Pass<"tile-attach-target", "ModuleOp"> {
+  let summary = "Records the chip the module is compiled for";
+  let description = [{
+    Sets `tile.target = #tile.target<"chip">` on the module. Every later
+    pass (selection, layouts, pipelining, conversion, translation) reads the
+    chip from there, so passes run one at a time cannot disagree about it.
+    With no `chip` the module keeps the target it has, or gets `sm_90a`; a
+    `chip` other than the one the module already names is an error.
+
+    Example: `tile-opt k.mlir --tile-attach-target=chip=sm_80` gives
+    `module attributes {tile.target = #tile.target<"sm_80">}`.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Target chip: sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100a">
+  ];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
+def TileSelectInstructions : Pass<"tile-select-instructions", "ModuleOp"> {
+  let summary = "Chooses the hardware mechanism of every copy and gemm";
+  let description = [{
+    The one place that decides how data moves and which matrix instruction
+    runs, from the target chip (`tile.target`) and each op's operands; the
+    choice is recorded on the op (`mechanism = #tile.copy_mechanism<...>`,
+    `#tile.mma_mechanism<...>`) where tests and later passes read it, and
+    each mechanism has its own lowering. Runs before `tile-assign-layouts`
+    (the accumulator layout follows the matrix instruction) and
+    `tile-pipeline-loops` (the pipeline follows its producers' mechanism).
+
+    `tile.copy`:
+    - with a barrier: `tma_load`; `{tma}`: `tma_store` (both need TMA);
+    - a global -> shared producer of a `tile.pipelined_for` with stages > 1:
+      `tma_load` where the chip has TMA, else as any global -> shared copy;
+    - global -> shared whose runs are 16 bytes, on chips with cp.async:
+      `cp_async`;
+    - everything else: `vector`.
+
+    `tile.gemm`: `mma_sync` when C has the `#tile.mma` layout (the fallback
+    the IR can ask for) or the chip has no wgmma; `wgmma` when the chip has
+    it.
+
+    What the chip cannot do is a located error naming the op and the chip:
+    TMA copies without TMA, a `#tile.wgmma` accumulator without wgmma,
+    tensor memory and tcgen05 (not lowered yet), clusters on chips without
+    them, pipelined loops on chips with neither TMA nor cp.async. A
+    mechanism already on an op (written by hand) is checked, not replaced.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
 def TileAssignLayouts : Pass<"tile-assign-layouts", "ModuleOp"> {
   let summary = "Chooses the per-thread layout of every register fragment";
   let description = [{
-    Accumulator fragments of `tile.gemm` get the layout of the chip's matrix
-    instruction (`#tile.wgmma` on sm_90a), and so do fragments that share a
-    `tile.elementwise` with one. Shared tiles read by `tile.gemm` get the
-    swizzle that TMA writes and the matrix instruction reads (128 bytes for
-    rows of 128 bytes, and so on).
+    Runs after `tile-select-instructions`. Accumulator fragments of
+    `tile.gemm` get the layout of the gemm's matrix instruction
+    (`#tile.wgmma` for `wgmma`, `#tile.mma` for `mma_sync`), and so do
+    fragments that share a `tile.elementwise` with one. Shared tiles read by
+    a `wgmma` gemm get the swizzle that TMA writes and wgmma reads (128
+    bytes for rows of 128 bytes, and so on); `mma_sync` reads them plain.
 
     Every other `!tile.fragment` without a layout gets the `#tile.blocked` layout
     for its kernel's thread count: runs of up to 16 bytes per thread, as
@@ -25,10 +77,6 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "ModuleOp"> {
     `!tile.fragment<1024xf32>` becomes
     `!tile.fragment<1024xf32, #tile.blocked<threads = 128, vector = 4>>`.
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target chip: picks the matrix-instruction layouts">
-  ];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
@@ -51,20 +99,27 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
       copies of iteration i + S - 1 into it, so the loads of stages
       i + 1 .. i + S - 1 overlap the math of stage i.
 
-    On chips without TMA (sm_80, sm_86, sm_89) the copies become cp.async
-    instead (marked `tile.cp_async_group`, so that their lowering neither
+    Which of the two pipelines a loop gets follows the mechanism
+    `tile-select-instructions` gave its producers: `tma_load` as above;
+    otherwise (chips without TMA: sm_80, sm_86, sm_89) the copies stay
+    cp.async or vector copies marked `{async}` (their lowering neither
     commits nor synchronises): every issue point commits one group (empty
     when the iteration does not exist), and iteration i starts with
     `cp.async.wait_group S - 2` and a CTA barrier in place of the mbarrier
     wait (which also makes the barrier before the refill unnecessary).
 
+    A gemm whose operands are ring slots and whose accumulator only gemms
+    touch in the loop becomes `{async}`: `tile.wait_gemms pending(1)`
+    follows it in the loop (its slot is refilled only after the next
+    iteration's wait) and `tile.wait_gemms pending(0)` follows the loop.
+
+    `warp_specialized` needs every producer to be `tma_load` and every
+    gemm of the loop `wgmma` (its slots are released after a wgmma wait);
+    `registers(...)` in the split needs a chip with setmaxnreg.
+
     Loops with `stages(1)` are left alone. Producers must write shared tiles
     allocated outside the loop and used only inside it.
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target chip: TMA (sm_90+) or cp.async (sm_80+) pipelines">
-  ];
   let dependentDialects = ["::mlir::tile::TileDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",

@@ -1,0 +1,252 @@
+//===- RegisterCopy.cpp - runs moved by the CTA's threads -----------------===//
+
+#include "RegisterCopy.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+static bool isContiguousRowMajor(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  int64_t expected = 1;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    if (strides[d] != expected)
+      return false;
+    expected *= type.getDimSize(d);
+  }
+  return true;
+}
+
+// Coordinates in a row-major tile of `shape`, rows exactly `swizzle` bytes
+// wide, where the swizzle pattern (the one TMA and wgmma use) moves element
+// `coords`: the 16-byte unit within the row is XORed with the row's
+// 128-byte line index modulo swizzle / 16. Rows stay where they are.
+static SmallVector<Value> swizzledCoordinates(OpBuilder &b, Location loc,
+                                              ArrayRef<Value> coords,
+                                              ArrayRef<int64_t> shape,
+                                              int64_t elementBytes,
+                                              int64_t swizzle) {
+  // One row: line 0, nothing moves.
+  if (coords.size() == 1)
+    return SmallVector<Value>(coords);
+  auto cst = [&](int64_t v) { return constIndex(b, loc, v); };
+  Value row = coords[0];
+  for (size_t d = 1; d + 1 < coords.size(); ++d)
+    row = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, cst(shape[d])), coords[d]);
+  Value line = row;
+  if (int64_t rowsPerLine = 128 / swizzle; rowsPerLine > 1)
+    line = arith::DivUIOp::create(b, loc, row, cst(rowsPerLine));
+  Value phase = arith::RemUIOp::create(b, loc, line, cst(swizzle / 16));
+  int64_t perUnit = 16 / elementBytes;
+  Value col = coords.back();
+  Value unit = arith::DivUIOp::create(b, loc, col, cst(perUnit));
+  Value moved = arith::XOrIOp::create(b, loc, unit, phase);
+  SmallVector<Value> result(coords);
+  result.back() = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, moved, cst(perUnit)),
+      arith::RemUIOp::create(b, loc, col, cst(perUnit)));
+  return result;
+}
+
+Value CopySide::read(OpBuilder &b, Location loc, ArrayRef<Value> coords,
+                     int64_t r) const {
+  auto type = cast<MemRefType>(value.getType());
+  auto vecType = VectorType::get({vector}, type.getElementType());
+  int64_t bytes = vector * type.getElementTypeBitWidth() / 8;
+  switch (space) {
+  case MemorySpace::Global:
+    return loadGlobalRun(b, loc, value, addIndices(b, loc, offsets, coords),
+                         vector, aligned);
+  case MemorySpace::Shared:
+    return vector::LoadOp::create(b, loc, vecType, value, coords, false,
+                                  llvm::MaybeAlign(bytes));
+  default:
+    return vector::LoadOp::create(b, loc, vecType, value,
+                                  ValueRange{constIndex(b, loc, r * vector)});
+  }
+}
+
+void CopySide::write(OpBuilder &b, Location loc, Value run,
+                     ArrayRef<Value> coords, int64_t r) const {
+  auto type = cast<MemRefType>(value.getType());
+  int64_t bytes = vector * type.getElementTypeBitWidth() / 8;
+  switch (space) {
+  case MemorySpace::Global:
+    GlobalRunAccess(b, loc, value, addIndices(b, loc, offsets, coords), vector,
+                    aligned)
+        .store(b, loc, run, SmallVector<int64_t>(coords.size(), 0));
+    return;
+  case MemorySpace::Shared:
+    vector::StoreOp::create(b, loc, run, value, coords, false,
+                            llvm::MaybeAlign(bytes));
+    return;
+  default:
+    vector::StoreOp::create(b, loc, run, value,
+                            ValueRange{constIndex(b, loc, r * vector)});
+    return;
+  }
+}
+
+FailureOr<RegisterCopy> RegisterCopy::prepare(CopyOp op,
+                                              CopyOp::Adaptor adaptor,
+                                              OpBuilder &b) {
+  Location loc = op.getLoc();
+  Type srcType = op.getSource().getType(), dstType = op.getDest().getType();
+  MemorySpace src = getMemorySpace(srcType), dst = getMemorySpace(dstType);
+  if (cast<ShapedType>(srcType).getElementTypeBitWidth() % 8 != 0)
+    return op.emitOpError("copies of sub-byte elements are not lowered yet");
+
+  // The fragment side's layout decides the distribution; otherwise split
+  // the shared tile over the kernel's threads.
+  FailureOr<Distribution> dist = failure();
+  if (src == MemorySpace::Fragment)
+    dist = Distribution::forFragment(srcType);
+  else if (dst == MemorySpace::Fragment)
+    dist = Distribution::forFragment(dstType);
+  else {
+    int64_t threads = getKernelThreads(op);
+    if (threads < 1)
+      return op.emitOpError("is not inside a kernel with a thread count");
+    dist = Distribution::forMemRef(
+        cast<ShapedType>(src == MemorySpace::Shared ? srcType : dstType),
+        threads);
+  }
+  if (failed(dist))
+    return op.emitOpError("fragment operand has no layout; run "
+                          "tile-assign-layouts first");
+
+  RegisterCopy copy;
+  copy.op = op;
+  copy.dist = *dist;
+  copy.dstShape = llvm::to_vector(cast<ShapedType>(dstType).getShape());
+  // A slice of a #tile.wgmma fragment: whole rows, 8-column groups, so
+  // that whether run r is in it does not depend on the thread.
+  for (Value offset : op.getSourceOffsets())
+    if (src == MemorySpace::Fragment)
+      copy.slice.push_back(getConstantIntValue(offset).value_or(-1));
+  ArrayRef<int64_t> dstShape = copy.dstShape;
+  if (!copy.slice.empty()) {
+    ArrayRef<int64_t> srcShape = cast<ShapedType>(srcType).getShape();
+    ArrayRef<int64_t> slice = copy.slice;
+    if (dist->kind != Distribution::Kind::Wgmma)
+      return op.emitOpError("copies a slice of a fragment, which is "
+                            "lowered for #tile.wgmma layouts only");
+    if (slice.size() != 2 || slice[0] != 0 || dstShape[0] != srcShape[0] ||
+        slice[1] % 8 != 0 || dstShape[1] % 8 != 0)
+      return op.emitOpError("copies a slice of a #tile.wgmma fragment that "
+                            "is not whole rows and groups of 8 columns");
+  }
+  // Fragment -> shared: the destination's swizzle, recorded before shared
+  // memory was lowered (null when 0).
+  if (src == MemorySpace::Fragment && dst == MemorySpace::Shared) {
+    copy.destSwizzle = op->getAttrOfType<IntegerAttr>(kSwizzleDestAttrName);
+    if (!copy.destSwizzle)
+      return op.emitOpError("has no recorded destination swizzle: lower it "
+                            "before convert-tile-memory-to-gpu, through the "
+                            "tile-to-GPU passes");
+    if (copy.destSwizzle.getInt() == 0)
+      copy.destSwizzle = {};
+  }
+  int64_t elementBits = cast<ShapedType>(dstType).getElementTypeBitWidth();
+  if (copy.destSwizzle &&
+      dstShape.back() * elementBits / 8 != copy.destSwizzle.getInt())
+    return op.emitOpError("writes a ")
+           << copy.destSwizzle.getInt()
+           << "-byte swizzled shared tile whose rows are not that wide, "
+              "which is not lowered yet";
+  // A swizzle moves 16-byte units: a run must sit in one.
+  if (copy.destSwizzle && dist->vector * elementBits / 8 > 16)
+    return op.emitOpError("writes runs of ")
+           << dist->vector * elementBits / 8
+           << " bytes into a swizzled shared tile; at most 16 are lowered";
+
+  for (auto [type, space] : {std::pair{srcType, src}, {dstType, dst}}) {
+    auto memref = dyn_cast<MemRefType>(type);
+    if (space == MemorySpace::Global && !memref.getLayout().isIdentity())
+      return op.emitOpError("expects global memrefs with the identity "
+                            "layout; strided views are not lowered yet");
+    // Vector and cp.async accesses assume runs start 16-byte aligned in
+    // a contiguous row-major tile (slot views of a ring are).
+    if (space == MemorySpace::Shared && !isContiguousRowMajor(memref))
+      return op.emitOpError("expects shared tiles laid out contiguously "
+                            "row-major; other views are not lowered yet");
+  }
+
+  copy.from = {src, adaptor.getSource(), adaptor.getSourceOffsets(), {},
+               dist->vector};
+  copy.to = {dst, adaptor.getDest(), adaptor.getDestOffsets(), {},
+             dist->vector};
+  for (CopySide *side : {&copy.from, &copy.to})
+    if (side->space == MemorySpace::Global)
+      side->aligned = runsAreAligned(b, loc, side->value, side->offsets.back(),
+                                     dist->vector);
+  return copy;
+}
+
+void RegisterCopy::forEachRun(OpBuilder &b, Location loc, RunFn fn,
+                              function_ref<bool(int64_t)> keep) const {
+  for (int64_t r = 0; r < dist.runsPerThread(); ++r) {
+    if (keep && !keep(r))
+      continue;
+    if (dist.isEven()) {
+      fn(b, loc, dist.runCoordinates(b, loc, tid, r), r);
+      continue;
+    }
+    scf::IfOp::create(b, loc, dist.runExists(b, loc, tid, r),
+                      [&](OpBuilder &ib, Location il) {
+                        fn(ib, il, dist.runCoordinates(ib, il, tid, r), r);
+                        scf::YieldOp::create(ib, il);
+                      });
+  }
+}
+
+void RegisterCopy::throughRegisters(OpBuilder &b, Location loc) const {
+  if (to.space == MemorySpace::Global && dist.isEven() && dist.runOffset(0)) {
+    // Runs at constant offsets from run 0 share one writer.
+    GlobalRunAccess writer(
+        b, loc, to.value,
+        addIndices(b, loc, to.offsets, dist.runCoordinates(b, loc, tid, 0)),
+        dist.vector, to.aligned);
+    for (int64_t r = 0; r < dist.runsPerThread(); ++r) {
+      SmallVector<Value> coords;
+      if (from.space != MemorySpace::Fragment)
+        coords = dist.runCoordinates(b, loc, tid, r);
+      writer.store(b, loc, from.read(b, loc, coords, r), *dist.runOffset(r));
+    }
+    return;
+  }
+  forEachRun(b, loc,
+             [&](OpBuilder &rb, Location rl, ArrayRef<Value> coords,
+                 int64_t r) {
+               to.write(rb, rl, from.read(rb, rl, coords, r), coords, r);
+             });
+}
+
+void RegisterCopy::runByRun(OpBuilder &b, Location loc) const {
+  int64_t elementBytes =
+      cast<ShapedType>(to.value.getType()).getElementTypeBitWidth() / 8;
+  ArrayRef<int64_t> shape = dstShape;
+  auto inSlice = [&](int64_t r) {
+    int64_t column = (*dist.runOffset(r))[1];
+    return column >= slice[1] && column < slice[1] + shape[1];
+  };
+  forEachRun(
+      b, loc,
+      [&](OpBuilder &rb, Location rl, ArrayRef<Value> coords, int64_t r) {
+        SmallVector<Value> at(coords);
+        if (!slice.empty())
+          at[1] = arith::SubIOp::create(rb, rl, at[1],
+                                        constIndex(rb, rl, slice[1]));
+        if (destSwizzle)
+          at = swizzledCoordinates(rb, rl, at, shape, elementBytes,
+                                   destSwizzle.getInt());
+        to.write(rb, rl, from.read(rb, rl, coords, r), at, r);
+      },
+      slice.empty() ? function_ref<bool(int64_t)>() : inSlice);
+}

@@ -1,0 +1,65 @@
+//===- RegisterCopy.h - copies whose threads move the runs ------*- C++ -*-===//
+//
+// What the `vector` and `cp_async` copy lowerings share: the distribution
+// of the tile's runs over the threads, how each side reads or writes run r,
+// and the register path (which cp.async takes for rows that are not 16-byte
+// aligned at run time).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_CONVERSION_TILETOGPU_COPY_REGISTERCOPY_H
+#define TILE_LIB_CONVERSION_TILETOGPU_COPY_REGISTERCOPY_H
+
+#include "../Common.h"
+
+namespace mlir::tile::lowering {
+
+/// One side of a copy after conversion: how to read or write run r.
+struct CopySide {
+  MemorySpace space;
+  Value value;        // converted operand (fragment storage or memref)
+  ValueRange offsets; // global side only
+  Value aligned;      // global side only
+  int64_t vector = 1;
+
+  Value read(OpBuilder &b, Location loc, ArrayRef<Value> coords,
+             int64_t r) const;
+  void write(OpBuilder &b, Location loc, Value run, ArrayRef<Value> coords,
+             int64_t r) const;
+};
+
+/// A copy whose runs the CTA's threads move themselves, checked and
+/// distributed. `prepare` emits the located error for what is not lowered.
+struct RegisterCopy {
+  using RunFn =
+      function_ref<void(OpBuilder &, Location, ArrayRef<Value>, int64_t)>;
+
+  static FailureOr<RegisterCopy> prepare(CopyOp op, CopyOp::Adaptor adaptor,
+                                         OpBuilder &b);
+
+  /// Calls `fn` for each of this thread's runs that `keep` accepts (all
+  /// when null), guarded where the distribution is uneven.
+  void forEachRun(OpBuilder &b, Location loc, RunFn fn,
+                  function_ref<bool(int64_t)> keep = nullptr) const;
+  /// Moves every run through registers (the plain path).
+  void throughRegisters(OpBuilder &b, Location loc) const;
+  /// Moves the runs one by one to their (swizzled) place, skipping runs
+  /// outside a fragment slice.
+  void runByRun(OpBuilder &b, Location loc) const;
+  /// A fragment slice or a swizzled destination: runByRun's case.
+  bool needsRunByRun() const { return !slice.empty() || destSwizzle; }
+
+  CopyOp op;
+  Distribution dist;
+  CopySide from, to;
+  SmallVector<int64_t> slice; // fragment offsets of a sliced source
+  SmallVector<int64_t> dstShape;
+  IntegerAttr destSwizzle; // null when the destination is not swizzled
+  /// The thread id, set by the pattern where the runs start (after the
+  /// barrier that orders a shared destination's earlier readers).
+  Value tid;
+};
+
+} // namespace mlir::tile::lowering
+
+#endif // TILE_LIB_CONVERSION_TILETOGPU_COPY_REGISTERCOPY_H

@@ -1,0 +1,212 @@
+//===- Tma.cpp - tile.copy {mechanism = tma_load / tma_store} -------------===//
+//
+// TMA (sm_90+): one thread issues a bulk tensor copy through the kernel's
+// tensor-map parameter for the copy (tile-translate's kernel description
+// tells the runtime how to encode it). Loads complete on the copy's
+// mbarrier, whose expected byte count the same thread raises; {multicast}
+// loads write this CTA's slice of rows into every CTA of the cluster.
+// Stores fence the CTA's writes to the async proxy first and, unless
+// {async}, wait for the store; tile.wait_tma_stores waits for async ones.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Common.h"
+#include "tile/Conversion/TileToGPU/TileToGPU.h"
+#include "tile/Target/Chip.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+namespace {
+struct TmaCopyLowering : ChipPattern<CopyOp> {
+  using ChipPattern::ChipPattern;
+
+  // Thread 0 raises the barrier's expected bytes (one arrival) and issues
+  // the bulk tensor copy that completes on it.
+  LogicalResult
+  matchAndRewrite(CopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<CopyMechanism> mechanism = op.getMechanism();
+    if (mechanism != CopyMechanism::tma_load &&
+        mechanism != CopyMechanism::tma_store)
+      return rewriter.notifyMatchFailure(op, "not a TMA copy");
+    if (failed(requireFeature(op, chip, Feature::Tma, "a TMA copy")))
+      return failure();
+    if (!op.getBarrier() && mechanism == CopyMechanism::tma_load)
+      return op.emitOpError("is a TMA load without a barrier to complete on "
+                            "(a pipelined loop gives its producers one)");
+    Location loc = op.getLoc();
+    auto param = op->getAttrOfType<IntegerAttr>(kTmaParamAttr);
+    auto swizzle = op->getAttrOfType<IntegerAttr>(kTmaSwizzleAttr);
+    auto func = op->getParentOfType<gpu::GPUFuncOp>();
+    if (!param || !swizzle || !func)
+      return op.emitOpError("has no tensor-map parameter; run the copy "
+                            "lowering on outlined kernels");
+    MLIRContext *context = getContext();
+    bool isStore = mechanism == CopyMechanism::tma_store;
+    Value sharedTile = isStore ? adaptor.getSource() : adaptor.getDest();
+    ValueRange globalOffsets =
+        isStore ? adaptor.getDestOffsets() : adaptor.getSourceOffsets();
+    auto tile = cast<MemRefType>(
+        (isStore ? op.getSource() : op.getDest()).getType());
+    nvgpu::TensorMapSwizzleKind kind;
+    switch (swizzle.getInt()) {
+    case 0:
+      kind = nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE;
+      break;
+    case 32:
+      kind = nvgpu::TensorMapSwizzleKind::SWIZZLE_32B;
+      break;
+    case 64:
+      kind = nvgpu::TensorMapSwizzleKind::SWIZZLE_64B;
+      break;
+    default:
+      kind = nvgpu::TensorMapSwizzleKind::SWIZZLE_128B;
+      break;
+    }
+    // Rows wider than the swizzle are stored, and moved, as column blocks.
+    // A multicast load moves this CTA's slice of rows of each block into
+    // the same place in every CTA of the cluster.
+    // (assignTmaParameters has refused a multicast copy without a cluster.)
+    int64_t slices = multicastSlices(op).value_or(1);
+    TmaBox tmaBox = getTmaBox(tile, swizzle.getInt(), slices);
+    ArrayRef<int64_t> box = tmaBox.shape;
+    int64_t blocks = tmaBox.blocks;
+    auto boxType = MemRefType::get(
+        box, tile.getElementType(), MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
+    auto descType = nvgpu::TensorMapDescriptorType::get(
+        context, boxType, kind, nvgpu::TensorMapL2PromoKind::L2PROMO_128B,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+    Value desc = UnrealizedConversionCastOp::create(
+                     rewriter, loc, descType,
+                     func.getArgument(param.getInt()))
+                     .getResult(0);
+    Value leader = isThreadZero(rewriter, loc);
+    if (isStore) {
+      // Every thread's writes to the tile reach the async proxy first.
+      publishSharedWrites(rewriter, loc, chip);
+    } else {
+      int64_t bytes =
+          tile.getNumElements() * tile.getElementTypeBitWidth() / 8;
+      nvgpu::MBarrierArriveExpectTxOp::create(
+          rewriter, loc, adaptor.getBarrier(), constIndex(rewriter, loc, bytes),
+          adaptor.getBarrierIndex(), leader);
+    }
+    int64_t boxElements = ShapedType::getNumElements(box);
+    memref::ExtractStridedMetadataOp meta;
+    if (blocks > 1 || slices > 1)
+      meta = memref::ExtractStridedMetadataOp::create(rewriter, loc, sharedTile);
+    Value rank, multicastMask;
+    if (slices > 1) {
+      rank = arith::IndexCastUIOp::create(
+          rewriter, loc, rewriter.getIndexType(),
+          NVVM::ClusterId::create(rewriter, loc, rewriter.getI32Type()));
+      multicastMask = arith::ConstantIntOp::create(
+          rewriter, loc, (int64_t(1) << slices) - 1, 16);
+    }
+    for (int64_t block = 0; block < blocks; ++block) {
+      Value dest = sharedTile;
+      if (blocks > 1 || slices > 1) {
+        // Block b holds columns [b w, b w + w) of every row, contiguously.
+        SmallVector<OpFoldResult> sizes, strides;
+        int64_t stride = 1;
+        for (int64_t d = box.size() - 1; d >= 0; --d) {
+          sizes.insert(sizes.begin(), rewriter.getIndexAttr(box[d]));
+          strides.insert(strides.begin(), rewriter.getIndexAttr(stride));
+          stride *= box[d];
+        }
+        Value offset = arith::AddIOp::create(
+            rewriter, loc, meta.getOffset(),
+            constIndex(rewriter, loc, block * boxElements * slices));
+        if (slices > 1)
+          offset = arith::AddIOp::create(
+              rewriter, loc, offset,
+              arith::MulIOp::create(rewriter, loc, rank,
+                                    constIndex(rewriter, loc, boxElements)));
+        dest = memref::ReinterpretCastOp::create(
+            rewriter, loc,
+            MemRefType::get(box, tile.getElementType(),
+                            StridedLayoutAttr::get(
+                                context, ShapedType::kDynamic,
+                                llvm::to_vector(llvm::map_range(
+                                    strides, [](OpFoldResult s) {
+                                      return *getConstantIntValue(s);
+                                    }))),
+                            tile.getMemorySpace()),
+            meta.getBaseBuffer(), offset, sizes, strides);
+      }
+      // TMA coordinates run innermost first.
+      SmallVector<Value> coords(llvm::reverse(globalOffsets));
+      if (block > 0)
+        coords.front() = arith::AddIOp::create(
+            rewriter, loc, coords.front(),
+            constIndex(rewriter, loc, block * box.back()));
+      if (slices > 1)
+        coords.back() = arith::AddIOp::create(
+            rewriter, loc, coords.back(),
+            arith::MulIOp::create(rewriter, loc, rank,
+                                  constIndex(rewriter, loc, box.front())));
+      if (isStore)
+        nvgpu::TmaAsyncStoreOp::create(rewriter, loc, dest, desc, coords,
+                                       leader);
+      else
+        nvgpu::TmaAsyncLoadOp::create(rewriter, loc, dest, adaptor.getBarrier(),
+                                      desc, coords, adaptor.getBarrierIndex(),
+                                      multicastMask, leader);
+    }
+    if (isStore) {
+      // The store is complete (and the tile free again) when the op returns,
+      // unless it is asynchronous: tile.wait_tma_stores waits for it then.
+      bool async = op.getAsync();
+      scf::IfOp::create(rewriter, loc, leader, [&](OpBuilder &b, Location l) {
+        NVVM::CpAsyncBulkCommitGroupOp::create(b, l);
+        if (!async)
+          NVVM::CpAsyncBulkWaitGroupOp::create(b, l, b.getI32IntegerAttr(0),
+                                               /*read=*/nullptr);
+        scf::YieldOp::create(b, l);
+      });
+      if (!async)
+        ctaBarrier(rewriter, loc);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+// The thread that issues TMA stores waits for its bulk groups to have read
+// their tiles (at most `pending` left), then the CTA learns it.
+struct WaitTmaStoresLowering : ChipPattern<WaitTmaStoresOp> {
+  using ChipPattern::ChipPattern;
+  LogicalResult
+  matchAndRewrite(WaitTmaStoresOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireFeature(op, chip, Feature::Tma, "waiting for TMA stores")))
+      return failure();
+    Location loc = op.getLoc();
+    scf::IfOp::create(rewriter, loc, isThreadZero(rewriter, loc),
+                      [&](OpBuilder &b, Location l) {
+                        NVVM::CpAsyncBulkWaitGroupOp::create(
+                            b, l, b.getI32IntegerAttr(op.getPending()),
+                            b.getUnitAttr());
+                        scf::YieldOp::create(b, l);
+                      });
+    ctaBarrier(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tile::populateTmaCopyPatterns(TileToGPUTypeConverter &converter,
+                                         RewritePatternSet &patterns,
+                                         const ChipInfo &chip) {
+  patterns.add<TmaCopyLowering, WaitTmaStoresLowering>(
+      converter, patterns.getContext(), chip);
+}

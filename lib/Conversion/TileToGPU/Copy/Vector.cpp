@@ -1,0 +1,53 @@
+//===- Vector.cpp - tile.copy {mechanism = vector} ------------------------===//
+//
+// Each thread moves its runs (up to 16 bytes) through registers: global
+// accesses as predicated inline PTX, shared and fragment ones as vector
+// loads and stores. Fragment slices and swizzled destinations go run by
+// run. A copy into shared memory is complete for the CTA when it returns
+// (a CTA barrier before and after), unless it is {async}.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RegisterCopy.h"
+#include "tile/Conversion/TileToGPU/TileToGPU.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+namespace {
+struct VectorCopyLowering : ChipPattern<CopyOp> {
+  using ChipPattern::ChipPattern;
+
+  LogicalResult
+  matchAndRewrite(CopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getMechanism() != CopyMechanism::vector)
+      return rewriter.notifyMatchFailure(op, "not a vector copy");
+    Location loc = op.getLoc();
+    FailureOr<RegisterCopy> copy = RegisterCopy::prepare(op, adaptor, rewriter);
+    if (failed(copy))
+      return failure();
+    // Earlier readers of the shared tile must be done before it changes.
+    bool synchronous = copy->to.space == MemorySpace::Shared && !op.getAsync();
+    if (synchronous)
+      ctaBarrier(rewriter, loc);
+    copy->tid = threadId(rewriter, loc);
+    if (copy->needsRunByRun())
+      copy->runByRun(rewriter, loc);
+    else
+      copy->throughRegisters(rewriter, loc);
+    // The copy is complete for the whole CTA when the op returns.
+    if (synchronous)
+      publishSharedWrites(rewriter, loc, chip);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tile::populateVectorCopyPatterns(TileToGPUTypeConverter &converter,
+                                            RewritePatternSet &patterns,
+                                            const ChipInfo &chip) {
+  patterns.add<VectorCopyLowering>(converter, patterns.getContext(), chip);
+}

@@ -1,0 +1,66 @@
+//===- MmaCommon.cpp - what the matrix-instruction lowerings share --------===//
+
+#include "MmaCommon.h"
+
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+// The swizzles annotateSharedSwizzles recorded for A and B.
+FailureOr<std::pair<int64_t, int64_t>>
+mlir::tile::lowering::recordedSwizzles(GemmOp op) {
+  auto a = op->getAttrOfType<IntegerAttr>(kSwizzleAAttrName);
+  auto b = op->getAttrOfType<IntegerAttr>(kSwizzleBAttrName);
+  bool aShared = getMemorySpace(op.getA().getType()) == MemorySpace::Shared;
+  if ((aShared && !a) || !b)
+    return op.emitOpError("has no recorded operand swizzles: lower it before "
+                          "convert-tile-memory-to-gpu, through the "
+                          "tile-to-GPU passes");
+  return std::make_pair(a ? a.getInt() : 0, b.getInt());
+}
+
+// What neither matrix instruction's lowering handles yet.
+LogicalResult mlir::tile::lowering::checkLoweredForms(GemmOp op,
+                                                    bool registersA) {
+  MemorySpace a = getMemorySpace(op.getA().getType());
+  if (a == MemorySpace::Tmem)
+    return op.emitOpError("with A in tensor memory is not lowered yet");
+  if (a == MemorySpace::Fragment && !registersA)
+    return op.emitOpError("with A in registers is lowered for wgmma only so "
+                          "far");
+  // With registers as the accumulator, every thread holds part of the
+  // product and arrives once it is complete in that thread.
+  if (Value barrier = op.getBarrier()) {
+    auto alloc = barrier.getDefiningOp<AllocBarrierOp>();
+    int64_t threads = getKernelThreads(op);
+    if (!alloc)
+      return op.emitOpError("completes on a barrier that is not a "
+                            "tile.alloc_barrier of the kernel");
+    if (alloc.getArrivals() != threads)
+      return op.emitOpError("completes on a barrier with one arrival per "
+                            "thread, so it needs arrivals(")
+             << threads << "), not arrivals(" << alloc.getArrivals() << ")";
+  }
+  return success();
+}
+
+// A gemm with a barrier (null otherwise) arrives on it once the product
+// is complete.
+void mlir::tile::lowering::arriveOnCompletion(OpBuilder &b, Location loc,
+                                               Value barrier, Value index) {
+  if (!barrier)
+    return;
+  nvgpu::MBarrierArriveOp::create(
+      b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), barrier, index);
+}
+
+LogicalResult mlir::tile::lowering::checkF32Accumulator(GemmOp op,
+                                                      StringRef instruction) {
+  if (!cast<ShapedType>(op.getC().getType()).getElementType().isF32())
+    return op.emitOpError()
+           << instruction << " lowering accumulates in f32 only so far";
+  return success();
+}
+

@@ -1,0 +1,318 @@
+//===- Wgmma.cpp - tile.gemm {mechanism = wgmma} and tile.wait_gemms ------===//
+//
+// sm_90a: A and B in swizzled shared tiles (K-major, or M/N-major as 128-byte
+// column blocks), or A in registers with C's layout; C in #tile.wgmma
+// registers. Warpgroup g multiplies rows [64 g, 64 g + 64) of op(A) by all
+// of op(B) with one wgmma.mma_async per 32 bytes of K, all in one inline-PTX
+// block between one wgmma.fence and one commit, so ptxas sees the
+// accumulators untouched while the group is in flight; then a wait, unless
+// the gemm is {async} and a tile.wait_gemms waits for it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MmaCommon.h"
+#include "tile/Conversion/TileToGPU/TileToGPU.h"
+#include "tile/Target/Chip.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+// Shared-window byte address of a shared tile's first element, as i64.
+static Value sharedAddress(OpBuilder &b, Location loc, Value memref) {
+  SmallVector<Value> origin(cast<MemRefType>(memref.getType()).getRank(),
+                            constIndex(b, loc, 0));
+  return elementAddress(b, loc, memref, origin);
+}
+
+namespace {
+// How wgmma reads one shared operand (PTX ISA, "Shared Memory Matrix
+// Layout"): K-major tiles have rows of K (32/64/128 bytes, swizzled by
+// their size); MN-major tiles have rows of M or N stored as 128-byte
+// swizzled column blocks (64 16-bit elements), one block after another.
+struct WgmmaOperand {
+  int64_t swizzle;
+  int64_t leadingBytes; // MN-major: between 64-element column blocks
+  int64_t strideBytes;  // between groups of 8 rows (K-major) or 8 K (MN-major)
+  int64_t kStepBytes;   // start advance per wgmma along K
+  int64_t mn64Bytes;    // start advance per 64 elements of M or N
+};
+} // namespace
+
+static FailureOr<WgmmaOperand> describeOperand(GemmOp op, StringRef name,
+                                               MemRefType tile, bool kMajor,
+                                               int64_t swizzle) {
+  int64_t elementBytes = tile.getElementTypeBitWidth() / 8;
+  int64_t rowBytes = tile.getShape()[1] * elementBytes;
+  if (kMajor) {
+    if (swizzle != rowBytes || !llvm::is_contained({32, 64, 128}, rowBytes))
+      return op.emitOpError("needs ")
+             << name << "'s K-major rows of 32, 64 or 128 bytes, swizzled to "
+             << "match (got " << rowBytes << "-byte rows, swizzle " << swizzle
+             << ")";
+    return WgmmaOperand{swizzle, 16, 8 * swizzle, 32, 64 * rowBytes};
+  }
+  if (elementBytes != 2)
+    return op.emitOpError("needs ")
+           << name << " K-major for 32-bit (tf32) elements";
+  if (swizzle != 128 || rowBytes % 128 != 0)
+    return op.emitOpError("needs ")
+           << name << "'s M- or N-major rows in 128-byte swizzled column "
+           << "blocks (got " << rowBytes << "-byte rows, swizzle " << swizzle
+           << ")";
+  int64_t blockBytes = tile.getShape()[0] * 128;
+  return WgmmaOperand{128, blockBytes, 1024, 16 * 128, blockBytes};
+}
+
+// The wgmma matrix descriptor of an operand whose tile starts at `address`.
+static Value descriptor(OpBuilder &b, Location loc, Value address,
+                        const WgmmaOperand &operand) {
+  auto i64 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, 64);
+  };
+  int64_t swizzle = operand.swizzle;
+  int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
+  int64_t fixed = (int64_t(operand.leadingBytes / 16) << 16) |
+                  (int64_t(operand.strideBytes / 16) << 32) | (mode << 62);
+  Value start = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, address, i64(0x3FFFF)), i64(4));
+  return arith::OrIOp::create(b, loc, start, i64(fixed));
+}
+
+// The wgmma.mma_async of one gemm, K step after K step, as one inline-PTX
+// block on the accumulator struct: LLVM's instruction selection spends
+// milliseconds on each 256-operand asm statement, so one per gemm rather
+// than one per instruction (what ptxas sees is the same). Each K step takes
+// A as one descriptor or, from registers, as four 32-bit registers, and B as
+// a descriptor.
+static Value wgmmaSequence(OpBuilder &b, Location loc, ValueRange accumulators,
+                           ArrayRef<SmallVector<Value>> aSteps,
+                           ArrayRef<Value> bSteps, int64_t n, int64_t kStep,
+                           StringRef inputType, bool aKMajor, bool bKMajor,
+                           bool clearFirst) {
+  int64_t regs = accumulators.size();
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(regs, b.getF32Type()));
+  SmallVector<Value> operands;
+  SmallVector<std::string> names, constraints;
+  for (int64_t i = 0; i < regs; ++i) {
+    names.push_back("$" + std::to_string(i));
+    constraints.push_back("=f");
+  }
+  for (int64_t i = 0; i < regs; ++i) {
+    operands.push_back(accumulators[i]);
+    constraints.push_back(std::to_string(i));
+  }
+  auto add = [&](Value v, StringRef constraint) {
+    operands.push_back(v);
+    constraints.push_back(constraint.str());
+    return "$" + std::to_string(regs + operands.size() - 1);
+  };
+  std::string d = ptxRegisters(names);
+  // Immediates: scale-a, scale-b, then the transposes bf16/f16 have (none
+  // for A from registers, which is K-major); tf32 operands are K-major.
+  bool aInRegisters = aSteps.front().size() > 1;
+  std::string tail = ", 1, 1";
+  if (inputType != "tf32") {
+    if (!aInRegisters)
+      tail += aKMajor ? ", 0" : ", 1";
+    tail += bKMajor ? ", 0" : ", 1";
+  }
+  std::string text = "{\n.reg .pred first, rest;\nsetp.ne.b32 first, " +
+                     std::string(clearFirst ? "0" : "1") +
+                     ", 0;\nsetp.ne.b32 rest, 1, 0;\n";
+  for (auto [i, aStep, bStep] : llvm::enumerate(aSteps, bSteps)) {
+    SmallVector<std::string> aNames;
+    for (Value v : aStep)
+      aNames.push_back(add(v, aInRegisters ? "r" : "l"));
+    std::string aText = ptxRegisters(aNames);
+    std::string bText = add(bStep, "l");
+    text += "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k" +
+            std::to_string(kStep) + ".f32." + inputType.str() + "." +
+            inputType.str() + " " + d + ", " + aText + ", " + bText + ", " +
+            (i == 0 ? "first" : "rest") + tail + ";\n";
+  }
+  text += "}";
+  return createInlinePtx(b, loc, structType, operands, text,
+                         llvm::join(constraints, ","));
+}
+
+// K step `kk` of A in registers (the #tile.wgmma layout's storage of a
+// 64 x K slice per warpgroup): runs 4 kk .. 4 kk + 3, one pair of 16-bit
+// elements each, packed into the four 32-bit registers wgmma reads.
+static SmallVector<Value> registersOfA(OpBuilder &b, Location loc,
+                                      Value storage, int64_t kk) {
+  auto type = cast<MemRefType>(storage.getType());
+  auto pairType = VectorType::get({2}, type.getElementType());
+  auto wordType = VectorType::get({1}, b.getI32Type());
+  SmallVector<Value> words;
+  for (int64_t r = 4 * kk; r < 4 * kk + 4; ++r) {
+    SmallVector<Value> pair;
+    for (int64_t e = 0; e < 2; ++e)
+      pair.push_back(memref::LoadOp::create(
+          b, loc, storage, ValueRange{constIndex(b, loc, 2 * r + e)}));
+    Value packed = vector::BitCastOp::create(
+        b, loc, wordType, vector::FromElementsOp::create(b, loc, pairType, pair));
+    words.push_back(vector::ExtractOp::create(b, loc, packed, 0));
+  }
+  return words;
+}
+
+namespace {
+struct WgmmaLowering : ChipPattern<GemmOp> {
+  using ChipPattern::ChipPattern;
+
+  LogicalResult
+  matchAndRewrite(GemmOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getMechanism() != MmaMechanism::wgmma)
+      return rewriter.notifyMatchFailure(op, "not a wgmma gemm");
+    if (failed(requireFeature(op, chip, Feature::Wgmma, "mechanism wgmma")))
+      return failure();
+    auto c = dyn_cast<FragmentType>(op.getC().getType());
+    auto layout = c ? dyn_cast_if_present<WgmmaLayoutAttr>(c.getLayout())
+                    : nullptr;
+    if (!layout)
+      return op.emitOpError("expects C in a fragment with the #tile.wgmma "
+                            "layout (tile-assign-layouts)");
+    if (failed(checkLoweredForms(op, /*registersA=*/true)))
+      return failure();
+    auto a = cast<ShapedType>(op.getA().getType());
+    bool aInRegisters = isa<FragmentType>(a);
+    auto bType = cast<MemRefType>(op.getB().getType());
+    Type element = a.getElementType();
+    // f32 inputs multiply as tf32, as the tensor cores do.
+    StringRef inputName;
+    if (element.isBF16())
+      inputName = "bf16";
+    else if (element.isF16())
+      inputName = "f16";
+    else if (element.isF32())
+      inputName = "tf32";
+    else
+      return op.emitOpError("wgmma lowering handles bf16, f16 and f32 (tf32) "
+                            "inputs so far, got ")
+             << element;
+    if (failed(checkF32Accumulator(op, "wgmma")))
+      return failure();
+    // A from registers: C's layout (the pairs of its 64 x K slice are
+    // wgmma's A registers, K step by K step), 16-bit elements.
+    if (aInRegisters) {
+      if (cast<FragmentType>(a).getLayout() != layout)
+        return op.emitOpError("expects A in registers to have C's layout ")
+               << layout << " (tile-assign-layouts gives it)";
+      if (element.isF32())
+        return op.emitOpError("takes A from registers for bf16 and f16 only; "
+                              "tf32 A must be in shared memory");
+    }
+    // A is K-major unless transposed (K x M); B is K-major when transposed
+    // (N x K), M- or N-major otherwise (K x N).
+    bool aKMajor = !op.getTransposeA(), bKMajor = op.getTransposeB();
+    int64_t n = c.getShape()[1];
+    int64_t k = aKMajor ? a.getShape()[1] : a.getShape()[0];
+    FailureOr<std::pair<int64_t, int64_t>> swizzles = recordedSwizzles(op);
+    if (failed(swizzles))
+      return failure();
+    FailureOr<WgmmaOperand> opA = WgmmaOperand{};
+    if (!aInRegisters)
+      opA = describeOperand(op, "A", cast<MemRefType>(a), aKMajor,
+                            swizzles->first);
+    if (failed(opA))
+      return failure();
+    FailureOr<WgmmaOperand> opB =
+        describeOperand(op, "B", bType, bKMajor, swizzles->second);
+    if (failed(opB))
+      return failure();
+
+    Location loc = op.getLoc();
+    Value addrA;
+    if (!aInRegisters) {
+      Value warpgroup = arith::IndexCastUIOp::create(
+          rewriter, loc, rewriter.getI64Type(),
+          arith::DivUIOp::create(rewriter, loc, threadId(rewriter, loc),
+                                 constIndex(rewriter, loc, 128)));
+      addrA = arith::AddIOp::create(
+          rewriter, loc, sharedAddress(rewriter, loc, adaptor.getA()),
+          arith::MulIOp::create(
+              rewriter, loc, warpgroup,
+              arith::ConstantIntOp::create(rewriter, loc, opA->mn64Bytes, 64)));
+    }
+    Value addrB = sharedAddress(rewriter, loc, adaptor.getB());
+
+    // The accumulators wgmma reads; it returns them as a struct.
+    Value acc = adaptor.getC();
+    SmallVector<Value> accumulators;
+    for (int64_t i = 0; i < n / 2; ++i)
+      accumulators.push_back(memref::LoadOp::create(
+          rewriter, loc, acc, ValueRange{constIndex(rewriter, loc, i)}));
+
+    // Each wgmma takes 32 bytes of K: 16 bf16/f16 or 8 tf32 elements.
+    int64_t kStep = 256 / a.getElementTypeBitWidth();
+    if (k % kStep != 0)
+      return op.emitOpError("needs K to be a multiple of ") << kStep;
+    SmallVector<SmallVector<Value>> aSteps;
+    SmallVector<Value> bSteps;
+    for (int64_t kk = 0; kk < k / kStep; ++kk) {
+      auto step = [&](const WgmmaOperand &operand) -> Value {
+        return arith::ConstantIntOp::create(rewriter, loc,
+                                            kk * operand.kStepBytes, 64);
+      };
+      if (aInRegisters)
+        aSteps.push_back(registersOfA(rewriter, loc, adaptor.getA(), kk));
+      else
+        aSteps.push_back({descriptor(
+            rewriter, loc,
+            arith::AddIOp::create(rewriter, loc, addrA, step(*opA)), *opA)});
+      bSteps.push_back(descriptor(
+          rewriter, loc, arith::AddIOp::create(rewriter, loc, addrB, step(*opB)),
+          *opB));
+    }
+    // The fence orders every write of the accumulator and A registers
+    // (A's words are packed above) before the wgmmas read them.
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    Value inout =
+        wgmmaSequence(rewriter, loc, accumulators, aSteps, bSteps, n, kStep,
+                      inputName, aKMajor, bKMajor, op.getClearAccum());
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    // An {async} product stays in flight until a tile.wait_gemms; otherwise
+    // (and before arriving on a barrier: wgmma groups cannot arrive on an
+    // mbarrier by themselves) the warpgroup waits for its group now.
+    if (!op.getAsync())
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc,
+                                         rewriter.getI64IntegerAttr(0));
+    for (int64_t i = 0; i < n / 2; ++i) {
+      Value v = LLVM::ExtractValueOp::create(rewriter, loc, inout, i);
+      memref::StoreOp::create(rewriter, loc, v, acc,
+                              ValueRange{constIndex(rewriter, loc, i)});
+    }
+    arriveOnCompletion(rewriter, loc, adaptor.getBarrier(),
+                       adaptor.getBarrierIndex());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+// wgmma.wait_group; where no gemm takes wgmma nothing is ever in flight.
+struct WaitGemmsLowering : ChipPattern<WaitGemmsOp> {
+  using ChipPattern::ChipPattern;
+  LogicalResult
+  matchAndRewrite(WaitGemmsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (chip.has(Feature::Wgmma))
+      NVVM::WgmmaWaitGroupSyncOp::create(
+          rewriter, op.getLoc(), rewriter.getI64IntegerAttr(op.getPending()));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tile::populateWgmmaPatterns(TileToGPUTypeConverter &converter,
+                                       RewritePatternSet &patterns,
+                                       const ChipInfo &chip) {
+  patterns.add<WgmmaLowering, WaitGemmsLowering>(converter,
+                                                 patterns.getContext(), chip);
+}

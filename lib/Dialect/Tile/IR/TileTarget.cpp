@@ -1,0 +1,71 @@
+//===- TileTarget.cpp - #tile.target and the target queries ---------------===//
+
+#include "tile/Dialect/Tile/IR/TileTarget.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef chip) {
+  if (!lookupChip(chip))
+    return emitError() << "unknown chip '" << chip
+                       << "'; known chips: " << knownChipNames();
+  return success();
+}
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attribute) {
+  if (attribute.getName() != kTargetAttrName)
+    return success();
+  if (!isa<TargetAttr>(attribute.getValue()))
+    return op->emitError() << "expects '" << kTargetAttrName
+                           << "' to be a #tile.target<\"chip\">, got "
+                           << attribute.getValue();
+  if (!isa<ModuleOp>(op))
+    return op->emitError() << "expects '" << kTargetAttrName
+                           << "' on a builtin.module";
+  return success();
+}
+
+const ChipInfo *mlir::tile::findTargetChip(Operation *op) {
+  for (; op; op = op->getParentOp()) {
+    if (auto target = op->getAttrOfType<TargetAttr>(kTargetAttrName))
+      return lookupChip(target.getChip());
+    if (auto module = dyn_cast<gpu::GPUModuleOp>(op))
+      if (ArrayAttr targets = module.getTargetsAttr())
+        for (Attribute attr : targets)
+          if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr))
+            return lookupChip(nvvm.getChip());
+  }
+  return nullptr;
+}
+
+const ChipInfo *mlir::tile::getTargetChip(Operation *op) {
+  if (const ChipInfo *chip = findTargetChip(op))
+    return chip;
+  op->emitError() << "has no target chip: run --tile-attach-target=chip=<chip> "
+                     "first (tile-to-nvvm does); known chips: "
+                  << knownChipNames();
+  return nullptr;
+}
+
+LogicalResult mlir::tile::attachTarget(ModuleOp module, StringRef chip) {
+  if (!requireChip(module.getLoc(), chip))
+    return failure();
+  if (auto existing = module->getAttrOfType<TargetAttr>(kTargetAttrName)) {
+    if (existing.getChip() == chip)
+      return success();
+    return module.emitError() << "targets " << existing.getChip()
+                              << " already; compiling it for " << chip
+                              << " would mix two chips (drop the module's "
+                              << kTargetAttrName << " or ask for "
+                              << existing.getChip() << ")";
+  }
+  module->setAttr(kTargetAttrName,
+                  TargetAttr::get(module.getContext(), chip));
+  return success();
+}

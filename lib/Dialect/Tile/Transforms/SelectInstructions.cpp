@@ -1,0 +1,192 @@
+//===- SelectInstructions.cpp - one place that picks the hardware path ---===//
+//
+// Decides, per tile.copy and tile.gemm, which mechanism it lowers to, from
+// the target chip and the op; records it on the op. Ops the chip cannot do
+// (or tile cannot lower yet) fail here with a located error naming the op
+// and the chip, long before LLVM's instruction selection could abort.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/IR/TileTarget.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILESELECTINSTRUCTIONS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+// What each mechanism needs of the chip.
+static Feature requiredFeature(CopyMechanism mechanism) {
+  switch (mechanism) {
+  case CopyMechanism::cp_async:
+    return Feature::CpAsync;
+  case CopyMechanism::tma_load:
+  case CopyMechanism::tma_store:
+    return Feature::Tma;
+  case CopyMechanism::vector:
+    break;
+  }
+  llvm_unreachable("vector copies need nothing");
+}
+
+// A global -> shared copy the pipeliner will make asynchronous.
+static bool isPipelineProducer(CopyOp copy) {
+  auto loop = dyn_cast<PipelinedForOp>(copy->getParentOp());
+  return loop && loop.getStagesAttr().getInt() > 1 && !copy.getBarrier();
+}
+
+static FailureOr<CopyMechanism> selectCopy(CopyOp op, const ChipInfo &chip) {
+  MemorySpace src = getMemorySpace(op.getSource().getType());
+  MemorySpace dst = getMemorySpace(op.getDest().getType());
+  if (src == MemorySpace::Tmem || dst == MemorySpace::Tmem) {
+    if (failed(requireFeature(op, chip, Feature::TensorMemory,
+                              "a copy to or from tensor memory")))
+      return failure();
+    return op.emitOpError("to or from tensor memory is not lowered yet "
+                          "(tcgen05.ld/st/cp on ")
+           << chip.name << ")";
+  }
+  if (op.getBarrier()) {
+    if (failed(requireFeature(op, chip, Feature::Tma,
+                              "a copy that completes on a barrier (TMA)")))
+      return failure();
+    return CopyMechanism::tma_load;
+  }
+  if (op.getTma()) {
+    if (failed(requireFeature(op, chip, Feature::Tma, "{tma} (a TMA store)")))
+      return failure();
+    return CopyMechanism::tma_store;
+  }
+  if (op.getMulticast() &&
+      failed(requireFeature(op, chip, Feature::Tma, "{multicast} (TMA)")))
+    return failure();
+  bool globalToShared = src == MemorySpace::Global && dst == MemorySpace::Shared;
+  if (globalToShared && isPipelineProducer(op)) {
+    if (chip.has(Feature::Tma))
+      return CopyMechanism::tma_load;
+    if (!chip.has(Feature::CpAsync))
+      return op.emitOpError("is loaded by a pipelined loop, which needs "
+                            "asynchronous copies (TMA or cp.async); ")
+             << chip.name << " has neither";
+  }
+  if (op.getMulticast())
+    return op.emitOpError("with {multicast} must complete on a barrier (a "
+                          "warp_specialized tile.pipelined_for gives it one)");
+  // cp.async moves 16-byte runs; narrower rows go through registers.
+  if (globalToShared && chip.has(Feature::CpAsync) &&
+      getMaxRunElements(cast<ShapedType>(op.getDest().getType())) *
+              cast<ShapedType>(op.getDest().getType())
+                  .getElementTypeBitWidth() ==
+          128)
+    return CopyMechanism::cp_async;
+  return CopyMechanism::vector;
+}
+
+static FailureOr<MmaMechanism> selectGemm(GemmOp op, const ChipInfo &chip) {
+  if (getMemorySpace(op.getC().getType()) == MemorySpace::Tmem) {
+    if (failed(requireFeature(op, chip, Feature::Tcgen05,
+                              "a product into tensor memory (tcgen05.mma)")))
+      return failure();
+    return op.emitOpError("with C in tensor memory is not lowered yet "
+                          "(tcgen05.mma on ")
+           << chip.name << ")";
+  }
+  Attribute layout = cast<FragmentType>(op.getC().getType()).getLayout();
+  // An #tile.mma accumulator asks for mma.sync on any chip.
+  if (isa_and_present<MmaLayoutAttr>(layout))
+    return MmaMechanism::mma_sync;
+  if (isa_and_present<WgmmaLayoutAttr>(layout)) {
+    if (failed(requireFeature(op, chip, Feature::Wgmma,
+                              "a #tile.wgmma accumulator")))
+      return failure();
+    return MmaMechanism::wgmma;
+  }
+  // sm_100a takes mma.sync until tcgen05.mma is lowered.
+  return chip.has(Feature::Wgmma) ? MmaMechanism::wgmma
+                                  : MmaMechanism::mma_sync;
+}
+
+// Ops that are not copies or gemms but still need something of the chip,
+// or are not lowered at all yet.
+static LogicalResult checkOtherOp(Operation *op, const ChipInfo &chip) {
+  auto notLowered = [&](StringRef what) {
+    return op->emitOpError() << what << " is not lowered yet (for "
+                             << chip.name << " or any chip)";
+  };
+  if (isa<AllocTmemOp, DeallocTmemOp>(op)) {
+    if (failed(requireFeature(op, chip, Feature::TensorMemory,
+                              "tensor memory")))
+      return failure();
+    return notLowered("tensor memory allocation (tcgen05.alloc)");
+  }
+  if (auto kernel = dyn_cast<KernelOp>(op); kernel && kernel.getCluster())
+    return requireFeature(op, chip, Feature::Clusters, "a cluster");
+  if (auto arrive = dyn_cast<MBarrierArriveOp>(op); arrive && arrive.getCluster())
+    return requireFeature(op, chip, Feature::Clusters,
+                          "arriving on the cluster's barriers");
+  if (auto split = dyn_cast<WarpSpecializeOp>(op);
+      split && split.getProducerRegisters())
+    return requireFeature(op, chip, Feature::Setmaxnreg,
+                          "registers(...) (setmaxnreg)");
+  if (auto barrier = dyn_cast<BarrierAllOp>(op)) {
+    if (barrier.getLevel() == Level::world)
+      return notLowered("barrier_all level world (NVSHMEM)");
+    return requireFeature(op, chip, Feature::Clusters, "a cluster barrier");
+  }
+  if (isa<PutOp, GetOp, SignalOp, WaitOp, FenceOp, RankOp, NumRanksOp>(op))
+    return notLowered("'" + op->getName().getStringRef().str() +
+                      "' (put/get/wait across CTAs or GPUs)");
+  return success();
+}
+
+namespace {
+struct TileSelectInstructionsPass
+    : tile::impl::TileSelectInstructionsBase<TileSelectInstructionsPass> {
+  void runOnOperation() override {
+    const ChipInfo *chip = getTargetChip(getOperation());
+    if (!chip)
+      return signalPassFailure();
+    Builder b(&getContext());
+    WalkResult result = getOperation().walk([&](Operation *op) {
+      if (auto copy = dyn_cast<CopyOp>(op)) {
+        // A mechanism written by hand is checked against the chip.
+        if (std::optional<CopyMechanism> given = copy.getMechanism()) {
+          if (*given != CopyMechanism::vector &&
+              failed(requireFeature(op, *chip, requiredFeature(*given),
+                                    "mechanism " +
+                                        stringifyCopyMechanism(*given).str())))
+            return WalkResult::interrupt();
+          return WalkResult::advance();
+        }
+        FailureOr<CopyMechanism> mechanism = selectCopy(copy, *chip);
+        if (failed(mechanism))
+          return WalkResult::interrupt();
+        copy.setMechanismAttr(CopyMechanismAttr::get(b.getContext(), *mechanism));
+        return WalkResult::advance();
+      }
+      if (auto gemm = dyn_cast<GemmOp>(op)) {
+        if (std::optional<MmaMechanism> given = gemm.getMechanism()) {
+          if (*given == MmaMechanism::wgmma &&
+              failed(requireFeature(op, *chip, Feature::Wgmma,
+                                    "mechanism wgmma")))
+            return WalkResult::interrupt();
+          return WalkResult::advance();
+        }
+        FailureOr<MmaMechanism> mechanism = selectGemm(gemm, *chip);
+        if (failed(mechanism))
+          return WalkResult::interrupt();
+        gemm.setMechanismAttr(MmaMechanismAttr::get(b.getContext(), *mechanism));
+        return WalkResult::advance();
+      }
+      return failed(checkOtherOp(op, *chip)) ? WalkResult::interrupt()
+                                             : WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace
