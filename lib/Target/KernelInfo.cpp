@@ -1,66 +1,107 @@
 //===- KernelInfo.cpp - the runtime's description of each kernel ----------===//
 //
-// tile's runtime (include/tile/Runtime) reads this line format; the lowering
-// leaves what it decided on each kernel as attributes, read back here.
+// The lowering leaves what it decided on each kernel as attributes; they are
+// read back here into the runtime's own structures, so that one serialiser
+// (include/tile/Runtime/KernelInfo.h) writes what the runtime parses.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Target/Translate.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Runtime/KernelInfo.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
-using namespace mlir;
+#include <limits>
 
-static void printDims(llvm::raw_ostream &os, Operation *op, StringRef name) {
-  SmallVector<int32_t, 3> dims{1, 1, 1};
+using namespace mlir;
+namespace rt = ::tile::rt;
+namespace kinfo = ::tile::rt::kinfo;
+
+/// Stores `value` in `field` if it fits; the runtime's fields are narrower
+/// than MLIR's integer attributes.
+template <typename T> static bool narrow(int64_t value, T &field) {
+  if (value < 0 || uint64_t(value) > uint64_t(std::numeric_limits<T>::max()))
+    return false;
+  field = T(value);
+  return true;
+}
+
+/// The first three entries of an i32 array attribute, 1 where it is absent.
+static bool readDims(Operation *op, StringRef name, rt::Dim3 &dims) {
+  SmallVector<int32_t, 3> values{1, 1, 1};
   if (auto attr = op->getAttrOfType<DenseI32ArrayAttr>(name))
-    llvm::copy(attr.asArrayRef().take_front(3), dims.begin());
-  os << dims[0] << ' ' << dims[1] << ' ' << dims[2];
+    llvm::copy(attr.asArrayRef().take_front(3), values.begin());
+  return narrow(values[0], dims.x) && narrow(values[1], dims.y) &&
+         narrow(values[2], dims.z);
+}
+
+/// One entry of the kernel's tile.tma array (its keys are the kinfo words).
+static LogicalResult readTma(LLVM::LLVMFuncOp func, Attribute entry,
+                             rt::TmaInfo &tma) {
+  auto dict = dyn_cast<DictionaryAttr>(entry);
+  auto param = dict ? dict.getAs<IntegerAttr>(kinfo::kParam) : nullptr;
+  auto arg = dict ? dict.getAs<IntegerAttr>(kinfo::kArg) : nullptr;
+  auto type = dict ? dict.getAs<StringAttr>(kinfo::kType) : nullptr;
+  auto box = dict ? dict.getAs<DenseI64ArrayAttr>(kinfo::kBox) : nullptr;
+  auto swizzle = dict ? dict.getAs<IntegerAttr>(kinfo::kSwizzle) : nullptr;
+  bool ok = param && arg && type && box && swizzle &&
+            narrow(param.getInt(), tma.param) &&
+            narrow(arg.getInt(), tma.arg) &&
+            narrow(swizzle.getInt(), tma.spec.swizzleBytes);
+  if (ok) {
+    tma.spec.elementType = type.getValue().str();
+    tma.spec.box.resize(box.size());
+    for (auto [dim, value] : llvm::zip(tma.spec.box, box.asArrayRef()))
+      ok &= narrow(value, dim);
+  }
+  if (!ok)
+    return func.emitError("malformed 'tile.tma' entry ") << entry;
+  return success();
+}
+
+static LogicalResult readKernel(LLVM::LLVMFuncOp func, rt::KernelInfo &info) {
+  info.name = func.getSymName().str();
+  StringRef block = func->hasAttr(NVVM::NVVMDialect::getReqntidAttrName())
+                        ? NVVM::NVVMDialect::getReqntidAttrName()
+                        : NVVM::NVVMDialect::getMaxntidAttrName();
+  int64_t smem = 0;
+  if (auto attr = func->getAttrOfType<IntegerAttr>(
+          mlir::tile::kDynamicSharedBytesAttrName))
+    smem = attr.getInt();
+  if (!readDims(func, block, info.block) ||
+      !readDims(func, NVVM::NVVMDialect::getClusterDimAttrName(),
+                info.cluster) ||
+      !narrow(smem, info.sharedBytes))
+    return func.emitError("kernel shape or shared memory size out of range "
+                          "for the kernel description");
+  auto tmas = func->getAttrOfType<ArrayAttr>(mlir::tile::kTmaAttrName);
+  if (!tmas)
+    return success();
+  info.tmas.resize(tmas.size());
+  for (auto [entry, tma] : llvm::zip(tmas, info.tmas))
+    if (failed(readTma(func, entry, tma)))
+      return failure();
+  return success();
 }
 
 LogicalResult mlir::tile::writeKernelInfo(ModuleOp module,
                                           llvm::raw_ostream &os) {
-  os << "# tile kernel description: launch shape, shared memory, TMA maps\n";
   Operation *device = getDeviceCode(module);
   if (!device)
     return failure();
+  std::vector<rt::KernelInfo> kernels;
   WalkResult result = device->walk([&](LLVM::LLVMFuncOp func) {
     if (!func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
       return WalkResult::advance();
-    StringRef block = func->hasAttr(NVVM::NVVMDialect::getReqntidAttrName())
-                          ? NVVM::NVVMDialect::getReqntidAttrName()
-                          : NVVM::NVVMDialect::getMaxntidAttrName();
-    os << "kernel " << func.getSymName() << " block ";
-    printDims(os, func, block);
-    os << " cluster ";
-    printDims(os, func, NVVM::NVVMDialect::getClusterDimAttrName());
-    int64_t smem = 0;
-    if (auto attr = func->getAttrOfType<IntegerAttr>(tile::kDynamicSharedBytesAttrName))
-      smem = attr.getInt();
-    os << " smem " << smem << "\n";
-    auto tmas = func->getAttrOfType<ArrayAttr>(tile::kTmaAttrName);
-    if (!tmas)
-      return WalkResult::advance();
-    for (Attribute entry : tmas) {
-      auto dict = dyn_cast<DictionaryAttr>(entry);
-      auto param = dict ? dict.getAs<IntegerAttr>("param") : nullptr;
-      auto arg = dict ? dict.getAs<IntegerAttr>("arg") : nullptr;
-      auto type = dict ? dict.getAs<StringAttr>("type") : nullptr;
-      auto box = dict ? dict.getAs<DenseI64ArrayAttr>("box") : nullptr;
-      auto swizzle = dict ? dict.getAs<IntegerAttr>("swizzle") : nullptr;
-      if (!param || !arg || !type || !box || !swizzle) {
-        func.emitError("malformed 'tile.tma' entry ") << entry;
-        return WalkResult::interrupt();
-      }
-      os << "tma " << func.getSymName() << " param " << param.getInt()
-         << " arg " << arg.getInt() << " type " << type.getValue() << " box ";
-      llvm::interleave(box.asArrayRef(), os, "x");
-      os << " swizzle " << swizzle.getInt() << "\n";
-    }
-    return WalkResult::advance();
+    kernels.emplace_back();
+    return failed(readKernel(func, kernels.back())) ? WalkResult::interrupt()
+                                                    : WalkResult::advance();
   });
-  return failure(result.wasInterrupted());
+  if (result.wasInterrupted())
+    return failure();
+  os << rt::serializeKernelInfo(kernels);
+  return success();
 }

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Check.h"
 #include "tile/Runtime/Runtime.h"
 
 #include <cmath>
@@ -19,40 +20,9 @@
 #include <vector>
 
 using namespace tile::rt;
+using namespace tile_test;
 
 namespace {
-
-int failures = 0;
-
-void expect(bool condition, const std::string &what) {
-  if (condition)
-    return;
-  ++failures;
-  std::printf("FAIL: %s\n", what.c_str());
-}
-
-/// Expects `body` to throw tile::rt::Error whose message contains `needle`.
-void expectError(const std::string &what, const std::function<void()> &body,
-                 const std::string &needle) {
-  try {
-    body();
-  } catch (const Error &e) {
-    if (std::string(e.what()).find(needle) != std::string::npos)
-      return;
-    ++failures;
-    std::printf("FAIL: %s: error '%s' does not contain '%s'\n", what.c_str(),
-                e.what(), needle.c_str());
-    return;
-  } catch (const std::exception &e) {
-    ++failures;
-    std::printf("FAIL: %s: unexpected exception type: %s\n", what.c_str(),
-                e.what());
-    return;
-  }
-  ++failures;
-  std::printf("FAIL: %s: no error (expected '%s')\n", what.c_str(),
-              needle.c_str());
-}
 
 //===----------------------------------------------------------------------===//
 // Kernel info

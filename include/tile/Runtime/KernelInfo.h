@@ -1,0 +1,119 @@
+//===- KernelInfo.h - The kernel description ("kinfo") ----------*- C++ -*-===//
+//
+// What a compiled kernel needs from its host to be launched: block and
+// cluster shape, dynamic shared memory and the TMA tensor maps it takes as
+// extra parameters. tile-translate --kernel-info writes it (lib/Target) and
+// the runtime reads it, both through this header, so the two cannot drift.
+// It depends on neither MLIR (the runtime does not link it) nor CUDA (the
+// compiler builds without it).
+//
+// Format, one record per line ('#' starts a comment):
+//   kernel <name> block <x> <y> <z> cluster <x> <y> <z> smem <bytes>
+//   tma <kernel> param <i> arg <j> type <elt> box <b0>x<b1>[x...]
+//       swizzle <0|32|64|128>
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNTIME_KERNELINFO_H
+#define TILE_RUNTIME_KERNELINFO_H
+
+#include "tile/Runtime/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tile {
+namespace rt {
+
+/// The words of the format, spelled once for the writer and the parser.
+namespace kinfo {
+/// The first line of every description the compiler writes.
+inline constexpr char kHeader[] =
+    "# tile kernel description: launch shape, shared memory, TMA maps";
+inline constexpr char kComment = '#';
+inline constexpr char kBoxSeparator = 'x';
+// Records.
+inline constexpr char kKernel[] = "kernel";
+inline constexpr char kTma[] = "tma";
+// Fields of a kernel record.
+inline constexpr char kBlock[] = "block";
+inline constexpr char kCluster[] = "cluster";
+inline constexpr char kSmem[] = "smem";
+// Fields of a tma record; also the keys of the compiler's tile.tma entries.
+inline constexpr char kParam[] = "param";
+inline constexpr char kArg[] = "arg";
+inline constexpr char kType[] = "type";
+inline constexpr char kBox[] = "box";
+inline constexpr char kSwizzle[] = "swizzle";
+} // namespace kinfo
+
+struct Dim3 {
+  unsigned x = 1, y = 1, z = 1;
+};
+
+struct TensorMapSpec {
+  /// One of "bf16", "f16", "f32", "tf32", "f64", "i8", "u8", "i16", "u16",
+  /// "i32", "u32", "i64", "u64".
+  std::string elementType;
+  /// Box (tile) shape, outermost dimension first as in MLIR memref shapes.
+  std::vector<uint32_t> box;
+  /// 0 (none), 32, 64 or 128.
+  unsigned swizzleBytes = 0;
+  /// Out-of-bounds elements read as zero; if false, floating-point types get
+  /// the special NaN fill (CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA).
+  /// Not part of the kinfo format: descriptions always read back true.
+  bool oobZeroFill = true;
+};
+
+/// An element type a tensor map can hold.
+struct ElementTypeInfo {
+  const char *name;
+  unsigned bytes;
+  bool isFloat;
+};
+
+/// The element type of that name, or nullptr.
+const ElementTypeInfo *findElementType(const std::string &name);
+/// The known names, comma-separated, for error messages.
+std::string knownElementTypes();
+/// Size in bytes of a TensorMapSpec element type; throws on unknown names.
+unsigned elementTypeBytes(const std::string &elementType);
+
+struct TmaInfo {
+  /// Index of the CUtensorMap parameter of the compiled kernel.
+  int param = 0;
+  /// Index of the tile kernel argument the descriptor describes.
+  int arg = 0;
+  TensorMapSpec spec;
+};
+
+struct KernelInfo {
+  std::string name;
+  Dim3 block, cluster;
+  unsigned sharedBytes = 0;
+  std::vector<TmaInfo> tmas;
+};
+
+/// Writes the kinfo text of `kernels`: kinfo::kHeader, then each kernel's
+/// record followed by its tma records in order. Does not validate: values
+/// that parseKernelInfo rejects are written as given.
+std::string serializeKernelInfo(const std::vector<KernelInfo> &kernels);
+
+/// Parses kinfo text (tma records may come before their kernel). Malformed
+/// input throws Error("kinfo:<line>: <problem>").
+std::vector<KernelInfo> parseKernelInfo(const std::string &text);
+/// Reads and parses a kinfo file; errors are prefixed with the path.
+std::vector<KernelInfo> loadKernelInfo(const std::string &path);
+/// Throws if no kernel of that name is listed.
+const KernelInfo &findKernel(const std::vector<KernelInfo> &infos,
+                             const std::string &name);
+/// Same; spares GCC 13+ a -Wdangling-reference false positive when the name
+/// is a string literal.
+const KernelInfo &findKernel(const std::vector<KernelInfo> &infos,
+                             const char *name);
+
+} // namespace rt
+} // namespace tile
+
+#endif // TILE_RUNTIME_KERNELINFO_H

@@ -1,0 +1,143 @@
+//===- Launch.h - Modules, kernels and launches -----------------*- C++ -*-===//
+//
+// Keep a Module alive while any Kernel obtained from it is launched.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNTIME_LAUNCH_H
+#define TILE_RUNTIME_LAUNCH_H
+
+#include "tile/Runtime/Error.h"
+#include "tile/Runtime/KernelInfo.h"
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace tile {
+namespace rt {
+
+//===----------------------------------------------------------------------===//
+// Modules and kernels
+//===----------------------------------------------------------------------===//
+
+/// A kernel entry point. Does not own anything; valid while its Module lives.
+class Kernel {
+public:
+  Kernel() = default;
+  Kernel(CUfunction function, std::string name)
+      : function_(function), name_(std::move(name)) {}
+
+  CUfunction handle() const { return function_; }
+  const std::string &name() const { return name_; }
+
+private:
+  CUfunction function_ = nullptr;
+  std::string name_;
+};
+
+/// A loaded cubin (or PTX/fatbin image). Move-only; unloads on destruction.
+class Module {
+public:
+  static Module loadCubinFile(const std::string &path);
+  static Module loadImage(const void *image, size_t bytes);
+
+  Module(Module &&other) noexcept;
+  Module &operator=(Module &&other) noexcept;
+  Module(const Module &) = delete;
+  Module &operator=(const Module &) = delete;
+  ~Module();
+
+  /// Looks up a kernel by its (mangled) symbol name.
+  Kernel kernel(const std::string &name) const;
+  CUmodule handle() const { return module_; }
+
+private:
+  explicit Module(CUmodule module) : module_(module) {}
+  void reset() noexcept;
+
+  CUmodule module_ = nullptr;
+};
+
+//===----------------------------------------------------------------------===//
+// Kernel arguments and launches
+//===----------------------------------------------------------------------===//
+
+struct LaunchConfig {
+  Dim3 grid, block, cluster;
+  unsigned dynamicSharedBytes = 0;
+  CUstream stream = nullptr;
+};
+
+/// Builds the `void **kernelParams` array for a launch. Every value gets its
+/// own 128-byte slot, aligned like CUtensorMap (at least 64 bytes), in a
+/// deque, so addresses handed out by params() stay valid while more
+/// arguments are appended or the pack is moved.
+class ArgPack {
+public:
+  ArgPack() = default;
+  ArgPack(ArgPack &&) = default;
+  ArgPack &operator=(ArgPack &&) = default;
+  ArgPack(const ArgPack &) = delete;
+  ArgPack &operator=(const ArgPack &) = delete;
+
+  template <typename T> ArgPack &addScalar(T value) {
+    static_assert(std::is_trivially_copyable<T>::value,
+                  "kernel arguments must be trivially copyable");
+    static_assert(sizeof(T) <= kSlotBytes, "kernel argument too large");
+    addBytes(&value, sizeof(T));
+    return *this;
+  }
+
+  ArgPack &addPointer(CUdeviceptr ptr);
+
+  /// Appends an MLIR memref descriptor expanded into scalar parameters:
+  /// allocated ptr, aligned ptr, offset (0), sizes[rank], strides[rank].
+  ArgPack &addMemRef(CUdeviceptr base, std::vector<int64_t> sizes,
+                     std::vector<int64_t> stridesInElements);
+
+  /// Appends a TMA descriptor passed by value (a __grid_constant__ param).
+  ArgPack &addTensorMap(const CUtensorMap &map);
+
+  /// Appends `bytes` raw bytes as one parameter.
+  ArgPack &addBytes(const void *data, size_t bytes);
+
+  void **params() { return params_.data(); }
+  size_t size() const { return params_.size(); }
+  void clear();
+
+private:
+  static constexpr size_t kSlotBytes = 128;
+  struct alignas(alignof(CUtensorMap)) Slot {
+    unsigned char bytes[kSlotBytes];
+  };
+
+  std::deque<Slot> slots_;
+  std::vector<void *> params_;
+};
+
+/// Launches `kernel`. Uses cuLaunchKernelEx with a cluster-dimension
+/// attribute when config.cluster is not 1x1x1, and opts into more than
+/// 48 KiB of dynamic shared memory when requested.
+void launch(const Kernel &kernel, const LaunchConfig &config, ArgPack &args);
+
+/// How many clusters of config.cluster CTAs (with config's block and shared
+/// memory) the device can run at once (cuOccupancyMaxActiveClusters): a
+/// persistent kernel in clusters launches at most that many.
+unsigned maxActiveClusters(const Kernel &kernel, const LaunchConfig &config);
+
+/// A launch configuration with the block, cluster and shared memory size
+/// recorded in `info`.
+LaunchConfig launchConfigFor(const KernelInfo &info, Dim3 grid,
+                             CUstream stream = nullptr);
+
+} // namespace rt
+} // namespace tile
+
+#endif // TILE_RUNTIME_LAUNCH_H

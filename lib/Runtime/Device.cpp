@@ -1,0 +1,174 @@
+//===- Device.cpp - Devices and device memory -----------------------------===//
+//
+// Destructors release through apiIfLoaded() and never throw.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DriverApi.h"
+#include "tile/Runtime/Device.h"
+
+using namespace tile::rt;
+using namespace tile::rt::detail;
+
+//===----------------------------------------------------------------------===//
+// Device
+//===----------------------------------------------------------------------===//
+
+Device Device::open(int ordinal) {
+  int count = 0;
+  TILE_CU(cuDeviceGetCount, &count);
+  if (ordinal < 0 || ordinal >= count)
+    throw Error("Device::open: no device with ordinal " +
+                std::to_string(ordinal) + " (" + std::to_string(count) +
+                " present)");
+  Device device;
+  device.ordinal_ = ordinal;
+  TILE_CU(cuDeviceGet, &device.device_, ordinal);
+  TILE_CU(cuDevicePrimaryCtxRetain, &device.context_, device.device_);
+  // From here on `device` releases the context if anything throws.
+  device.makeCurrent();
+  return device;
+}
+
+Device::Device(Device &&other) noexcept
+    : ordinal_(other.ordinal_), device_(other.device_),
+      context_(other.context_) {
+  other.context_ = nullptr;
+}
+
+Device &Device::operator=(Device &&other) noexcept {
+  if (this != &other) {
+    reset();
+    ordinal_ = other.ordinal_;
+    device_ = other.device_;
+    context_ = other.context_;
+    other.context_ = nullptr;
+  }
+  return *this;
+}
+
+Device::~Device() { reset(); }
+
+void Device::reset() noexcept {
+  if (!context_)
+    return;
+  if (const DriverApi *driver = apiIfLoaded())
+    if (driver->cuDevicePrimaryCtxRelease)
+      (void)driver->cuDevicePrimaryCtxRelease(device_);
+  context_ = nullptr;
+}
+
+void Device::makeCurrent() const { TILE_CU(cuCtxSetCurrent, context_); }
+
+std::string Device::name() const {
+  char buffer[256] = {};
+  TILE_CU(cuDeviceGetName, buffer, int(sizeof(buffer) - 1), device_);
+  return buffer;
+}
+
+int Device::attribute(CUdevice_attribute attr) const {
+  int value = 0;
+  TILE_CU_CTX("(attribute " + std::to_string(int(attr)) + ")",
+              cuDeviceGetAttribute, &value, attr, device_);
+  return value;
+}
+
+int Device::computeCapability() const {
+  return attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) * 10 +
+         attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+}
+
+int Device::smCount() const {
+  return attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+}
+
+size_t Device::maxSharedPerBlockOptin() const {
+  return size_t(
+      attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN));
+}
+
+//===----------------------------------------------------------------------===//
+// DeviceBuffer
+//===----------------------------------------------------------------------===//
+
+DeviceBuffer::DeviceBuffer(size_t bytes) {
+  // cuMemAlloc rejects zero sizes; an empty buffer simply owns nothing.
+  if (bytes == 0)
+    return;
+  TILE_CU_CTX("(" + std::to_string(bytes) + " bytes)", cuMemAlloc, &ptr_,
+              bytes);
+  bytes_ = bytes;
+}
+
+DeviceBuffer::DeviceBuffer(DeviceBuffer &&other) noexcept
+    : ptr_(other.ptr_), bytes_(other.bytes_) {
+  other.ptr_ = 0;
+  other.bytes_ = 0;
+}
+
+DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
+  if (this != &other) {
+    reset();
+    ptr_ = other.ptr_;
+    bytes_ = other.bytes_;
+    other.ptr_ = 0;
+    other.bytes_ = 0;
+  }
+  return *this;
+}
+
+DeviceBuffer::~DeviceBuffer() { reset(); }
+
+void DeviceBuffer::reset() noexcept {
+  if (!ptr_)
+    return;
+  if (const DriverApi *driver = apiIfLoaded())
+    if (driver->cuMemFree)
+      (void)driver->cuMemFree(ptr_);
+  ptr_ = 0;
+  bytes_ = 0;
+}
+
+static void checkTransfer(const char *what, const void *host, size_t bytes,
+                          size_t capacity) {
+  if (bytes > capacity)
+    throw Error(std::string("DeviceBuffer::") + what + ": " +
+                std::to_string(bytes) + " bytes do not fit in a buffer of " +
+                std::to_string(capacity) + " bytes");
+  if (bytes && !host)
+    throw Error(std::string("DeviceBuffer::") + what + ": null host pointer");
+}
+
+void DeviceBuffer::upload(const void *src, size_t bytes) {
+  checkTransfer("upload", src, bytes, bytes_);
+  if (bytes)
+    TILE_CU(cuMemcpyHtoD, ptr_, src, bytes);
+}
+
+void DeviceBuffer::download(void *dst, size_t bytes) const {
+  checkTransfer("download", dst, bytes, bytes_);
+  if (bytes)
+    TILE_CU(cuMemcpyDtoH, dst, ptr_, bytes);
+}
+
+void DeviceBuffer::copyFrom(const DeviceBuffer &src, size_t bytes) {
+  if (bytes > src.bytes_ || bytes > bytes_)
+    throw Error("DeviceBuffer::copyFrom: cannot copy " + std::to_string(bytes) +
+                " bytes from a buffer of " + std::to_string(src.bytes_) +
+                " bytes into one of " + std::to_string(bytes_) + " bytes");
+  if (bytes)
+    TILE_CU(cuMemcpyDtoD, ptr_, src.ptr_, bytes);
+}
+
+void DeviceBuffer::fillBytes(uint8_t value) {
+  if (bytes_)
+    TILE_CU(cuMemsetD8, ptr_, value, bytes_);
+}
+
+void DeviceBuffer::fillWords(uint32_t value) {
+  if (bytes_ % 4)
+    throw Error("DeviceBuffer::fillWords: buffer size " +
+                std::to_string(bytes_) + " is not a multiple of 4");
+  if (bytes_)
+    TILE_CU(cuMemsetD32, ptr_, value, bytes_ / 4);
+}

@@ -1,0 +1,312 @@
+//===- KernelInfo.cpp - Writing and reading the kernel description --------===//
+//
+// Linked into both the compiler and the runtime (see KernelInfo.cmake), so
+// it uses nothing but the C++ standard library.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Runtime/KernelInfo.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <limits>
+#include <locale>
+#include <map>
+#include <sstream>
+
+using namespace tile::rt;
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+namespace {
+const ElementTypeInfo kElementTypes[] = {
+    {"bf16", 2, true}, {"f16", 2, true}, {"f32", 4, true}, {"tf32", 4, true},
+    {"f64", 8, true},  {"i8", 1, false}, {"u8", 1, false}, {"i16", 2, false},
+    {"u16", 2, false}, {"i32", 4, false}, {"u32", 4, false},
+    {"i64", 8, false}, {"u64", 8, false},
+};
+} // namespace
+
+const ElementTypeInfo *tile::rt::findElementType(const std::string &name) {
+  for (const ElementTypeInfo &info : kElementTypes)
+    if (name == info.name)
+      return &info;
+  return nullptr;
+}
+
+std::string tile::rt::knownElementTypes() {
+  std::string list;
+  for (const ElementTypeInfo &info : kElementTypes)
+    list += (list.empty() ? "" : ", ") + std::string(info.name);
+  return list;
+}
+
+unsigned tile::rt::elementTypeBytes(const std::string &elementType) {
+  if (const ElementTypeInfo *info = findElementType(elementType))
+    return info->bytes;
+  throw Error("unknown element type '" + elementType + "' (expected one of " +
+              knownElementTypes() + ")");
+}
+
+//===----------------------------------------------------------------------===//
+// Writing
+//===----------------------------------------------------------------------===//
+
+static void writeDims(std::ostream &os, const Dim3 &d) {
+  os << d.x << ' ' << d.y << ' ' << d.z;
+}
+
+std::string
+tile::rt::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
+  using namespace kinfo;
+  std::ostringstream os;
+  // Numbers must not pick up a global locale's digit grouping.
+  os.imbue(std::locale::classic());
+  os << kHeader << '\n';
+  for (const KernelInfo &k : kernels) {
+    os << kKernel << ' ' << k.name << ' ' << kBlock << ' ';
+    writeDims(os, k.block);
+    os << ' ' << kCluster << ' ';
+    writeDims(os, k.cluster);
+    os << ' ' << kSmem << ' ' << k.sharedBytes << '\n';
+    for (const TmaInfo &t : k.tmas) {
+      os << kTma << ' ' << k.name << ' ' << kParam << ' ' << t.param << ' '
+         << kArg << ' ' << t.arg << ' ' << kType << ' ' << t.spec.elementType
+         << ' ' << kBox << ' ';
+      for (size_t i = 0; i < t.spec.box.size(); ++i) {
+        if (i)
+          os << kBoxSeparator;
+        os << t.spec.box[i];
+      }
+      os << ' ' << kSwizzle << ' ' << t.spec.swizzleBytes << '\n';
+    }
+  }
+  return os.str();
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Tokens of one kinfo line, consumed left to right.
+class LineParser {
+public:
+  LineParser(std::vector<std::string> tokens, unsigned line)
+      : tokens(std::move(tokens)), line(line) {}
+
+  [[noreturn]] void fail(const std::string &what) const {
+    throw Error("kinfo:" + std::to_string(line) + ": " + what);
+  }
+
+  const std::string &next(const std::string &what) {
+    if (pos >= tokens.size())
+      fail("expected " + what + " but the line ends");
+    return tokens[pos++];
+  }
+
+  void keyword(const char *word) {
+    const std::string &token = next(std::string("'") + word + "'");
+    if (token != word)
+      fail(std::string("expected '") + word + "' but found '" + token + "'");
+  }
+
+  uint64_t number(const std::string &what, uint64_t min, uint64_t max) {
+    return parseNumber(next(what), what, min, max);
+  }
+
+  uint64_t parseNumber(const std::string &token, const std::string &what,
+                       uint64_t min, uint64_t max) const {
+    uint64_t value = 0;
+    bool ok = !token.empty();
+    for (char c : token) {
+      if (!std::isdigit(static_cast<unsigned char>(c)) ||
+          value > (std::numeric_limits<uint64_t>::max() - 9) / 10) {
+        ok = false;
+        break;
+      }
+      value = value * 10 + uint64_t(c - '0');
+    }
+    if (!ok)
+      fail("expected " + what + " but found '" + token + "'");
+    if (value < min || value > max)
+      fail(what + " must be " + std::to_string(min) + " to " +
+           std::to_string(max) + ", got " + token);
+    return value;
+  }
+
+  Dim3 dims(const std::string &what) {
+    Dim3 d;
+    d.x = unsigned(number(what + " x", 1, UINT32_MAX));
+    d.y = unsigned(number(what + " y", 1, UINT32_MAX));
+    d.z = unsigned(number(what + " z", 1, UINT32_MAX));
+    return d;
+  }
+
+  void end() const {
+    if (pos < tokens.size())
+      fail("unexpected '" + tokens[pos] + "' at the end of the line");
+  }
+
+private:
+  std::vector<std::string> tokens;
+  unsigned line;
+  size_t pos = 0;
+};
+
+std::vector<std::string> tokenize(const std::string &line) {
+  std::vector<std::string> tokens;
+  std::istringstream stream(line.substr(0, line.find(kinfo::kComment)));
+  std::string token;
+  while (stream >> token)
+    tokens.push_back(token);
+  return tokens;
+}
+
+/// The rest of a kernel record, after its record name.
+KernelInfo parseKernelRecord(LineParser &p) {
+  KernelInfo info;
+  info.name = p.next("a kernel name");
+  p.keyword(kinfo::kBlock);
+  info.block = p.dims("block");
+  p.keyword(kinfo::kCluster);
+  info.cluster = p.dims("cluster");
+  p.keyword(kinfo::kSmem);
+  info.sharedBytes = unsigned(p.number("shared memory bytes", 0, UINT32_MAX));
+  p.end();
+  return info;
+}
+
+/// "64x64" and the like.
+std::vector<uint32_t> parseBox(LineParser &p, const std::string &box) {
+  std::vector<uint32_t> dims;
+  size_t start = 0;
+  while (true) {
+    size_t x = box.find(kinfo::kBoxSeparator, start);
+    std::string part = box.substr(
+        start, x == std::string::npos ? std::string::npos : x - start);
+    dims.push_back(
+        uint32_t(p.parseNumber(part, "a box dimension", 1, UINT32_MAX)));
+    if (x == std::string::npos)
+      return dims;
+    start = x + 1;
+  }
+}
+
+/// A tma record waits for the end of the text to find its kernel.
+struct PendingTma {
+  std::string kernel;
+  unsigned line;
+  TmaInfo info;
+};
+
+/// The rest of a tma record, after its record name.
+PendingTma parseTmaRecord(LineParser &p, unsigned line) {
+  PendingTma tma;
+  tma.line = line;
+  tma.kernel = p.next("a kernel name");
+  p.keyword(kinfo::kParam);
+  tma.info.param = int(p.number("a parameter index", 0, INT32_MAX));
+  p.keyword(kinfo::kArg);
+  tma.info.arg = int(p.number("an argument index", 0, INT32_MAX));
+  p.keyword(kinfo::kType);
+  TensorMapSpec &spec = tma.info.spec;
+  spec.elementType = p.next("an element type");
+  if (!findElementType(spec.elementType))
+    p.fail("unknown element type '" + spec.elementType +
+           "' (expected one of " + knownElementTypes() + ")");
+  p.keyword(kinfo::kBox);
+  spec.box = parseBox(p, p.next("a box shape such as 64x64"));
+  p.keyword(kinfo::kSwizzle);
+  uint64_t swizzle = p.number("a swizzle size", 0, 128);
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    p.fail("swizzle must be 0, 32, 64 or 128, got " + std::to_string(swizzle));
+  spec.swizzleBytes = unsigned(swizzle);
+  p.end();
+  return tma;
+}
+
+/// Attaches each tma record to its kernel.
+void resolveTmas(std::vector<KernelInfo> &kernels,
+                 std::vector<PendingTma> &tmas) {
+  for (PendingTma &tma : tmas) {
+    auto it = std::find_if(
+        kernels.begin(), kernels.end(),
+        [&](const KernelInfo &k) { return k.name == tma.kernel; });
+    LineParser p({}, tma.line);
+    if (it == kernels.end())
+      p.fail("tma record names unknown kernel '" + tma.kernel + "'");
+    for (const TmaInfo &other : it->tmas)
+      if (other.param == tma.info.param)
+        p.fail("kernel '" + tma.kernel + "' has two tma records for param " +
+               std::to_string(tma.info.param));
+    it->tmas.push_back(std::move(tma.info));
+  }
+}
+} // namespace
+
+std::vector<KernelInfo> tile::rt::parseKernelInfo(const std::string &text) {
+  std::vector<KernelInfo> kernels;
+  std::map<std::string, unsigned> kernelLines;
+  std::vector<PendingTma> tmas;
+
+  std::istringstream stream(text);
+  std::string lineText;
+  for (unsigned lineNo = 1; std::getline(stream, lineText); ++lineNo) {
+    std::vector<std::string> tokens = tokenize(lineText);
+    if (tokens.empty())
+      continue;
+    LineParser p(tokens, lineNo);
+    const std::string &record = p.next("a record");
+    if (record == kinfo::kKernel) {
+      KernelInfo info = parseKernelRecord(p);
+      auto inserted = kernelLines.emplace(info.name, lineNo);
+      if (!inserted.second)
+        p.fail("duplicate kernel '" + info.name + "' (first on line " +
+               std::to_string(inserted.first->second) + ")");
+      kernels.push_back(std::move(info));
+    } else if (record == kinfo::kTma) {
+      tmas.push_back(parseTmaRecord(p, lineNo));
+    } else {
+      p.fail("unknown record '" + record + "' (expected '" + kinfo::kKernel +
+             "' or '" + kinfo::kTma + "')");
+    }
+  }
+  resolveTmas(kernels, tmas);
+  return kernels;
+}
+
+std::vector<KernelInfo> tile::rt::loadKernelInfo(const std::string &path) {
+  std::ifstream file(path);
+  if (!file)
+    throw Error("cannot read kernel info file '" + path + "'");
+  std::stringstream text;
+  text << file.rdbuf();
+  if (file.bad())
+    throw Error("error reading kernel info file '" + path + "'");
+  try {
+    return parseKernelInfo(text.str());
+  } catch (const Error &e) {
+    throw Error(path + ": " + e.what());
+  }
+}
+
+const KernelInfo &tile::rt::findKernel(const std::vector<KernelInfo> &infos,
+                                       const std::string &name) {
+  for (const KernelInfo &info : infos)
+    if (info.name == name)
+      return info;
+  std::string known;
+  for (const KernelInfo &info : infos)
+    known += (known.empty() ? "" : ", ") + info.name;
+  throw Error("kernel '" + name + "' is not described in the kernel info (" +
+              (known.empty() ? "no kernels" : "known: " + known) + ")");
+}
+
+const KernelInfo &tile::rt::findKernel(const std::vector<KernelInfo> &infos,
+                                       const char *name) {
+  return findKernel(infos, std::string(name ? name : ""));
+}

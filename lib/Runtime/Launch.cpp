@@ -1,0 +1,249 @@
+//===- Launch.cpp - Modules, kernels and launches -------------------------===//
+//
+// Launches in clusters go through cuLaunchKernelEx, all others through
+// cuLaunchKernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DriverApi.h"
+#include "tile/Runtime/Launch.h"
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+using namespace tile::rt;
+using namespace tile::rt::detail;
+
+//===----------------------------------------------------------------------===//
+// Module
+//===----------------------------------------------------------------------===//
+
+Module Module::loadCubinFile(const std::string &path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    throw Error("Module::loadCubinFile: cannot read '" + path + "'");
+  std::vector<char> image((std::istreambuf_iterator<char>(file)),
+                          std::istreambuf_iterator<char>());
+  if (file.bad())
+    throw Error("Module::loadCubinFile: error reading '" + path + "'");
+  if (image.empty())
+    throw Error("Module::loadCubinFile: '" + path + "' is empty");
+  try {
+    return loadImage(image.data(), image.size());
+  } catch (const Error &e) {
+    throw Error(std::string(e.what()) + " while loading '" + path + "'");
+  }
+}
+
+Module Module::loadImage(const void *image, size_t bytes) {
+  if (!image || bytes == 0)
+    throw Error("Module::loadImage: empty image");
+  // cuModuleLoadData finds the end of cubins/fatbins from their headers but
+  // needs PTX text NUL-terminated; terminate a copy when the caller did not.
+  const void *data = image;
+  std::vector<char> terminated;
+  if (static_cast<const char *>(image)[bytes - 1] != '\0') {
+    terminated.assign(static_cast<const char *>(image),
+                      static_cast<const char *>(image) + bytes);
+    terminated.push_back('\0');
+    data = terminated.data();
+  }
+  CUmodule module = nullptr;
+  TILE_CU(cuModuleLoadData, &module, data);
+  return Module(module);
+}
+
+Module::Module(Module &&other) noexcept : module_(other.module_) {
+  other.module_ = nullptr;
+}
+
+Module &Module::operator=(Module &&other) noexcept {
+  if (this != &other) {
+    reset();
+    module_ = other.module_;
+    other.module_ = nullptr;
+  }
+  return *this;
+}
+
+Module::~Module() { reset(); }
+
+void Module::reset() noexcept {
+  if (!module_)
+    return;
+  if (const DriverApi *driver = apiIfLoaded())
+    if (driver->cuModuleUnload)
+      (void)driver->cuModuleUnload(module_);
+  module_ = nullptr;
+}
+
+Kernel Module::kernel(const std::string &name) const {
+  if (!module_)
+    throw Error("Module::kernel: module is not loaded (looking up '" + name +
+                "')");
+  CUfunction function = nullptr;
+  TILE_CU_CTX("looking up kernel '" + name + "'", cuModuleGetFunction,
+              &function, module_, name.c_str());
+  return Kernel(function, name);
+}
+
+//===----------------------------------------------------------------------===//
+// ArgPack and launch
+//===----------------------------------------------------------------------===//
+
+ArgPack &ArgPack::addBytes(const void *data, size_t bytes) {
+  if (bytes == 0 || bytes > kSlotBytes)
+    throw Error("ArgPack: a kernel parameter must be 1 to " +
+                std::to_string(kSlotBytes) + " bytes, got " +
+                std::to_string(bytes));
+  Slot &slot = slots_.emplace_back(); // Value-initialized: zeroed.
+  std::memcpy(slot.bytes, data, bytes);
+  params_.push_back(slot.bytes);
+  return *this;
+}
+
+ArgPack &ArgPack::addPointer(CUdeviceptr ptr) { return addScalar(ptr); }
+
+ArgPack &ArgPack::addMemRef(CUdeviceptr base, std::vector<int64_t> sizes,
+                            std::vector<int64_t> stridesInElements) {
+  if (sizes.size() != stridesInElements.size())
+    throw Error("ArgPack::addMemRef: " + std::to_string(sizes.size()) +
+                " sizes but " + std::to_string(stridesInElements.size()) +
+                " strides");
+  // The expanded form of MLIR's descriptor
+  // {T *allocated, T *aligned, i64 offset, i64 sizes[N], i64 strides[N]}.
+  addPointer(base);
+  addPointer(base);
+  addScalar<int64_t>(0);
+  for (int64_t size : sizes)
+    addScalar<int64_t>(size);
+  for (int64_t stride : stridesInElements)
+    addScalar<int64_t>(stride);
+  return *this;
+}
+
+ArgPack &ArgPack::addTensorMap(const CUtensorMap &map) {
+  static_assert(sizeof(CUtensorMap) == kSlotBytes, "unexpected CUtensorMap");
+  return addBytes(&map, sizeof(map));
+}
+
+void ArgPack::clear() {
+  params_.clear();
+  slots_.clear();
+}
+
+static std::string dimsToString(Dim3 d) {
+  return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" +
+         std::to_string(d.z);
+}
+
+namespace {
+/// cuLaunchKernelEx's description of a launch in clusters (which it points
+/// into, so it is not copied).
+struct ClusterLaunch {
+  ClusterLaunch(const Kernel &kernel, const LaunchConfig &launch,
+                const std::string &context) {
+    const Dim3 &cluster = launch.cluster;
+    // Clusters of more than 8 blocks are "non-portable" and need an opt-in.
+    if (uint64_t(cluster.x) * cluster.y * cluster.z > 8)
+      TILE_CU_CTX(context, cuFuncSetAttribute, kernel.handle(),
+                  CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+    std::memset(&attribute, 0, sizeof(attribute));
+    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attribute.value.clusterDim.x = cluster.x;
+    attribute.value.clusterDim.y = cluster.y;
+    attribute.value.clusterDim.z = cluster.z;
+    std::memset(&config, 0, sizeof(config));
+    config.gridDimX = launch.grid.x;
+    config.gridDimY = launch.grid.y;
+    config.gridDimZ = launch.grid.z;
+    config.blockDimX = launch.block.x;
+    config.blockDimY = launch.block.y;
+    config.blockDimZ = launch.block.z;
+    config.sharedMemBytes = launch.dynamicSharedBytes;
+    config.hStream = launch.stream;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+  }
+  ClusterLaunch(const ClusterLaunch &) = delete;
+  ClusterLaunch &operator=(const ClusterLaunch &) = delete;
+  CUlaunchAttribute attribute;
+  CUlaunchConfig config;
+};
+
+/// Kernels must opt in to more than 48 KiB of dynamic shared memory.
+void allowSharedBytes(const Kernel &kernel, unsigned bytes) {
+  if (bytes > 48 * 1024)
+    TILE_CU_CTX("(requesting " + std::to_string(bytes) +
+                    " bytes of dynamic shared memory for kernel '" +
+                    kernel.name() + "')",
+                cuFuncSetAttribute, kernel.handle(),
+                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(bytes));
+}
+} // namespace
+
+unsigned tile::rt::maxActiveClusters(const Kernel &kernel,
+                                     const LaunchConfig &config) {
+  if (!kernel.handle())
+    throw Error("maxActiveClusters: kernel '" + kernel.name() +
+                "' is not loaded");
+  allowSharedBytes(kernel, config.dynamicSharedBytes);
+  std::string context = "(occupancy of kernel '" + kernel.name() +
+                        "' in clusters of " + dimsToString(config.cluster) +
+                        ")";
+  ClusterLaunch clusterLaunch(kernel, config, context);
+  int clusters = 0;
+  TILE_CU_CTX(context, cuOccupancyMaxActiveClusters, &clusters,
+              kernel.handle(), &clusterLaunch.config);
+  return static_cast<unsigned>(clusters);
+}
+
+void tile::rt::launch(const Kernel &kernel, const LaunchConfig &config,
+                      ArgPack &args) {
+  if (!kernel.handle())
+    throw Error("launch: kernel '" + kernel.name() + "' is not loaded");
+  auto isEmpty = [](Dim3 d) { return d.x == 0 || d.y == 0 || d.z == 0; };
+  if (isEmpty(config.grid) || isEmpty(config.block) || isEmpty(config.cluster))
+    throw Error("launch: kernel '" + kernel.name() + "' has an empty grid (" +
+                dimsToString(config.grid) + "), block (" +
+                dimsToString(config.block) + ") or cluster (" +
+                dimsToString(config.cluster) + ")");
+  std::string context = "(kernel '" + kernel.name() + "', grid " +
+                        dimsToString(config.grid) + ", block " +
+                        dimsToString(config.block) + ")";
+  CUfunction function = kernel.handle();
+
+  allowSharedBytes(kernel, config.dynamicSharedBytes);
+
+  const Dim3 &cluster = config.cluster;
+  if (cluster.x == 1 && cluster.y == 1 && cluster.z == 1) {
+    TILE_CU_CTX(context, cuLaunchKernel, function, config.grid.x,
+                config.grid.y, config.grid.z, config.block.x, config.block.y,
+                config.block.z, config.dynamicSharedBytes, config.stream,
+                args.params(), nullptr);
+    return;
+  }
+
+  if (config.grid.x % cluster.x || config.grid.y % cluster.y ||
+      config.grid.z % cluster.z)
+    throw Error("launch: grid " + dimsToString(config.grid) +
+                " of kernel '" + kernel.name() +
+                "' is not a multiple of its cluster " + dimsToString(cluster));
+  ClusterLaunch clusterLaunch(kernel, config, context);
+  TILE_CU_CTX(context + " with cluster " + dimsToString(cluster),
+              cuLaunchKernelEx, &clusterLaunch.config, function,
+              args.params(), nullptr);
+}
+
+
+LaunchConfig tile::rt::launchConfigFor(const KernelInfo &info, Dim3 grid,
+                                       CUstream stream) {
+  LaunchConfig config;
+  config.grid = grid;
+  config.block = info.block;
+  config.cluster = info.cluster;
+  config.dynamicSharedBytes = info.sharedBytes;
+  config.stream = stream;
+  return config;
+}

@@ -1,0 +1,168 @@
+//===- kinfo-roundtrip.cpp - The kernel description's schema --------------===//
+//
+// Checks that what serializeKernelInfo writes (the compiler's side) is what
+// parseKernelInfo reads back (the runtime's side), byte for byte in the
+// format tile-translate has always written, and that damaged descriptions
+// are refused with an Error naming the line instead of crashing. Needs no
+// CUDA: it links only the schema library. Exits non-zero on any failure.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Check.h"
+#include "tile/Runtime/KernelInfo.h"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+using namespace tile::rt;
+using namespace tile_test;
+
+namespace {
+
+/// The message of the Error `text` is refused with, or "" if it parses.
+/// Any other exception is a failure: malformed input must not escape as
+/// anything but Error.
+std::string parseError(const std::string &text) {
+  try {
+    parseKernelInfo(text);
+    return "";
+  } catch (const Error &e) {
+    return e.what();
+  } catch (const std::exception &e) {
+    ++failures;
+    std::printf("FAIL: unexpected exception type for \"%s\": %s\n",
+                text.c_str(), e.what());
+    return "(not an Error)";
+  }
+}
+
+bool sameDims(const Dim3 &a, const Dim3 &b) {
+  return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+
+bool sameKernel(const KernelInfo &a, const KernelInfo &b) {
+  if (a.name != b.name || !sameDims(a.block, b.block) ||
+      !sameDims(a.cluster, b.cluster) || a.sharedBytes != b.sharedBytes ||
+      a.tmas.size() != b.tmas.size())
+    return false;
+  for (size_t i = 0; i < a.tmas.size(); ++i) {
+    const TmaInfo &x = a.tmas[i], &y = b.tmas[i];
+    if (x.param != y.param || x.arg != y.arg ||
+        x.spec.elementType != y.spec.elementType || x.spec.box != y.spec.box ||
+        x.spec.swizzleBytes != y.spec.swizzleBytes ||
+        x.spec.oobZeroFill != y.spec.oobZeroFill)
+      return false;
+  }
+  return true;
+}
+
+std::vector<KernelInfo> sampleKernels() {
+  KernelInfo gemm;
+  gemm.name = "gemm_bf16_cluster";
+  gemm.block = {384, 1, 1};
+  gemm.cluster = {2, 1, 1};
+  gemm.sharedBytes = 197632;
+  TmaInfo a;
+  a.param = 3;
+  a.arg = 0;
+  a.spec.elementType = "bf16";
+  a.spec.box = {128, 64};
+  a.spec.swizzleBytes = 128;
+  TmaInfo c = a;
+  c.param = 5;
+  c.arg = 2;
+  c.spec.elementType = "f32";
+  c.spec.box = {8, 16, 4};
+  c.spec.swizzleBytes = 0;
+  gemm.tmas = {a, c};
+
+  KernelInfo scale;
+  scale.name = "scale";
+  scale.block = {128, 1, 1};
+  return {gemm, scale};
+}
+
+// As tile-translate --kernel-info writes it (see test/Target/*.expected).
+const char *kSampleText =
+    "# tile kernel description: launch shape, shared memory, TMA maps\n"
+    "kernel gemm_bf16_cluster block 384 1 1 cluster 2 1 1 smem 197632\n"
+    "tma gemm_bf16_cluster param 3 arg 0 type bf16 box 128x64 swizzle 128\n"
+    "tma gemm_bf16_cluster param 5 arg 2 type f32 box 8x16x4 swizzle 0\n"
+    "kernel scale block 128 1 1 cluster 1 1 1 smem 0\n";
+
+void testRoundTrip() {
+  std::vector<KernelInfo> kernels = sampleKernels();
+  std::string text = serializeKernelInfo(kernels);
+  expect(text == kSampleText, "serialised text is the established format:\n" +
+                                  text);
+  std::string error = parseError(text);
+  expect(error.empty(), "serialised text parses: " + error);
+  if (!error.empty())
+    return;
+  std::vector<KernelInfo> parsed = parseKernelInfo(text);
+  expect(parsed.size() == kernels.size(), "as many kernels read as written");
+  for (size_t i = 0; i < parsed.size() && i < kernels.size(); ++i)
+    expect(sameKernel(parsed[i], kernels[i]),
+           "kernel '" + kernels[i].name + "' reads back unchanged");
+  expect(serializeKernelInfo(parsed) == text, "write(read(text)) == text");
+  expect(serializeKernelInfo({}) == std::string(kinfo::kHeader) + "\n",
+         "no kernels: just the header");
+  expect(parseKernelInfo(serializeKernelInfo({})).empty(),
+         "the header alone reads back as no kernels");
+}
+
+void testMalformed() {
+  struct Case {
+    const char *text;
+    const char *error;
+  } cases[] = {
+      {"kernel", "kinfo:1: expected a kernel name but the line ends"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 99999999999999999999999",
+       "kinfo:1: expected shared memory bytes but found "
+       "'99999999999999999999999'"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 4294967296",
+       "kinfo:1: shared memory bytes must be 0 to 4294967295, got 4294967296"},
+      {"\n\ntma k param 0 arg 0 type bf16 box 64x swizzle 0",
+       "kinfo:3: expected a box dimension but found ''"},
+      {"tma k param 0 arg 0 type bf16 box 64x64 swizzle 0",
+       "kinfo:1: tma record names unknown kernel 'k'"},
+      {"tma k param 2147483648", "kinfo:1: a parameter index must be 0 to "
+                                 "2147483647, got 2147483648"},
+      {"\xff\xfe garbage", "kinfo:1: unknown record '\xff\xfe'"},
+  };
+  for (const Case &c : cases)
+    expectError(std::string("parseKernelInfo refuses \"") + c.text + "\"",
+                [&] { parseKernelInfo(c.text); }, c.error);
+
+  // Every truncation of a valid description either parses or is refused
+  // with a line-numbered Error.
+  std::string text = kSampleText;
+  for (size_t n = 0; n <= text.size(); ++n) {
+    std::string error = parseError(text.substr(0, n));
+    expect(error.empty() || error.rfind("kinfo:", 0) == 0,
+           "truncated after " + std::to_string(n) + " bytes: " + error);
+  }
+  // So does every single-byte change to a few troublesome characters.
+  for (size_t n = 0; n < text.size(); ++n)
+    for (char c : {'\0', ' ', 'x', '#', '-', '9', '\n'}) {
+      std::string damaged = text;
+      damaged[n] = c;
+      std::string error = parseError(damaged);
+      expect(error.empty() || error.rfind("kinfo:", 0) == 0,
+             "byte " + std::to_string(n) + " changed: " + error);
+    }
+}
+
+} // namespace
+
+int main() {
+  testRoundTrip();
+  testMalformed();
+  if (failures) {
+    std::printf("%d failure(s)\n", failures);
+    return 1;
+  }
+  std::printf("kinfo round trip: ok\n");
+  return 0;
+}
