@@ -86,6 +86,9 @@ LogicalResult mlir::tile::requireFeature(Operation *op, const ChipInfo &chip,
                                          Feature feature, StringRef what) {
   if (chip.has(feature))
     return success();
-  return op->emitOpError() << what << " needs " << stringifyFeature(feature)
-                           << ", which " << chip.name << " does not have";
+  InFlightDiagnostic diag = op->emitOpError();
+  if (!what.empty())
+    diag << what << " ";
+  return diag << "needs " << stringifyFeature(feature) << ", which "
+              << chip.name << " does not have";
 }

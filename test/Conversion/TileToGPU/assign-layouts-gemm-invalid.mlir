@@ -1,6 +1,6 @@
 // tile-assign-layouts' gemm errors: wgmma accumulators are 64 rows per
 // warpgroup of the kernel, and only sm_90a has wgmma.
-// RUN: tile-opt %s --split-input-file --tile-assign-layouts --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-assign-layouts --verify-diagnostics -o /dev/null
 
 // 128 rows need two warpgroups; the kernel has one.
 tile.kernel @rows() threads(128) {

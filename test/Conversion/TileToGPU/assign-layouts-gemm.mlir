@@ -3,7 +3,7 @@
 // tile.elementwise take it too (transitively), and the shared operands get
 // the swizzle of their row length (32, 64 or 128 bytes; 0 otherwise). A
 // swizzle given by hand is kept, and other shared tiles get none.
-// RUN: tile-opt %s --split-input-file --tile-assign-layouts
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-assign-layouts
 
 // Two warpgroups; %bias and %out meet %acc, %other only meets %out: all
 // four become wgmma fragments (whatever their element type); %alone meets

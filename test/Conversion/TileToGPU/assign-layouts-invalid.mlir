@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --split-input-file --tile-assign-layouts --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-assign-layouts --verify-diagnostics -o /dev/null
 
 // Fewer elements than threads.
 tile.kernel @too_few() threads(128) {

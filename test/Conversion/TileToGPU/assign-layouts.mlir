@@ -1,6 +1,6 @@
 // tile-assign-layouts: the widest run of at most 16 bytes that divides the
 // innermost dimension and spreads evenly over the kernel's threads.
-// RUN: tile-opt %s --split-input-file --tile-assign-layouts
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-assign-layouts
 
 // f32: runs of 4; the new type reaches every use (here a copy).
 tile.kernel @f32(%g: memref<?xf32>) threads(128) {

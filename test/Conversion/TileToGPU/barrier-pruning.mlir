@@ -7,7 +7,7 @@
 // - read_then_write: the shared -> fragment copy reads the tile, then the
 //   fragment -> shared copy must wait for every reader before it writes:
 //   its opening barrier stays between the loads and the stores.
-// RUN: tile-opt %s --split-input-file --convert-tile-to-gpu | grep -oE 'gpu\.barrier|nvvm\.fence\.proxy|vector\.load %view|vector\.store %[0-9]+, %view|nvgpu\.tma\.async\.store' | uniq -c
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --convert-tile-to-gpu | grep -oE 'gpu\.barrier|nvvm\.fence\.proxy|vector\.load %view|vector\.store %[0-9]+, %view|nvgpu\.tma\.async\.store' | uniq -c
 
 tile.kernel @write_then_store(%C: memref<?x?xf32>) threads(128) {
   %c0 = arith.constant 0 : index

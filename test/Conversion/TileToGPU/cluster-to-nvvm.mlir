@@ -7,7 +7,7 @@
 // load expects the whole tile's bytes but loads only this CTA's half of the
 // rows (rank x 64 rows in, at element rank x 4096 of the tile) with a
 // multicast mask of 0b11, through a tensor map whose box is that half.
-// RUN: tile-opt %s --convert-tile-to-gpu=chip=sm_90a --cse
+// RUN: tile-opt %s --tile-attach-target=chip=sm_90a --tile-select-instructions --convert-tile-to-gpu --cse
 
 tile.kernel @pair(%B: memref<?x?xbf16>) threads(128) cluster(2, 1, 1) {
   %c0 = arith.constant 0 : index

@@ -1,14 +1,14 @@
-// What convert-tile-to-gpu refuses, each with a located error (followed by the
-// conversion driver's own "failed to legalize").
-// RUN: tile-opt %s --split-input-file --convert-tile-to-gpu=chip=sm_80 --verify-diagnostics -o /dev/null
+// What tile-select-instructions and convert-tile-to-gpu refuse, each with a
+// located error (followed, in the conversion, by the driver's own "failed to
+// legalize").
+// RUN: tile-opt %s --split-input-file --tile-attach-target=chip=sm_80 --tile-select-instructions --convert-tile-to-gpu --verify-diagnostics -o /dev/null
 
 // A copy that completes on an mbarrier is a TMA copy: sm_80 has no TMA.
 tile.kernel @barrier_on_sm80(%g: memref<?xf32>, %i: index) threads(128) {
   %c0 = arith.constant 0 : index
   %s = tile.alloc_shared : memref<1024xf32, #gpu.address_space<workgroup>>
   %bar = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
-  // expected-error @below {{'tile.copy' op completes on a barrier, which needs TMA (sm_90 or later); sm_80 has none}}
-  // expected-error @below {{failed to legalize operation 'tile.copy' that was explicitly marked illegal}}
+  // expected-error @below {{'tile.copy' op completing on a barrier (a TMA load) needs TMA, which sm_80 does not have}}
   tile.copy %g[%i] to %s[] barrier %bar[%c0] : memref<?xf32>, memref<1024xf32, #gpu.address_space<workgroup>>, !tile.barrier<1>
 }
 
@@ -47,9 +47,9 @@ tile.kernel @no_layout() threads(128) {
 
 // -----
 
-// Tensor memory has no lowering yet: the first tile op left is named.
+// Tensor memory: sm_80 has none.
 tile.kernel @tmem() threads(128) {
-  // expected-error @below {{failed to legalize operation 'tile.alloc_tmem' that was explicitly marked illegal}}
+  // expected-error @below {{'tile.alloc_tmem' op needs tensor memory, which sm_80 does not have}}
   %t = tile.alloc_tmem : !tile.tmem<128x64xf16>
   tile.dealloc_tmem %t : !tile.tmem<128x64xf16>
 }
@@ -60,6 +60,6 @@ tile.kernel @tmem() threads(128) {
 tile.kernel @swizzled_plain_copy(%A: memref<?x?xbf16>) threads(128) {
   %c0 = arith.constant 0 : index
   %s = tile.alloc_shared {swizzle = 128} : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{'tile.copy' op accesses a 128-byte swizzled shared tile with ordinary loads and stores, which is not lowered yet (TMA, wgmma and copies from fragments handle swizzled tiles)}}
+  // expected-error @below {{'tile.copy' op accesses a 128-byte swizzled shared tile with ordinary loads and stores, which is not lowered yet (TMA, wgmma and copies from fragments handle swizzled tiles)}}
   tile.copy %A[%c0, %c0] to %s[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
 }

@@ -1,6 +1,6 @@
 // tile.copy lowering (convert-tile-to-gpu, which also allocates the operands;
 // --cse only merges the repeated constants).
-// RUN: tile-opt %s --split-input-file --convert-tile-kernel-to-gpu --tile-assign-layouts --convert-tile-to-gpu --cse
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --convert-tile-kernel-to-gpu --tile-assign-layouts --convert-tile-to-gpu --cse
 
 // global -> fragment, one run of 4 per thread at %i + 4 * tid: a 16-byte
 // vector load when in bounds and aligned, else a masked load (zeros outside).

@@ -1,6 +1,6 @@
 // tile.elementwise and tile.fill lowering (convert-tile-to-gpu, which also
 // allocates the operands; --cse only merges the repeated constants).
-// RUN: tile-opt %s --split-input-file --convert-tile-kernel-to-gpu --tile-assign-layouts --convert-tile-to-gpu --cse
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --convert-tile-kernel-to-gpu --tile-assign-layouts --convert-tile-to-gpu --cse
 
 // Fragments (128 f32 over 64 threads: one run of 2 each) and a captured
 // scalar: the body runs once per element, on register slots 0 and 1.

@@ -1,7 +1,7 @@
 // A fragment -> shared copy learns its destination's swizzle from the
 // allocation; lowered after shared memory (the wrong order of the
 // one-at-a-time passes) it cannot, and refuses rather than write unswizzled.
-// RUN: tile-opt %s --convert-tile-kernel-to-gpu --convert-tile-memory-to-gpu --convert-tile-copy-to-gpu --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --tile-attach-target --tile-select-instructions --convert-tile-kernel-to-gpu --convert-tile-memory-to-gpu --convert-tile-copy-to-gpu --verify-diagnostics -o /dev/null
 
 tile.kernel @late(%x: index) threads(128) {
   %f = tile.alloc_fragment : !tile.fragment<64x32xf32, #tile.wgmma<warpgroups = 1>>

@@ -1,6 +1,6 @@
 // Fragment slices and swizzled writes the lowering refuses, each with a
 // located error (and the conversion driver's "failed to legalize").
-// RUN: tile-opt %s --split-input-file --convert-tile-to-gpu --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --convert-tile-to-gpu --verify-diagnostics -o /dev/null
 
 // Slices are lowered for the wgmma accumulator layout only.
 tile.kernel @blocked_slice() threads(128) {

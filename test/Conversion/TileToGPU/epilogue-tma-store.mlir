@@ -11,7 +11,7 @@
 //   CTA synchronises.
 // - The copy's closing fence + barrier and the store's opening ones meet:
 //   one pair is left.
-// RUN: tile-opt %s --convert-tile-to-gpu --canonicalize --cse
+// RUN: tile-opt %s --tile-attach-target --tile-select-instructions --convert-tile-to-gpu --canonicalize --cse
 
 tile.kernel @staged(%C: memref<?x?xf32>) threads(128) {
   %c0 = arith.constant 0 : index

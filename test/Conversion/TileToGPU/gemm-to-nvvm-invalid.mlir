@@ -1,6 +1,6 @@
 // What the wgmma lowering of tile.gemm refuses (sm_90a), each with a located
 // error and the conversion driver's "failed to legalize".
-// RUN: tile-opt %s --split-input-file --tile-assign-layouts --convert-tile-to-gpu --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-assign-layouts --convert-tile-to-gpu --verify-diagnostics -o /dev/null
 
 // tf32 operands must be K-major: B as K x N is refused.
 tile.kernel @tf32_n_major_b() threads(128) {
@@ -130,7 +130,6 @@ tile.kernel @blocked_c() threads(128) {
   %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.blocked<threads = 128, vector = 4>>
-  // expected-error @below {{'tile.gemm' op expects C in a fragment with the #tile.wgmma layout (tile-assign-layouts)}}
-  // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
+  // expected-error @below {{'tile.gemm' op expects C in a fragment with a matrix layout (#tile.wgmma or #tile.mma, which tile-assign-layouts gives), got #tile.blocked<threads = 128, vector = 4>}}
   tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32, #tile.blocked<threads = 128, vector = 4>>
 }

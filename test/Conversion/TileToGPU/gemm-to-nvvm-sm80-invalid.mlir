@@ -1,5 +1,5 @@
 // tile.gemm on sm_80 (mma.sync): what the lowering refuses.
-// RUN: tile-opt %s --split-input-file --tile-assign-layouts=chip=sm_80 --convert-tile-to-gpu=chip=sm_80 --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --split-input-file --tile-attach-target=chip=sm_80 --tile-select-instructions --tile-assign-layouts --convert-tile-to-gpu --verify-diagnostics -o /dev/null
 
 // No warp grid: 8 rows cannot be split into 16-row mma tiles.
 tile.kernel @no_grid() threads(128) {
@@ -17,8 +17,7 @@ tile.kernel @wgmma_layout() threads(128) {
   %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
-  // expected-error @below {{'tile.gemm' op expects C in a fragment with the #tile.mma layout (tile-assign-layouts)}}
-  // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
+  // expected-error @below {{'tile.gemm' op a #tile.wgmma accumulator needs wgmma, which sm_80 does not have}}
   tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
 }
 

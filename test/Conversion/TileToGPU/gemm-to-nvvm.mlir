@@ -2,17 +2,17 @@
 // registers (N / 2 per thread of a 64 x N warpgroup tile), then between one
 // wgmma.fence and one commit + wait, one inline-PTX block; SSA names are
 // blanked so that repeats count.
-// RUN: tile-opt %s --split-input-file --tile-assign-layouts --convert-tile-to-gpu | grep -E '^// -{5}|gpu\.func|nvvm\.wgmma|memref\.alloca|nvgpu\.mbarrier\.arrive |nvvm\.mma\.sync|nvvm\.ldmatrix' | sed -E -e 's/ : !llvm\.struct.*//' -e 's/%[0-9a-z_]+/%v/g' | uniq -c
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-assign-layouts --convert-tile-to-gpu | grep -E '^// -{5}|gpu\.func|nvvm\.wgmma|memref\.alloca|nvgpu\.mbarrier\.arrive |nvvm\.mma\.sync|nvvm\.ldmatrix' | sed -E -e 's/ : !llvm\.struct.*//' -e 's/%[0-9a-z_]+/%v/g' | uniq -c
 // The block: one wgmma.mma_async m64nNk16 per 16 columns of K on the same
 // accumulator registers (shown as {d}), the first with scale-d `first`, which
 // is 0 with clear_accum.
-// RUN: tile-opt %s --split-input-file --tile-assign-layouts --convert-tile-to-gpu | grep -oE '^// -{5}|setp\.ne\.b32 first, [01]|wgmma\.mma_async[^;]*' | sed -E 's/\{[^}]*\}/{d}/' | uniq -c
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-assign-layouts --convert-tile-to-gpu | grep -oE '^// -{5}|setp\.ne\.b32 first, [01]|wgmma\.mma_async[^;]*' | sed -E 's/\{[^}]*\}/{d}/' | uniq -c
 // The i64 constants per kernel, first use order: the warpgroup's A offset
 // (64 rows), the descriptor arithmetic (address & 0x3FFFF, >> 4), the
 // descriptor's fixed bits (layout type 1/2/3 for 128/64/32-byte swizzles in
 // bits 62-63, stride byte offset 8 rows >> 4 in bits 32-45, leading byte
 // offset 1 in bits 16-29) and the K steps of 32 bytes.
-// RUN: tile-opt %s --split-input-file --tile-assign-layouts --convert-tile-to-gpu | grep -E '^// -{5}|arith\.constant -?[0-9]+ : i64' | sed -E 's/.*arith\.constant (-?[0-9]+) : i64.*/\1/' | awk '/-----/ { delete seen } /-----/ || !seen[$0]++'
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-assign-layouts --convert-tile-to-gpu | grep -E '^// -{5}|arith\.constant -?[0-9]+ : i64' | sed -E 's/.*arith\.constant (-?[0-9]+) : i64.*/\1/' | awk '/-----/ { delete seen } /-----/ || !seen[$0]++'
 
 // One warpgroup, 128-byte rows: K = 64 is four m64n64k16 steps.
 tile.kernel @bf16_128b(%C: memref<?x?xf32>) threads(128) {

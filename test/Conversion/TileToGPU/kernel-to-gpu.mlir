@@ -1,6 +1,6 @@
 // convert-tile-kernel-to-gpu: each tile.kernel becomes a gpu.func kernel in
 // gpu.module @tile_kernels, its thread count a known block size.
-// RUN: tile-opt %s --split-input-file --convert-tile-kernel-to-gpu
+// RUN: tile-opt %s --split-input-file --tile-attach-target --convert-tile-kernel-to-gpu
 
 // A plain kernel: the body moves over, the terminator becomes gpu.return.
 tile.kernel @plain(%a: memref<?xf32>, %n: index) threads(128) {

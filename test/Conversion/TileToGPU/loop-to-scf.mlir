@@ -1,5 +1,5 @@
 // tile.pipelined_for with stages(1) is a plain scf.for (convert-tile-to-gpu).
-// RUN: tile-opt %s --convert-tile-to-gpu
+// RUN: tile-opt %s --tile-attach-target --tile-select-instructions --convert-tile-to-gpu
 
 tile.kernel @loop(%lo: index, %hi: index, %step: index) threads(32) {
   %s = tile.alloc_shared : memref<32xf32, #gpu.address_space<workgroup>>

@@ -1,6 +1,6 @@
 // tile.mbarrier ops to nvgpu (convert-tile-to-gpu, which also creates and
 // initialises the barrier ring; --cse only merges the repeated constants).
-// RUN: tile-opt %s --split-input-file --convert-tile-to-gpu --cse
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --convert-tile-to-gpu --cse
 
 // arrive: every thread.
 tile.kernel @arrive(%i: index) threads(128) {

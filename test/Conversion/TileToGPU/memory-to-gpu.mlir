@@ -1,5 +1,5 @@
 // convert-tile-memory-to-gpu: shared tiles, fragments and barrier rings.
-// RUN: tile-opt %s --split-input-file --convert-tile-kernel-to-gpu --tile-assign-layouts --convert-tile-memory-to-gpu
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --convert-tile-kernel-to-gpu --tile-assign-layouts --convert-tile-memory-to-gpu
 
 // Two shared tiles: two distinct workgroup globals, 1024-byte aligned.
 tile.kernel @shared() threads(128) {

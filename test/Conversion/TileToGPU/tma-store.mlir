@@ -2,7 +2,7 @@
 // and syncs, thread 0 issues the bulk tensor store (one per 128-byte column
 // block of a swizzled tile), commits and waits for it, then the CTA syncs.
 // The kernel gets a tensor-map parameter for the destination.
-// RUN: tile-opt %s --tile-assign-layouts --convert-tile-to-gpu | grep -oE 'nvgpu.tma.async.store|nvvm.cp.async.bulk.[a-z_.]+ ?[0-9]*|nvvm.fence.proxy|gpu.barrier|tile.tma = .*\]' | uniq -c
+// RUN: tile-opt %s --tile-attach-target --tile-select-instructions --tile-assign-layouts --convert-tile-to-gpu | grep -oE 'nvgpu.tma.async.store|nvvm.cp.async.bulk.[a-z_.]+ ?[0-9]*|nvvm.fence.proxy|gpu.barrier|tile.tma = .*\]' | uniq -c
 
 tile.kernel @store(%dst: memref<?x?xbf16>) threads(128) {
   %c0 = arith.constant 0 : index

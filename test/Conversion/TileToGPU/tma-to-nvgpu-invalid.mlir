@@ -1,5 +1,5 @@
 // TMA copies the lowering refuses.
-// RUN: tile-opt %s --split-input-file --tile-assign-layouts --convert-tile-to-gpu --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-assign-layouts --convert-tile-to-gpu --verify-diagnostics -o /dev/null
 
 // TMA reads through a tensor map of a kernel argument; a view of one has none.
 tile.kernel @view(%A: memref<?x?xf32>, %n: index) threads(128) {

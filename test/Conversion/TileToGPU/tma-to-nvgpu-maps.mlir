@@ -2,7 +2,7 @@
 // swizzle: four copies here need three maps (A with an 8x32 box, A with a
 // 16x32 box, B with an 8x32 box); unswizzled tiles use SWIZZLE_NONE. Only
 // the signature, the casts to descriptors and the TMA ops are shown.
-// RUN: tile-opt %s --tile-assign-layouts --convert-tile-to-gpu | grep -E 'gpu\.func|tensormap\.descriptor|expect_tx|tma\.async\.load' | sed -E 's/ : <tensor = .*//'
+// RUN: tile-opt %s --tile-attach-target --tile-select-instructions --tile-assign-layouts --convert-tile-to-gpu | grep -E 'gpu\.func|tensormap\.descriptor|expect_tx|tma\.async\.load' | sed -E 's/ : <tensor = .*//'
 
 tile.kernel @shared_maps(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %i: index) threads(128) {
   %c0 = arith.constant 0 : index

@@ -3,7 +3,7 @@
 // swizzle), listed in its `tile.tma` attribute for the runtime; thread 0
 // raises the barrier's expected bytes and issues nvgpu.tma.async.load with
 // the offsets innermost first.
-// RUN: tile-opt %s --tile-assign-layouts --convert-tile-to-gpu
+// RUN: tile-opt %s --tile-attach-target --tile-select-instructions --tile-assign-layouts --convert-tile-to-gpu
 
 // One bf16 tile with a 128-byte swizzle; the full lowering is small enough
 // to read whole.

@@ -5,7 +5,7 @@
 // reads it); a team's CTA barrier becomes named barrier 3 + team for its
 // 128 threads. (Both teams write the same shared tile here: the test is
 // about the renumbering; the pipeliner refuses such sharing.)
-// RUN: tile-opt %s --convert-tile-to-gpu --canonicalize --cse
+// RUN: tile-opt %s --tile-attach-target --tile-select-instructions --convert-tile-to-gpu --canonicalize --cse
 
 tile.kernel @teams(%C: memref<?x?xf32>) threads(384) {
   %c0 = arith.constant 0 : index

@@ -1,6 +1,6 @@
 // The split rewrites the thread ids and barriers of lowered ops, so it must
 // run after the ops in its regions are lowered: run first, it refuses.
-// RUN: tile-opt %s --convert-tile-kernel-to-gpu --convert-tile-warp-specialize-to-nvvm --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --tile-attach-target --convert-tile-kernel-to-gpu --convert-tile-warp-specialize-to-nvvm --verify-diagnostics -o /dev/null
 
 tile.kernel @too_early(%A: memref<?x?xf32>) threads(256) {
   %c0 = arith.constant 0 : index

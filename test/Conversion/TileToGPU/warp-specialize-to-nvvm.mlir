@@ -8,7 +8,7 @@
 // visible before the store becomes named barrier 1 for their 256 threads
 // (nvvm.barrier id = 1, 256) rather than gpu.barrier, which the producer
 // warp would never reach.
-// RUN: tile-opt %s --convert-tile-to-gpu --canonicalize --cse
+// RUN: tile-opt %s --tile-attach-target --tile-select-instructions --convert-tile-to-gpu --canonicalize --cse
 
 tile.kernel @roles(%A: memref<?x?xf32>, %C: memref<?x?xf32>) threads(384) {
   %c0 = arith.constant 0 : index
@@ -31,7 +31,7 @@ tile.kernel @roles(%A: memref<?x?xf32>, %C: memref<?x?xf32>) threads(384) {
 // is left (only the kernel attributes the runtime reads), the roles' six
 // barriers are named ones and the only gpu.barrier is the CTA-wide one after
 // the mbarrier initialisation.
-// RUN: tile-opt %s --convert-tile-kernel-to-gpu --convert-tile-copy-to-gpu --convert-tile-memory-to-gpu --convert-tile-mbarrier-to-nvgpu --convert-tile-warp-specialize-to-nvvm | grep -oE 'nvvm.setmaxregister +(increase|decrease) [0-9]+|nvvm.barrier id|gpu.barrier|tile\.[a-z_]+ ' | sort | uniq -c
+// RUN: tile-opt %s --tile-attach-target --tile-select-instructions --convert-tile-kernel-to-gpu --convert-tile-copy-to-gpu --convert-tile-memory-to-gpu --convert-tile-mbarrier-to-nvgpu --convert-tile-warp-specialize-to-nvvm | grep -oE 'nvvm.setmaxregister +(increase|decrease) [0-9]+|nvvm.barrier id|gpu.barrier|tile\.[a-z_]+ ' | sort | uniq -c
 
 // Without registers(...) nothing calls setmaxnreg; the producer's plain copy
 // to shared memory ends with named barrier 2 for its one warp (32 threads).
@@ -47,7 +47,7 @@ tile.kernel @no_registers(%A: memref<?x?xf32>) threads(256) {
 // Asynchronous TMA stores and their wait in the consumers: the thread that
 // issues the store and the one that waits are the same, consumer thread 0
 // (thread_id - 128 == 0).
-// RUN: tile-opt %s --convert-tile-to-gpu --canonicalize --cse | sed -n '/@async_stores/,/gpu.return/p' | grep -E 'thread_id|cmpi eq|tma.async.store|scf.if|bulk' | sed -E 's/^ +//; s/ : memref.*//'
+// RUN: tile-opt %s --tile-attach-target --tile-select-instructions --convert-tile-to-gpu --canonicalize --cse | sed -n '/@async_stores/,/gpu.return/p' | grep -E 'thread_id|cmpi eq|tma.async.store|scf.if|bulk' | sed -E 's/^ +//; s/ : memref.*//'
 tile.kernel @async_stores(%C: memref<?x?xf32>) threads(384) {
   %c0 = arith.constant 0 : index
   %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>

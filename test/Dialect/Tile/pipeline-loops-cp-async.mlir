@@ -4,7 +4,7 @@
 // prologue's S - 1 included, even when the iteration does not exist), and
 // each iteration waits until at most S - 2 groups are pending, then
 // synchronises the CTA; no mbarriers.
-// RUN: tile-opt %s --tile-pipeline-loops=chip=sm_80 --cse
+// RUN: tile-opt %s --tile-attach-target=chip=sm_80 --tile-select-instructions --tile-pipeline-loops --cse
 
 tile.kernel @sm80(%A: memref<?x?xf32>, %n: index) threads(128) {
   %c0 = arith.constant 0 : index

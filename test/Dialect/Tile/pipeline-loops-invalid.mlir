@@ -1,5 +1,5 @@
 // What tile-pipeline-loops refuses, each with a located error.
-// RUN: tile-opt %s --split-input-file --tile-pipeline-loops --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-pipeline-loops --verify-diagnostics -o /dev/null
 
 // Nothing to multi-buffer: the body only reads shared memory.
 tile.kernel @no_producer(%n: index) threads(128) {

@@ -6,7 +6,7 @@
 // loads of iteration i + S - 1. A gemm whose accumulator only gemms touch in
 // the loop is marked tile.gemm_in_flight = 1 (it may finish one iteration
 // late).
-// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-pipeline-loops --canonicalize
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-assign-layouts --tile-pipeline-loops --canonicalize
 
 // Two producers (A and B) feeding a gemm, double-buffered: the rings keep the
 // 128-byte swizzle tile-assign-layouts chose, the barriers expect 2 arrivals,

@@ -44,7 +44,7 @@ static FailureOr<CopyMechanism> selectCopy(CopyOp op, const ChipInfo &chip) {
   MemorySpace dst = getMemorySpace(op.getDest().getType());
   if (src == MemorySpace::Tmem || dst == MemorySpace::Tmem) {
     if (failed(requireFeature(op, chip, Feature::TensorMemory,
-                              "a copy to or from tensor memory")))
+                              "copying to or from tensor memory")))
       return failure();
     return op.emitOpError("to or from tensor memory is not lowered yet "
                           "(tcgen05.ld/st/cp on ")
@@ -52,7 +52,7 @@ static FailureOr<CopyMechanism> selectCopy(CopyOp op, const ChipInfo &chip) {
   }
   if (op.getBarrier()) {
     if (failed(requireFeature(op, chip, Feature::Tma,
-                              "a copy that completes on a barrier (TMA)")))
+                              "completing on a barrier (a TMA load)")))
       return failure();
     return CopyMechanism::tma_load;
   }
@@ -96,6 +96,11 @@ static FailureOr<MmaMechanism> selectGemm(GemmOp op, const ChipInfo &chip) {
            << chip.name << ")";
   }
   Attribute layout = cast<FragmentType>(op.getC().getType()).getLayout();
+  if (layout && !isa<MmaLayoutAttr, WgmmaLayoutAttr>(layout))
+    return op.emitOpError("expects C in a fragment with a matrix layout "
+                          "(#tile.wgmma or #tile.mma, which "
+                          "tile-assign-layouts gives), got ")
+           << layout;
   // An #tile.mma accumulator asks for mma.sync on any chip.
   if (isa_and_present<MmaLayoutAttr>(layout))
     return MmaMechanism::mma_sync;
@@ -114,14 +119,12 @@ static FailureOr<MmaMechanism> selectGemm(GemmOp op, const ChipInfo &chip) {
 // or are not lowered at all yet.
 static LogicalResult checkOtherOp(Operation *op, const ChipInfo &chip) {
   auto notLowered = [&](StringRef what) {
-    return op->emitOpError() << what << " is not lowered yet (for "
-                             << chip.name << " or any chip)";
+    return op->emitOpError() << "is not lowered yet, for any chip: " << what;
   };
   if (isa<AllocTmemOp, DeallocTmemOp>(op)) {
-    if (failed(requireFeature(op, chip, Feature::TensorMemory,
-                              "tensor memory")))
+    if (failed(requireFeature(op, chip, Feature::TensorMemory, "")))
       return failure();
-    return notLowered("tensor memory allocation (tcgen05.alloc)");
+    return notLowered("tensor memory (tcgen05.alloc/dealloc)");
   }
   if (auto kernel = dyn_cast<KernelOp>(op); kernel && kernel.getCluster())
     return requireFeature(op, chip, Feature::Clusters, "a cluster");
@@ -138,8 +141,7 @@ static LogicalResult checkOtherOp(Operation *op, const ChipInfo &chip) {
     return requireFeature(op, chip, Feature::Clusters, "a cluster barrier");
   }
   if (isa<PutOp, GetOp, SignalOp, WaitOp, FenceOp, RankOp, NumRanksOp>(op))
-    return notLowered("'" + op->getName().getStringRef().str() +
-                      "' (put/get/wait across CTAs or GPUs)");
+    return notLowered("put/get/signal/wait across CTAs or GPUs");
   return success();
 }
 
