@@ -27,24 +27,34 @@ def ConvertTileKernelToGPU : TileToGPUPass<"convert-tile-kernel-to-gpu",
 
 def ConvertTileMemoryToGPU : TileToGPUPass<"convert-tile-memory-to-gpu",
     "Allocates shared tiles, register fragments and barrier rings", [{
-    `tile.alloc_shared` becomes a `memref.global` in workgroup memory (aligned
-    for TMA and swizzling) read with `memref.get_global`;
+    Every `tile.alloc_shared` and `tile.alloc_barrier` of an outlined kernel
+    gets an offset in the kernel's dynamic shared memory (aligned for TMA
+    and swizzling; the kernel's total is `tile.dynamic_shared_bytes`, which
+    the runtime's kernel description carries) and becomes a view of it;
     `tile.alloc_fragment` becomes a per-thread `memref.alloca` holding the
-    elements its layout gives the thread (promoted to registers by LLVM);
-    `tile.alloc_barrier` becomes `nvgpu.mbarrier.create` plus an
+    elements its layout gives the thread (promoted to registers later);
+    `tile.alloc_barrier` also becomes `nvgpu.mbarrier.create` plus an
     initialisation by thread 0 and a CTA barrier. Fragments need layouts
-    (`tile-assign-layouts`).
+    (`tile-assign-layouts`). A kernel that needs more shared memory than
+    the target chip gives a CTA is refused.
   }]>;
 
 def ConvertTileCopyToGPU : TileToGPUPass<"convert-tile-copy-to-gpu",
-    "Lowers tile.copy to coalesced vector accesses or TMA", [{
-    Global <-> fragment and global <-> shared copies become 16-byte vector
-    loads and stores spread over the CTA's threads in the blocked layout;
-    edge tiles are masked (out-of-bounds reads give 0, writes are skipped),
-    and a run-time alignment check picks the scalar path for rows that are
-    not 16-byte aligned. Shared <-> fragment copies move the same runs.
-    Copies that write shared memory end with a CTA barrier. Copies with a
-    barrier (global -> shared) fail until the TMA lowering lands.
+    "Lowers tile.copy by the mechanism tile-select-instructions chose", [{
+    One pattern set per `#tile.copy_mechanism`, each in a file of its own
+    (lib/Conversion/TileToGPU/Copy/):
+    - `vector` (Vector.cpp): 16-byte vector runs spread over the CTA's
+      threads in the blocked layout (or the fragment's layout); edge tiles
+      are masked (out-of-bounds reads give 0, writes are skipped) and a
+      run-time alignment check picks the scalar path for rows that are not
+      16-byte aligned; fragment slices and swizzled destinations run by
+      run. Copies that write shared memory end with a CTA barrier.
+    - `cp_async` (CpAsync.cpp): cp.async runs, committed and waited for
+      unless the copy is `{async}`.
+    - `tma_load` / `tma_store` (Tma.cpp): bulk tensor copies through the
+      kernel's tensor-map parameters (assigned here), loads completing on
+      their mbarrier, multicast slices; `tile.wait_tma_stores`.
+    A copy without a mechanism is a located error.
   }]>;
 
 def ConvertTileElementwiseToGPU : TileToGPUPass<"convert-tile-elementwise-to-gpu",
@@ -56,19 +66,21 @@ def ConvertTileElementwiseToGPU : TileToGPUPass<"convert-tile-elementwise-to-gpu
   }]>;
 
 def ConvertTileGemmToNVVM : TileToGPUPass<"convert-tile-gemm-to-nvvm",
-    "Lowers tile.gemm to the chip's matrix instructions", [{
-    sm_90a: A and B in swizzled shared tiles (either major; tf32 K-major
-    only) or A in a register fragment with C's layout, C in a `#tile.wgmma`
-    fragment: per warpgroup, `wgmma.fence`, one inline-PTX block with one
-    `wgmma.mma_async` m64nNk16 per 32 bytes of K (descriptors built from the
-    tiles' shared addresses and swizzles; for A in registers four 32-bit
-    registers per K step), `wgmma.commit_group` and `wgmma.wait_group` (1 when
-    the pipeliner leaves the group in flight, else 0). Other sm_80+ chips,
-    and a C in a `#tile.mma` fragment on any chip: mma.sync m16n8k16 with
-    ldmatrix (.trans for K x M / K x N operands). A gemm with a barrier waits
-    for its product, then every thread arrives on it. Forms not lowered yet
-    (tensor memory, A in registers for mma.sync, i8 and fp8) fail with an
-    error naming them.
+    "Lowers tile.gemm by the matrix instruction tile-select-instructions chose", [{
+    One pattern set per `#tile.mma_mechanism` (lib/Conversion/TileToGPU/Mma/):
+    - `wgmma` (Wgmma.cpp, sm_90a): A and B in swizzled shared tiles (either
+      major; tf32 K-major only) or A in a register fragment with C's layout,
+      C in a `#tile.wgmma` fragment: per warpgroup, `wgmma.fence`, one
+      inline-PTX block with one `wgmma.mma_async` m64nNk16 per 32 bytes of K
+      (descriptors built from the tiles' shared addresses and swizzles; for
+      A in registers four 32-bit registers per K step) and
+      `wgmma.commit_group`, then `wgmma.wait_group 0` unless the gemm is
+      `{async}`; `tile.wait_gemms pending(N)` is `wgmma.wait_group N`.
+    - `mma_sync` (MmaSync.cpp, sm_80+): C in a `#tile.mma` fragment,
+      mma.sync m16n8k16 with ldmatrix (.trans for K x M / K x N operands).
+    A gemm with a barrier waits for its product, then every thread arrives
+    on it. Forms not lowered yet (A in registers for mma.sync, i8 and fp8)
+    fail with an error naming them; so does a gemm without a mechanism.
   }]>;
 
 def ConvertTileMBarrierToNVGPU : TileToGPUPass<"convert-tile-mbarrier-to-nvgpu",
@@ -87,18 +99,22 @@ def ConvertTileWarpSpecializeToNVVM : TileToGPUPass<
     Runs after the other tile-to-GPU conversions (it rewrites the thread ids
     and CTA barriers they produced). Each `tile.warp_specialize` becomes an
     `scf.if` on the thread id: the producer warpgroup lowers its register
-    budget (`nvvm.setmaxregister decrease`) and its warp 0 runs the producer
-    region; the consumers raise theirs, read thread ids less 128 and
-    synchronise on named barrier 1 with their own thread count.
+    budget (`nvvm.setmaxregister decrease`, when the op has `registers`)
+    and its warp 0 runs the producer region; the consumers raise theirs,
+    read thread ids less 128 and synchronise on named barrier 1 with their
+    own thread count (with `teams(2)`, per team: barriers 3 and 4).
   }]>;
 
 def ConvertTileToGPU : TileToGPUPass<"convert-tile-to-gpu",
     "Runs every tile-to-GPU conversion at once", [{
     Kernel outlining followed by one conversion with all patterns of
-    `convert-tile-{memory,copy,elementwise}-to-gpu` and
-    `convert-tile-mbarrier-to-nvgpu`, then
-    `convert-tile-warp-specialize-to-nvvm`. Any tile op left is an error
-    naming the op that has no lowering yet.
+    `convert-tile-{memory,copy,elementwise}-to-gpu`,
+    `convert-tile-gemm-to-nvvm` and `convert-tile-mbarrier-to-nvgpu`, then
+    redundant CTA barriers are dropped (a barrier only side-effect-free ops
+    separate from the previous one) and `convert-tile-warp-specialize-to-nvvm`
+    runs. Any tile op left is an error naming the op that has no lowering
+    yet. Reads the chip from `tile.target`; copies and gemms need their
+    mechanism (`tile-select-instructions`).
   }]>;
 
 def TilePromoteFragments : Pass<"tile-promote-fragments", "ModuleOp"> {

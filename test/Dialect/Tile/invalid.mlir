@@ -1629,3 +1629,104 @@ tile.kernel @ws_producer_argument() threads(256) {
   } consumers {
   }
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Target, mechanisms, asynchronous gemms
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{unknown chip 'sm_1'; known chips: sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100a}}
+module attributes {tile.target = #tile.target<"sm_1">} {}
+
+// -----
+
+// expected-error @+1 {{expects 'tile.target' to be a #tile.target<"chip">, got "sm_90a"}}
+module attributes {tile.target = "sm_90a"} {}
+
+// -----
+
+// expected-error @+1 {{expects 'tile.target' on a builtin.module}}
+func.func @target_on_func() attributes {tile.target = #tile.target<"sm_90a">} {
+  return
+}
+
+// -----
+
+tile.kernel @wait_gemms_range() threads(128) {
+  // expected-error @+1 {{'tile.wait_gemms' op expects pending in [0, 7], got 8}}
+  tile.wait_gemms pending(8)
+}
+
+// -----
+
+// expected-error @+1 {{'tile.wait_gemms' op must be nested in a 'tile.kernel'}}
+tile.wait_gemms pending(0)
+
+// -----
+
+tile.kernel @async_gemm_barrier() threads(128) {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  %b = tile.alloc_shared : memref<16x16xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x16xf32>
+  %bar = tile.alloc_barrier arrivals(128) : !tile.barrier<1>
+  // expected-error @+1 {{takes {async} or a barrier, not both: a product that completes on a barrier is waited for by it}}
+  tile.gemm %a, %b, %acc barrier %bar[%c0] {async} : memref<64x16xbf16, #gpu.address_space<workgroup>>, memref<16x16xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x16xf32>, !tile.barrier<1>
+}
+
+// -----
+
+tile.kernel @gemm_mechanism_layout() threads(128) {
+  %a = tile.alloc_shared : memref<64x16xbf16, #gpu.address_space<workgroup>>
+  %b = tile.alloc_shared : memref<16x16xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x16xf32, #tile.mma<warps_m = 4, warps_n = 1>>
+  // expected-error @+1 {{takes mechanism wgmma, whose C has the #tile.wgmma layout, not #tile.mma<warps_m = 4, warps_n = 1>}}
+  tile.gemm %a, %b, %acc {mechanism = #tile.mma_mechanism<wgmma>} : memref<64x16xbf16, #gpu.address_space<workgroup>>, memref<16x16xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x16xf32, #tile.mma<warps_m = 4, warps_n = 1>>
+}
+
+// -----
+
+tile.kernel @copy_async_direction(%g: memref<?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %f = tile.alloc_fragment : !tile.fragment<512xf32>
+  // expected-error @+1 {{takes {async} only with {tma} (an asynchronous TMA store) or on a global to shared copy without a barrier (cp.async groups the program waits for)}}
+  tile.copy %f[] to %g[%c0] {async} : !tile.fragment<512xf32>, memref<?xf32>
+}
+
+// -----
+
+tile.kernel @copy_tma_store_mechanism(%g: memref<?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<512xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{takes mechanism tma_store only with {tma}}}
+  tile.copy %s[] to %g[%c0] {mechanism = #tile.copy_mechanism<tma_store>} : memref<512xf32, #gpu.address_space<workgroup>>, memref<?xf32>
+}
+
+// -----
+
+tile.kernel @copy_cp_async_mechanism(%g: memref<?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<512xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{takes mechanism cp_async only for a global to shared copy without a barrier}}
+  tile.copy %s[] to %g[%c0] {mechanism = #tile.copy_mechanism<cp_async>} : memref<512xf32, #gpu.address_space<workgroup>>, memref<?xf32>
+}
+
+// -----
+
+tile.kernel @copy_tma_load_mechanism(%g: memref<?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<512xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{takes mechanism tma_load only for a global to shared copy with a barrier (or a producer of a tile.pipelined_for)}}
+  tile.copy %g[%c0] to %s[] {mechanism = #tile.copy_mechanism<tma_load>} : memref<?xf32>, memref<512xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @copy_vector_mechanism(%g: memref<?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<512xf32, #gpu.address_space<workgroup>>
+  %bar = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
+  // expected-error @+1 {{is a TMA copy (barrier or {tma}); its mechanism must be tma_load or tma_store, not vector}}
+  tile.copy %g[%c0] to %s[] barrier %bar[%c0] {mechanism = #tile.copy_mechanism<vector>} : memref<?xf32>, memref<512xf32, #gpu.address_space<workgroup>>, !tile.barrier<1>
+}

@@ -273,3 +273,19 @@ tile.kernel @teams() threads(384) {
   ^bb0(%team: index):
   }
 }
+
+// The target, recorded mechanisms, asynchronous gemms and their wait.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @selected(%A: memref<?x?xbf16>, %C: memref<?x?xf32>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %a = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+    %acc = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
+    %bar = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
+    tile.copy %A[%c0, %c0] to %a[] barrier %bar[%c0] {mechanism = #tile.copy_mechanism<tma_load>} : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.barrier<1>
+    tile.copy %A[%c0, %c0] to %b[] {async, mechanism = #tile.copy_mechanism<cp_async>} : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+    tile.gemm %a, %b, %acc {async, mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
+    tile.wait_gemms pending(0)
+    tile.copy %acc[] to %C[%c0, %c0] {mechanism = #tile.copy_mechanism<vector>} : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>, memref<?x?xf32>
+  }
+}
