@@ -1,6 +1,7 @@
 //===- MemoryToGPU.cpp - shared tiles, fragments and barrier rings --------===//
 
 #include "Common.h"
+#include "SharedMemoryAllocation.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 #include "tile/Target/Chip.h"
 
@@ -11,39 +12,6 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
-static constexpr int64_t kSharedAlignment = 1024;
-static constexpr llvm::StringLiteral kSharedOffsetAttr = "tile.shared_offset";
-
-LogicalResult mlir::tile::assignSharedOffsets(ModuleOp module,
-                                              const ChipInfo &chip) {
-  WalkResult result = module.walk([&](gpu::GPUFuncOp func) {
-    int64_t offset = 0;
-    func.walk([&](AllocSharedOp alloc) {
-      auto type = cast<MemRefType>(alloc.getType());
-      int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
-      alloc->setAttr(kSharedOffsetAttr,
-                     IntegerAttr::get(IndexType::get(func.getContext()), offset));
-      offset = llvm::alignTo(offset + bytes, kSharedAlignment);
-    });
-    if (offset == 0)
-      return WalkResult::advance();
-    // Room to realign the base at run time.
-    int64_t total = offset + kSharedAlignment;
-    if (total > chip.maxSharedBytes) {
-      func.emitOpError("needs ")
-          << total << " bytes of shared memory (its tiles and 1 KiB to align "
-          << "them); " << chip.name << " allows " << chip.maxSharedBytes
-          << " per CTA: use fewer pipeline stages or smaller tiles";
-      return WalkResult::interrupt();
-    }
-    func->setAttr(kDynamicSharedBytesAttrName,
-                  IntegerAttr::get(IntegerType::get(func.getContext(), 32),
-                                   total));
-    return WalkResult::advance();
-  });
-  return failure(result.wasInterrupted());
-}
-
 namespace {
 // Shared tiles live in the kernel's dynamic shared memory (static shared
 // memory stops at 48 KiB) at the offsets assignSharedOffsets chose. The
@@ -53,31 +21,13 @@ struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
   LogicalResult
   matchAndRewrite(AllocSharedOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto offset = op->getAttrOfType<IntegerAttr>(kSharedOffsetAttr);
+    auto offset = op->getAttrOfType<IntegerAttr>(kSharedOffsetAttrName);
     if (!offset)
       return op.emitOpError("has no shared-memory offset; it must be inside "
                             "an outlined kernel");
-    Location loc = op.getLoc();
-    MLIRContext *context = getContext();
-    auto workgroup =
-        gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
-    auto bytesType = MemRefType::get({ShapedType::kDynamic},
-                                     rewriter.getI8Type(), nullptr, workgroup);
-    Value base = gpu::DynamicSharedMemoryOp::create(rewriter, loc, bytesType);
-    Value address =
-        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, base);
-    Value align = constIndex(rewriter, loc, kSharedAlignment);
-    // pad = (align - address % align) % align
-    Value pad = arith::RemUIOp::create(
-        rewriter, loc,
-        arith::SubIOp::create(
-            rewriter, loc, align,
-            arith::RemUIOp::create(rewriter, loc, address, align)),
-        align);
-    Value start = arith::AddIOp::create(
-        rewriter, loc, pad, constIndex(rewriter, loc, offset.getInt()));
-    rewriter.replaceOpWithNewOp<memref::ViewOp>(op, op.getType(), base, start,
-                                                ValueRange{});
+    rewriter.replaceOp(op, createSharedView(rewriter, op.getLoc(),
+                                            cast<MemRefType>(op.getType()),
+                                            offset.getInt()));
     return success();
   }
 };

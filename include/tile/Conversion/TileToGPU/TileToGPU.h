@@ -21,9 +21,13 @@ public:
 /// Moves every tile.kernel into a gpu.module as a gpu.func kernel.
 LogicalResult outlineTileKernels(ModuleOp module, const ChipInfo &chip);
 
-/// Places every tile.alloc_shared of each outlined kernel in its dynamic
-/// shared memory (1024-byte aligned) and records the kernel's total;
-/// fails with a located error when it exceeds what `chip` allows a CTA.
+/// Places every tile.alloc_shared of each outlined kernel, and the scratch
+/// its ops asked for, in its dynamic shared memory (tiles 1024-byte
+/// aligned); pieces whose lifetimes (in top-level ops of the kernel body)
+/// do not overlap share bytes, with a CTA barrier where bytes change hands.
+/// Records the offsets and the kernel's total; fails with a located error
+/// when the total exceeds what `chip` allows a CTA. See
+/// lib/Conversion/TileToGPU/SharedMemoryAllocation.{h,cpp}.
 LogicalResult assignSharedOffsets(ModuleOp module, const ChipInfo &chip);
 
 /// Gives each kernel one tensor-map parameter per distinct (global argument,
