@@ -158,8 +158,10 @@ private:
   /// The last top-level op that uses `barrier`; none when it does not come
   /// straight from a tile.alloc_barrier of this kernel.
   std::optional<int64_t> lastBarrierUse(Value barrier) const;
-  /// The first top-level `tile.wait_tma_stores pending(0)` after `at`.
-  std::optional<int64_t> nextFullTmaStoreWait(int64_t at) const;
+  /// The first top-level `tile.wait_tma_stores pending(0)` (`tile.wait_gemms
+  /// pending(0)`) after `at`.
+  template <typename WaitOp>
+  std::optional<int64_t> nextFullWait(int64_t at) const;
 
   Block *body = nullptr;
   DenseMap<Operation *, int64_t> position;
@@ -181,11 +183,10 @@ std::optional<int64_t> KernelLiveness::lastBarrierUse(Value barrier) const {
   return last;
 }
 
-std::optional<int64_t>
-KernelLiveness::nextFullTmaStoreWait(int64_t at) const {
+template <typename WaitOp>
+std::optional<int64_t> KernelLiveness::nextFullWait(int64_t at) const {
   for (int64_t i = at + 1, e = topLevel.size(); i < e; ++i)
-    if (auto wait = dyn_cast<WaitTmaStoresOp>(topLevel[i]);
-        wait && wait.getPending() == 0)
+    if (auto wait = dyn_cast<WaitOp>(topLevel[i]); wait && wait.getPending() == 0)
       return i;
   return std::nullopt;
 }
@@ -223,6 +224,9 @@ Interval KernelLiveness::tileLifetime(AllocSharedOp alloc) {
             return kernel;
           cover(*wait);
         }
+        // An {async} product reads its operands until it is waited for.
+        if (gemm.getAsync())
+          cover(nextFullWait<WaitGemmsOp>(*at).value_or(kernel.last));
         continue;
       }
       auto copy = dyn_cast<CopyOp>(user);
@@ -233,7 +237,10 @@ Interval KernelLiveness::tileLifetime(AllocSharedOp alloc) {
           getMemorySpace(copy.getDest().getType()) == MemorySpace::Tmem)
         return kernel;
       if (copy.getDest() == value) {
-        if (copy.getMulticast() || copy->hasAttr(kCpAsyncGroupAttrName))
+        // Multicast peers and cp.async groups (an {async} load without a
+        // barrier) write it when the program's own waits say.
+        if (copy.getMulticast() ||
+            (copy.getAsync() && !copy.getTma() && !copy.getBarrier()))
           return kernel;
         if (Value barrier = copy.getBarrier()) {
           std::optional<int64_t> wait = lastBarrierUse(barrier);
@@ -245,7 +252,7 @@ Interval KernelLiveness::tileLifetime(AllocSharedOp alloc) {
       if (copy.getSource() == value && copy.getTma() && copy.getAsync()) {
         std::optional<int64_t> wait;
         if (!copy->getParentOfType<WarpSpecializeOp>())
-          wait = nextFullTmaStoreWait(*at);
+          wait = nextFullWait<WaitTmaStoresOp>(*at);
         cover(wait.value_or(kernel.last));
       }
     }

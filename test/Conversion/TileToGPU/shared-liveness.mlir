@@ -4,7 +4,7 @@
 // the CTA synchronises first (fence.proxy.async + gpu.barrier). Shown: each
 // tile's offset (the constant added to the realigned base before its
 // memref.view), the syncs, and the kernel's dynamic shared bytes.
-// RUN: tile-opt %s --split-input-file --convert-tile-kernel-to-gpu --convert-tile-memory-to-gpu=chip=sm_90a \
+// RUN: tile-opt %s --split-input-file --tile-attach-target=chip=sm_90a --convert-tile-kernel-to-gpu --convert-tile-memory-to-gpu \
 // RUN:   | grep -E 'gpu.func|dynamic_shared_bytes|arith.constant [0-9]+ : index|memref.view|nvvm.fence.proxy|gpu.barrier|tile\.[a-z_]+ |^// -{5}' \
 // RUN:   | grep -v 'arith.constant 1024 : index'
 
