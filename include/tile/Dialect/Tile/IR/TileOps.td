@@ -25,7 +25,8 @@ include "mlir/Interfaces/LoopLikeInterface.td"
 
 def Tile_KernelOp : Tile_Op<"kernel", [
     IsolatedFromAbove, FunctionOpInterface, Symbol,
-    SingleBlockImplicitTerminator<"YieldOp">, AutomaticAllocationScope]> {
+    SingleBlockImplicitTerminator<"YieldOp">, AutomaticAllocationScope,
+    RecursiveMemoryEffects]> {
   let summary = "a GPU kernel: its arguments, threads per CTA and cluster shape";
   let description = [{
     Defines a kernel symbol. Arguments are global-memory `memref`s (dynamic
@@ -121,7 +122,7 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared"> {
     and contiguous (the layout TMA boxes and MN-major wgmma operands use).
   }];
   let arguments = (ins OptionalAttr<I64Attr>:$swizzle);
-  let results = (outs AnyMemRef:$result);
+  let results = (outs Res<AnyMemRef, "", [MemAllocAt<0, FullEffect>]>:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
 }
@@ -136,7 +137,8 @@ def Tile_AllocFragmentOp : Tile_Op<"alloc_fragment"> {
 
     Rules: must be inside a `tile.kernel`.
   }];
-  let results = (outs Tile_FragmentType:$result);
+  let results = (outs Res<Tile_FragmentType, "",
+                          [MemAllocAt<0, FullEffect>]>:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
 }
@@ -151,7 +153,8 @@ def Tile_AllocTmemOp : Tile_Op<"alloc_tmem"> {
 
     Example: `%t = tile.alloc_tmem : !tile.tmem<128x256xf32>`
   }];
-  let results = (outs Tile_TmemType:$result);
+  let results = (outs Res<Tile_TmemType, "",
+                          [MemAllocAt<0, FullEffect>]>:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
 }
@@ -166,7 +169,7 @@ def Tile_DeallocTmemOp : Tile_Op<"dealloc_tmem"> {
 
     Rules: the operand must come straight from `tile.alloc_tmem`.
   }];
-  let arguments = (ins Tile_TmemType:$tmem);
+  let arguments = (ins Arg<Tile_TmemType, "", [MemFreeAt<0, FullEffect>]>:$tmem);
   let assemblyFormat = "$tmem attr-dict `:` qualified(type($tmem))";
   let hasVerifier = 1;
 }
@@ -187,7 +190,8 @@ def Tile_AllocBarrierOp : Tile_Op<"alloc_barrier"> {
     Rules: `arrivals` in [1, 2^20 - 1]; inside a `tile.kernel`.
   }];
   let arguments = (ins I32Attr:$arrivals);
-  let results = (outs Tile_BarrierType:$result);
+  let results = (outs Res<Tile_BarrierType, "", [MemAllocAt<0, FullEffect>,
+                          MemWriteAt<0, FullEffect>]>:$result);
   let assemblyFormat = "`arrivals` `(` $arrivals `)` attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
 }
@@ -197,7 +201,12 @@ class Tile_MBarrierOp<string mnemonic, list<Trait> traits = []>
   let hasVerifier = 1;
 }
 
-def Tile_MBarrierArriveOp : Tile_MBarrierOp<"arrive"> {
+// The mbarrier ops read and write their barrier, and also carry a generic
+// read+write effect: an arrive releases and a wait acquires the memory that
+// the barrier guards (shared tiles that TMA or other threads write), so no
+// memory access may move across them.
+def Tile_MBarrierArriveOp : Tile_MBarrierOp<"arrive",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "arrives on one barrier of a ring";
   let description = [{
     Every thread of the CTA that reaches this op arrives once on
@@ -221,15 +230,16 @@ def Tile_MBarrierArriveOp : Tile_MBarrierOp<"arrive"> {
 
     Rules: not both `leader` and `cluster`.
   }];
-  let arguments = (ins Tile_BarrierType:$barrier, Index:$index,
-                       UnitAttr:$leader, UnitAttr:$cluster);
+  let arguments = (ins Arg<Tile_BarrierType, "", [MemRead, MemWrite]>:$barrier,
+                       Index:$index, UnitAttr:$leader, UnitAttr:$cluster);
   let assemblyFormat = [{
     $barrier `[` $index `]` (`leader` $leader^)? (`cluster` $cluster^)? attr-dict `:` qualified(type($barrier))
   }];
   let hasVerifier = 1;
 }
 
-def Tile_MBarrierExpectTxOp : Tile_MBarrierOp<"expect_tx"> {
+def Tile_MBarrierExpectTxOp : Tile_MBarrierOp<"expect_tx",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "announces bytes that asynchronous copies will deliver";
   let description = [{
     One elected thread arrives on barrier `%index` and raises its expected
@@ -242,11 +252,13 @@ def Tile_MBarrierExpectTxOp : Tile_MBarrierOp<"expect_tx"> {
 
     Rules: `bytes` in [1, 2^20 - 1].
   }];
-  let arguments = (ins Tile_BarrierType:$barrier, Index:$index, I64Attr:$bytes);
+  let arguments = (ins Arg<Tile_BarrierType, "", [MemRead, MemWrite]>:$barrier,
+                       Index:$index, I64Attr:$bytes);
   let assemblyFormat = "$barrier `[` $index `]` `,` $bytes attr-dict `:` qualified(type($barrier))";
 }
 
-def Tile_MBarrierWaitOp : Tile_MBarrierOp<"wait"> {
+def Tile_MBarrierWaitOp : Tile_MBarrierOp<"wait",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "waits for a barrier's phase of the given parity to complete";
   let description = [{
     Spins (`mbarrier.try_wait.parity`) until the phase of barrier `%index`
@@ -254,7 +266,8 @@ def Tile_MBarrierWaitOp : Tile_MBarrierOp<"wait"> {
 
     Example: `tile.mbarrier.wait %bar[%i], %phase : !tile.barrier<3>`
   }];
-  let arguments = (ins Tile_BarrierType:$barrier, Index:$index, I1:$parity);
+  let arguments = (ins Arg<Tile_BarrierType, "", [MemRead, MemWrite]>:$barrier,
+                       Index:$index, I1:$parity);
   let assemblyFormat = "$barrier `[` $index `]` `,` $parity attr-dict `:` qualified(type($barrier))";
 }
 
@@ -334,9 +347,9 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     tile.copy %acc[] to %C[%m, %n] : !tile.fragment<128x128xf32>, memref<?x?xf32>
     ```
   }];
-  let arguments = (ins Tile_AnyTile:$source, Variadic<Index>:$sourceOffsets,
-                       Tile_AnyTile:$dest, Variadic<Index>:$destOffsets,
-                       Optional<Tile_BarrierType>:$barrier,
+  let arguments = (ins Arg<Tile_AnyTile, "", [MemRead]>:$source, Variadic<Index>:$sourceOffsets,
+                       Arg<Tile_AnyTile, "", [MemWrite]>:$dest, Variadic<Index>:$destOffsets,
+                       Arg<Optional<Tile_BarrierType>, "", [MemRead, MemWrite]>:$barrier,
                        Optional<Index>:$barrierIndex, UnitAttr:$tma,
                        UnitAttr:$async, UnitAttr:$multicast,
                        OptionalAttr<Tile_CopyMechanismAttr>:$mechanism);
@@ -348,7 +361,8 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
-def Tile_WaitTmaStoresOp : Tile_Op<"wait_tma_stores"> {
+def Tile_WaitTmaStoresOp : Tile_Op<"wait_tma_stores",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "waits until asynchronous TMA stores have read their tiles";
   let description = [{
     Waits until at most `pending` of the CTA's asynchronous TMA stores
@@ -410,10 +424,10 @@ def Tile_GemmOp : Tile_Op<"gemm", [AttrSizedOperandSegments]> {
           !tile.fragment<128x256xf32>
     ```
   }];
-  let arguments = (ins Tile_AnyTile:$a, AnyMemRef:$b, Tile_AnyTile:$c,
+  let arguments = (ins Arg<Tile_AnyTile, "", [MemRead]>:$a, Arg<AnyMemRef, "", [MemRead]>:$b, Arg<Tile_AnyTile, "", [MemRead, MemWrite]>:$c,
                        UnitAttr:$transpose_a, UnitAttr:$transpose_b,
                        UnitAttr:$clear_accum,
-                       Optional<Tile_BarrierType>:$barrier,
+                       Arg<Optional<Tile_BarrierType>, "", [MemRead, MemWrite]>:$barrier,
                        Optional<Index>:$barrierIndex, UnitAttr:$async,
                        OptionalAttr<Tile_MmaMechanismAttr>:$mechanism);
   let assemblyFormat = [{
@@ -423,7 +437,8 @@ def Tile_GemmOp : Tile_Op<"gemm", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
-def Tile_WaitGemmsOp : Tile_Op<"wait_gemms"> {
+def Tile_WaitGemmsOp : Tile_Op<"wait_gemms",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "waits until at most N asynchronous gemms are in flight";
   let description = [{
     Waits until at most `pending` of this thread's `tile.gemm {async}`
@@ -451,13 +466,14 @@ def Tile_FillOp : Tile_Op<"fill"> {
 
     Rules: the value's type is the tile's element type.
   }];
-  let arguments = (ins Tile_AnyTile:$dest, AnyType:$value);
+  let arguments = (ins Arg<Tile_AnyTile, "", [MemWriteAt<0, FullEffect>]>:$dest,
+                       AnyType:$value);
   let assemblyFormat = "$dest `,` $value attr-dict `:` type($dest) `,` type($value)";
   let hasVerifier = 1;
 }
 
 def Tile_ElementwiseOp : Tile_Op<"elementwise", [
-    AttrSizedOperandSegments,
+    AttrSizedOperandSegments, RecursiveMemoryEffects,
     SingleBlockImplicitTerminator<"YieldOp">]> {
   let summary = "applies scalar code to every element of equally shaped tiles";
   let description = [{
@@ -483,8 +499,8 @@ def Tile_ElementwiseOp : Tile_Op<"elementwise", [
     one shape; at least one output; the body takes one argument per input,
     of its element type, and yields one value per output, of its element type.
   }];
-  let arguments = (ins Variadic<Tile_AnyTile>:$inputs,
-                       Variadic<Tile_AnyTile>:$outputs);
+  let arguments = (ins Arg<Variadic<Tile_AnyTile>, "", [MemRead]>:$inputs,
+                       Arg<Variadic<Tile_AnyTile>, "", [MemWrite]>:$outputs);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     (`ins` `(` $inputs^ `:` type($inputs) `)`)?
@@ -494,7 +510,7 @@ def Tile_ElementwiseOp : Tile_Op<"elementwise", [
 }
 
 def Tile_PipelinedForOp : Tile_Op<"pipelined_for", [
-    SingleBlockImplicitTerminator<"YieldOp">,
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects,
     DeclareOpInterfaceMethods<LoopLikeOpInterface,
         ["getLoopInductionVars", "getLoopLowerBounds",
          "getLoopUpperBounds", "getLoopSteps"]>]> {
@@ -554,7 +570,7 @@ def Tile_PipelinedForOp : Tile_Op<"pipelined_for", [
 }
 
 def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
-    SingleBlockImplicitTerminator<"YieldOp">]> {
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
   let summary = "splits the kernel into a producer warp and consumer warpgroups";
   let description = [{
     The kernel's first warpgroup (threads 0-127) is the producer: its warp 0
@@ -666,10 +682,12 @@ def Tile_PutOp : Tile_Op<"put", [AttrSizedOperandSegments]> {
     offset per dimension is given; world-level buffers are in global memory,
     cluster-level destinations in shared memory; signal words are i64.
   }];
-  let arguments = (ins AnyMemRef:$source, AnyMemRef:$dest,
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$source,
+                       Arg<AnyMemRef, "", [MemWrite]>:$dest,
                        Variadic<Index>:$destOffsets, I32:$peer,
                        Tile_ScopeAttr:$scope, Tile_LevelAttr:$level,
-                       Optional<AnyMemRef>:$signal, Optional<Index>:$signalIndex,
+                       Arg<Optional<AnyMemRef>, "", [MemRead, MemWrite]>:$signal,
+                       Optional<Index>:$signalIndex,
                        OptionalAttr<Tile_SignalKindAttr>:$signalKind,
                        Optional<I64>:$signalValue);
   let assemblyFormat = [{
@@ -695,8 +713,9 @@ def Tile_GetOp : Tile_Op<"get"> {
         : memref<?xf32>, memref<1024xf32>
     ```
   }];
-  let arguments = (ins AnyMemRef:$source, Variadic<Index>:$sourceOffsets,
-                       I32:$peer, AnyMemRef:$dest,
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$source,
+                       Variadic<Index>:$sourceOffsets,
+                       I32:$peer, Arg<AnyMemRef, "", [MemWrite]>:$dest,
                        Tile_ScopeAttr:$scope, Tile_LevelAttr:$level);
   let assemblyFormat = [{
     $source `[` $sourceOffsets `]` `peer` $peer `scope` `` $scope
@@ -705,7 +724,9 @@ def Tile_GetOp : Tile_Op<"get"> {
   let hasVerifier = 1;
 }
 
-def Tile_SignalOp : Tile_Op<"signal"> {
+// signal releases (it is ordered after earlier puts) and wait acquires, so
+// both also carry a generic read+write effect: no memory access moves across.
+def Tile_SignalOp : Tile_Op<"signal", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "sets or adds to a peer's signal word";
   let description = [{
     Updates word `%index` of the symmetric i64 buffer `%signal` on peer
@@ -714,7 +735,8 @@ def Tile_SignalOp : Tile_Op<"signal"> {
 
     Example: `tile.signal %flags[%i] add %one peer %p level world : memref<?xi64>`
   }];
-  let arguments = (ins AnyMemRef:$signal, Index:$index, Tile_SignalKindAttr:$kind,
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead, MemWrite]>:$signal,
+                       Index:$index, Tile_SignalKindAttr:$kind,
                        I64:$value, I32:$peer, Tile_LevelAttr:$level);
   let assemblyFormat = [{
     $signal `[` $index `]` `` $kind $value `peer` $peer `level` `` $level
@@ -723,7 +745,7 @@ def Tile_SignalOp : Tile_Op<"signal"> {
   let hasVerifier = 1;
 }
 
-def Tile_WaitOp : Tile_Op<"wait"> {
+def Tile_WaitOp : Tile_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "waits until a local signal word satisfies a comparison";
   let description = [{
     Spins with acquire loads until word `%index` of the local signal buffer
@@ -731,13 +753,13 @@ def Tile_WaitOp : Tile_Op<"wait"> {
 
     Example: `tile.wait %flags[%i] ge %expected : memref<?xi64>`
   }];
-  let arguments = (ins AnyMemRef:$signal, Index:$index, Tile_CmpAttr:$cmp,
-                       I64:$value);
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$signal, Index:$index,
+                       Tile_CmpAttr:$cmp, I64:$value);
   let assemblyFormat = "$signal `[` $index `]` `` $cmp $value attr-dict `:` type($signal)";
   let hasVerifier = 1;
 }
 
-def Tile_FenceOp : Tile_Op<"fence"> {
+def Tile_FenceOp : Tile_Op<"fence", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "orders earlier puts before later ones to the same peer";
   let description = [{
     Orders the calling thread's earlier puts and signals before its later
@@ -750,7 +772,8 @@ def Tile_FenceOp : Tile_Op<"fence"> {
   let assemblyFormat = "`level` `` $level attr-dict";
 }
 
-def Tile_BarrierAllOp : Tile_Op<"barrier_all"> {
+def Tile_BarrierAllOp : Tile_Op<"barrier_all",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "synchronises all peers and completes their outstanding puts";
   let description = [{
     Every CTA of the cluster (`level cluster`: `barrier.cluster`) or every
