@@ -17,8 +17,44 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+// The declared discardable attributes and the kind of value each takes.
+template <typename AttrT, typename HelperT>
+static LogicalResult verifyDeclared(Operation *op, NamedAttribute attribute,
+                                    StringRef what) {
+  if (attribute.getName() != HelperT::getNameStr() ||
+      isa<AttrT>(attribute.getValue()))
+    return success();
+  return op->emitError() << "expects '" << HelperT::getNameStr() << "' to be "
+                         << what << ", got " << attribute.getValue();
+}
+
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attribute) {
+  using D = TileDialect;
+  constexpr StringLiteral integer = "an integer";
+  if (failed(verifyDeclared<IntegerAttr, D::DynamicSharedBytesAttrHelper>(
+          op, attribute, integer)) ||
+      failed(verifyDeclared<ArrayAttr, D::TmaAttrHelper>(op, attribute,
+                                                         "an array")) ||
+      failed(verifyDeclared<IntegerAttr, D::TmaParamAttrHelper>(op, attribute,
+                                                                integer)) ||
+      failed(verifyDeclared<IntegerAttr, D::TmaSwizzleAttrHelper>(
+          op, attribute, integer)) ||
+      failed(verifyDeclared<IntegerAttr, D::SwizzleAAttrHelper>(op, attribute,
+                                                                integer)) ||
+      failed(verifyDeclared<IntegerAttr, D::SwizzleBAttrHelper>(op, attribute,
+                                                                integer)) ||
+      failed(verifyDeclared<IntegerAttr, D::SwizzleDestAttrHelper>(
+          op, attribute, integer)) ||
+      failed(verifyDeclared<IntegerAttr, D::SharedOffsetAttrHelper>(
+          op, attribute, integer)) ||
+      failed(verifyDeclared<DenseI64ArrayAttr, D::ScratchRequestAttrHelper>(
+          op, attribute, "an array<i64: bytes, alignment>")) ||
+      failed(verifyDeclared<IntegerAttr, D::ScratchOffsetAttrHelper>(
+          op, attribute, integer)) ||
+      failed(verifyDeclared<IntegerAttr, D::TestScratchBytesAttrHelper>(
+          op, attribute, integer)))
+    return failure();
   if (attribute.getName() != kTargetAttrName)
     return success();
   if (!isa<TargetAttr>(attribute.getValue()))

@@ -32,7 +32,49 @@ def Tile_Dialect : Dialect {
     `#tile.mma_mechanism`); where a chip cannot do what the IR asks, that
     pass fails with a located error naming the op and the chip rather than
     changing meaning.
+
+    Between passes, and from the compiler to the runtime, information
+    travels in declared attributes only: `tile.target` (#tile.target), the
+    `mechanism`, `async` and `multicast` attributes of the ops, and the
+    dialect's discardable attributes, each with its type checked on every
+    op: `tile.dynamic_shared_bytes` and `tile.tma` (on an outlined kernel:
+    its dynamic shared memory and the tensor maps it takes, which
+    `tile-translate --kernel-info` writes for the runtime),
+    `tile.tma_param` / `tile.tma_swizzle` (a TMA copy's tensor-map
+    parameter and swizzle), `tile.swizzle_a` / `tile.swizzle_b` /
+    `tile.swizzle_dest` (shared operands' swizzles, recorded before shared
+    memory is lowered), `tile.shared_offset` (a shared tile's offset),
+    `tile.scratch_request` / `tile.scratch_offset` (shared scratch a
+    lowering asked for and got) and `tile.test_scratch_bytes` (tests).
   }];
+  // The attributes passes leave on ops for later passes and the runtime
+  // (`tile.target` is a #tile.target, verified on its own). Each is named
+  // here once; C++ reads it through TileDialect::<Name>AttrHelper.
+  let discardableAttrs = (ins
+    // On a gpu.func: its dynamic shared memory bytes (kernel description).
+    "::mlir::IntegerAttr":$dynamic_shared_bytes,
+    // On a gpu.func: one dictionary per tensor map the kernel takes as an
+    // extra parameter (param, arg, type, box, swizzle; kernel description).
+    "::mlir::ArrayAttr":$tma,
+    // On a TMA tile.copy: the kernel parameter of its tensor map, and the
+    // swizzle the map is encoded with.
+    "::mlir::IntegerAttr":$tma_param,
+    "::mlir::IntegerAttr":$tma_swizzle,
+    // On a tile.gemm: the swizzles of its shared A and B; on a fragment ->
+    // shared tile.copy: the destination's. Recorded before shared memory
+    // is lowered, which loses the tile.alloc_shared.
+    "::mlir::IntegerAttr":$swizzle_a,
+    "::mlir::IntegerAttr":$swizzle_b,
+    "::mlir::IntegerAttr":$swizzle_dest,
+    // On a tile.alloc_shared: its byte offset in dynamic shared memory.
+    "::mlir::IntegerAttr":$shared_offset,
+    // On an op whose lowering needs shared scratch: [bytes, alignment]
+    // asked for, and the offset the allocator gave it.
+    "::mlir::DenseI64ArrayAttr":$scratch_request,
+    "::mlir::IntegerAttr":$scratch_offset,
+    // Tests only: asks for this many bytes of scratch for the op.
+    "::mlir::IntegerAttr":$test_scratch_bytes
+  );
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   // `tile.target` on a module must be a #tile.target.
