@@ -6,6 +6,7 @@
 include "tile/Dialect/Tile/IR/TileDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
+include "tile/Dialect/Tile/IR/TileLayoutInterface.td"
 
 // Which threads execute a distributed op together.
 def Tile_ScopeThread : I32EnumAttrCase<"thread", 0>;
@@ -60,7 +61,13 @@ def Tile_SignalKindAttr : EnumAttr<Tile_Dialect, Tile_SignalKind, "signal_kind">
 
 #ifndef TILE_LAYOUT_ATTRS
 #define TILE_LAYOUT_ATTRS
-def Tile_BlockedLayoutAttr : AttrDef<Tile_Dialect, "BlockedLayout"> {
+// Each implements Tile_FragmentLayoutAttrInterface (TileLayoutInterface.td),
+// which says what the layout means; the lowerings and verifiers ask it.
+class Tile_FragmentLayoutAttr<string name>
+    : AttrDef<Tile_Dialect, name,
+              [DeclareAttrInterfaceMethods<Tile_FragmentLayoutAttrInterface>]>;
+
+def Tile_BlockedLayoutAttr : Tile_FragmentLayoutAttr<"BlockedLayout"> {
   let mnemonic = "blocked";
   let summary = "fragment layout for element-wise work and plain copies";
   let description = [{
@@ -80,7 +87,7 @@ def Tile_BlockedLayoutAttr : AttrDef<Tile_Dialect, "BlockedLayout"> {
 
 #ifndef TILE_WGMMA_LAYOUT_ATTR
 #define TILE_WGMMA_LAYOUT_ATTR
-def Tile_WgmmaLayoutAttr : AttrDef<Tile_Dialect, "WgmmaLayout"> {
+def Tile_WgmmaLayoutAttr : Tile_FragmentLayoutAttr<"WgmmaLayout"> {
   let mnemonic = "wgmma";
   let summary = "fragment layout of sm_90a wgmma accumulators";
   let description = [{
@@ -99,7 +106,7 @@ def Tile_WgmmaLayoutAttr : AttrDef<Tile_Dialect, "WgmmaLayout"> {
 
 #ifndef TILE_MMA_LAYOUT_ATTR
 #define TILE_MMA_LAYOUT_ATTR
-def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout"> {
+def Tile_MmaLayoutAttr : Tile_FragmentLayoutAttr<"MmaLayout"> {
   let mnemonic = "mma";
   let summary = "fragment layout of sm_80 mma.sync m16n8k16 accumulators";
   let description = [{
