@@ -182,6 +182,49 @@ int main() {
     ++failures;
   }
 
+  // Runs in boxes (slices of a fragment) and runs at offsets (a matrix
+  // instruction's tiles).
+  auto inBox = [&](FragmentLayoutAttrInterface layout,
+                   ArrayRef<int64_t> shape, ArrayRef<int64_t> offsets,
+                   ArrayRef<int64_t> sizes,
+                   function_ref<std::optional<bool>(int64_t)> expected) {
+    for (int64_t r = 0; r < layout.getRunsPerThread(shape); ++r)
+      if (layout.isRunInBox(shape, r, offsets, sizes) != expected(r))
+        fail(layout, shape, "isRunInBox is wrong for run " + Twine(r));
+  };
+  // wgmma: whole rows and 8-column groups decide by run alone.
+  inBox(wgmma(1), {64, 64}, {0, 8}, {64, 16},
+        [](int64_t r) -> std::optional<bool> { return r / 2 == 1 || r / 2 == 2; });
+  inBox(wgmma(1), {64, 64}, {0, 4}, {64, 8},
+        [](int64_t r) -> std::optional<bool> {
+          return r / 2 <= 1 ? std::nullopt : std::optional<bool>(false);
+        });
+  inBox(wgmma(2), {128, 64}, {0, 0}, {64, 64},
+        [](int64_t) -> std::optional<bool> { return std::nullopt; });
+  // mma: columns decide by run alone only with one warp across them.
+  inBox(mma(2, 1), {64, 16}, {0, 8}, {64, 8},
+        [](int64_t r) -> std::optional<bool> { return (r / 2) % 2 == 1; });
+  // With two: tile j = 1 is inside for warp column 0 only; j = 0 outside
+  // for both.
+  inBox(mma(2, 2), {64, 32}, {0, 8}, {64, 8},
+        [](int64_t r) -> std::optional<bool> {
+          return (r / 2) % 2 == 0 ? std::optional<bool>(false) : std::nullopt;
+        });
+  // blocked: a CTA-wide step of 8 rows.
+  inBox(blocked(128, 4), {128, 64}, {8, 0}, {8, 64},
+        [](int64_t r) -> std::optional<bool> { return r == 1; });
+  for (int64_t i = 0; i < 2; ++i)
+    for (int64_t j = 0; j < 2; ++j)
+      if (mma(2, 2).findRunAtOffset({64, 32}, {16 * i, 8 * j}) !=
+          2 * (i * 2 + j))
+        fail(mma(2, 2), {64, 32}, "findRunAtOffset misses tile (" +
+                                      Twine(i) + ", " + Twine(j) + ")");
+  for (int64_t r = 0; r < 32; ++r)
+    if (wgmma(1).findRunAtOffset({64, 128}, {8 * (r % 2), 8 * (r / 2)}) != r)
+      fail(wgmma(1), {64, 128}, "findRunAtOffset misses run " + Twine(r));
+  if (mma(2, 2).findRunAtOffset({64, 32}, {4, 0}))
+    fail(mma(2, 2), {64, 32}, "findRunAtOffset finds a run at {4, 0}");
+
   // What verifyShape refuses (the messages are tested in
   // layout-verify-invalid.mlir).
   struct Refused {

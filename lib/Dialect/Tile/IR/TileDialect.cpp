@@ -233,6 +233,29 @@ Value mlir::tile::detail::buildRoundRobinHasRun(OpBuilder &b, Location loc,
                                arith::ConstantIndexOp::create(b, loc, runs));
 }
 
+std::optional<bool> mlir::tile::detail::isRunInBox(
+    FragmentLayoutAttrInterface layout, ArrayRef<int64_t> shape, int64_t run,
+    ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
+  int64_t width = layout.getRunWidth(shape);
+  std::optional<bool> inside;
+  for (int64_t tid = 0, e = layout.getNumThreads(); tid < e; ++tid) {
+    if (!layout.hasRun(shape, tid, run))
+      continue;
+    SmallVector<int64_t> coords = layout.getRunCoordinates(shape, tid, run);
+    for (int64_t v = 0; v < width; ++v) {
+      bool in = true;
+      for (size_t d = 0; d < shape.size(); ++d) {
+        int64_t c = coords[d] + (d + 1 == shape.size() ? v : 0);
+        in &= c >= offsets[d] && c < offsets[d] + sizes[d];
+      }
+      if (inside && *inside != in)
+        return std::nullopt;
+      inside = in;
+    }
+  }
+  return inside.value_or(false);
+}
+
 FailureOr<SmallVector<int64_t>>
 mlir::tile::detail::spreadDims(FailureOr<SmallVector<DimSpread>> spread,
                                bool warps) {

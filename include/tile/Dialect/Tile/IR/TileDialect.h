@@ -24,12 +24,19 @@ struct DimSpread {
   }
 };
 
+class FragmentLayoutAttrInterface;
+
 namespace detail {
 /// `tid + run * threads < runs`: whether thread `tid` holds run `run` when
 /// `runs` runs are dealt round-robin over `threads` threads (the default of
 /// FragmentLayoutAttrInterface::buildHasRun).
 Value buildRoundRobinHasRun(OpBuilder &b, Location loc, int64_t runs,
                             int64_t threads, Value tid, int64_t run);
+/// The default of FragmentLayoutAttrInterface::isRunInBox.
+std::optional<bool> isRunInBox(FragmentLayoutAttrInterface layout,
+                               ArrayRef<int64_t> shape, int64_t run,
+                               ArrayRef<int64_t> offsets,
+                               ArrayRef<int64_t> sizes);
 /// The dimensions of `spread` with more than one lane (or warp).
 FailureOr<SmallVector<int64_t>>
 spreadDims(FailureOr<SmallVector<DimSpread>> spread, bool warps);

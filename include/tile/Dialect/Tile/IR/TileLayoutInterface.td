@@ -30,7 +30,10 @@ def Tile_FragmentLayoutAttrInterface
     (`isEven(shape)` false) a thread's last runs may not exist: guard them
     with `hasRun` / `buildHasRun`. Where run `r` lies at a constant offset
     from run 0 for every thread, `getRunOffset(shape, r)` gives it, so that
-    addresses are computed once per thread and offset by constants.
+    addresses are computed once per thread and offset by constants;
+    `findRunAtOffset` goes the other way (which slots hold a matrix
+    instruction's tile), and `isRunInBox` says whether a run is in a slice
+    of the tile whatever the thread.
 
     **Spread.** `getSpread(shape)` says, per tile dimension, how many lanes
     of a warp and how many warps of the CTA the layout spreads along it
@@ -144,6 +147,37 @@ def Tile_FragmentLayoutAttrInterface
         same for every thread; nullopt when it depends on the thread.
       }], "std::optional<::llvm::SmallVector<int64_t>>", "getRunOffset",
       (ins "::llvm::ArrayRef<int64_t>":$shape, "int64_t":$run)>,
+    InterfaceMethod<[{
+        Whether run `run` lies inside the box `[offsets, offsets + sizes)`
+        for every thread that holds it (true), outside for every one
+        (false), or neither: the box cuts a run, or takes it from some
+        threads only (nullopt). What a copy of a slice of a fragment asks to
+        know which runs it moves without looking at the thread index. The
+        default evaluates `getRunCoordinates` for every thread (compile
+        time).
+      }], "std::optional<bool>", "isRunInBox",
+      (ins "::llvm::ArrayRef<int64_t>":$shape, "int64_t":$run,
+           "::llvm::ArrayRef<int64_t>":$offsets,
+           "::llvm::ArrayRef<int64_t>":$sizes), [{}], [{
+        return ::mlir::tile::detail::isRunInBox(
+            ::llvm::cast<::mlir::tile::FragmentLayoutAttrInterface>($_attr),
+            shape, run, offsets, sizes);
+      }]>,
+    InterfaceMethod<[{
+        The run whose offset from run 0 (`getRunOffset`) is `offset`, or
+        nullopt: which register slots (`run * width ..`) hold the elements
+        at a constant offset from each thread's first, e.g. the accumulators
+        of a matrix instruction's tile (i, j) at `{16 i, 8 j}`.
+      }], "std::optional<int64_t>", "findRunAtOffset",
+      (ins "::llvm::ArrayRef<int64_t>":$shape,
+           "::llvm::ArrayRef<int64_t>":$offset), [{}], [{
+        for (int64_t r = 0, e = $_attr.getRunsPerThread(shape); r < e; ++r)
+          if (std::optional<::llvm::SmallVector<int64_t>> at =
+                  $_attr.getRunOffset(shape, r);
+              at && ::llvm::ArrayRef<int64_t>(*at) == offset)
+            return r;
+        return std::nullopt;
+      }]>,
     InterfaceMethod<[{
         Per tile dimension, the lanes of a warp and the warps of the CTA
         spread along it; failure when the layout does not factor that way on
