@@ -78,6 +78,12 @@ def Tile_BlockedLayoutAttr : Tile_FragmentLayoutAttr<"BlockedLayout"> {
     allows), and consecutive threads hold consecutive runs, so copies to and
     from global memory are coalesced 16-byte accesses.
 
+    A fragment needs `vector` to divide its innermost dimension and
+    `threads x vector` to divide its element count; `threads` is the
+    kernel's (or its warp-specialised team's) thread count.
+    `FragmentLayoutAttrInterface` answers the mapping's questions
+    (docs/generated/TileLayoutInterface.md).
+
     Example: `!tile.fragment<128x64xf32, #tile.blocked<threads = 128, vector = 4>>`
   }];
   let parameters = (ins "int64_t":$threads, "int64_t":$vector);
@@ -97,6 +103,9 @@ def Tile_WgmmaLayoutAttr : Tile_FragmentLayoutAttr<"WgmmaLayout"> {
     pairs (row 16 w + l / 4 + 8 h, columns 8 c + 2 (l mod 4) + {0, 1}) for
     h = 0, 1: `N / 2` registers per thread, in slots `4 c + 2 h + {0, 1}`.
 
+    The tile must be (64 x warpgroups) x N with N a multiple of 8 up to 256,
+    in a kernel (or team) of 128 x warpgroups threads.
+
     Example: `!tile.fragment<128x256xf32, #tile.wgmma<warpgroups = 2>>`
   }];
   let parameters = (ins "int64_t":$warpgroups);
@@ -115,6 +124,9 @@ def Tile_MmaLayoutAttr : Tile_FragmentLayoutAttr<"MmaLayout"> {
     16 x 8. In tile (i, j), lane `l` holds rows `l / 4` and `l / 4 + 8` and
     columns `2 (l mod 4) + {0, 1}` (the mma.sync C layout), in slots
     `((i tn + j) 2 + h) 2 + {0, 1}`.
+
+    M must be a multiple of 16 x warps_m and N of 8 x warps_n, in a kernel
+    (or team) of 32 x warps_m x warps_n threads.
 
     Example: `!tile.fragment<128x128xf32, #tile.mma<warps_m = 2, warps_n = 4>>`
   }];
