@@ -19,10 +19,11 @@ using namespace mlir::tile::lowering;
 TileToGPUTypeConverter::TileToGPUTypeConverter(MLIRContext *context) {
   addConversion([](Type type) { return type; });
   addConversion([](FragmentType type) -> std::optional<Type> {
-    FailureOr<Distribution> dist = Distribution::forFragment(type);
-    if (failed(dist))
+    auto layout =
+        dyn_cast_if_present<FragmentLayoutAttrInterface>(type.getLayout());
+    if (!layout)
       return std::nullopt;
-    return MemRefType::get({dist->runsPerThread() * dist->vector},
+    return MemRefType::get({layout.getSlotsPerThread(type.getShape())},
                            type.getElementType());
   });
   addConversion([context](BarrierType type) -> Type {
@@ -50,127 +51,39 @@ int64_t Distribution::numElements() const {
   return ShapedType::getNumElements(shape);
 }
 
+Distribution Distribution::forLayout(FragmentLayoutAttrInterface layout,
+                                     ArrayRef<int64_t> shape) {
+  Distribution dist;
+  dist.layout = layout;
+  dist.shape = llvm::to_vector(shape);
+  dist.threads = layout.getNumThreads();
+  dist.vector = layout.getRunWidth(shape);
+  // The deprecated kind fields, for users that still switch over them.
+  if (isa<WgmmaLayoutAttr>(layout)) {
+    dist.kind = Kind::Wgmma;
+  } else if (auto mma = dyn_cast<MmaLayoutAttr>(layout)) {
+    dist.kind = Kind::Mma;
+    dist.warpsM = mma.getWarpsM();
+    dist.warpsN = mma.getWarpsN();
+  }
+  return dist;
+}
+
 FailureOr<Distribution> Distribution::forFragment(Type fragmentType) {
   auto type = dyn_cast<FragmentType>(fragmentType);
   if (!type)
     return failure();
-  Distribution dist;
-  dist.shape = llvm::to_vector(type.getShape());
-  if (auto wgmma = dyn_cast_if_present<WgmmaLayoutAttr>(type.getLayout())) {
-    dist.kind = Kind::Wgmma;
-    dist.threads = 128 * wgmma.getWarpgroups();
-    dist.vector = 2;
-    return dist;
-  }
-  if (auto mma = dyn_cast_if_present<MmaLayoutAttr>(type.getLayout())) {
-    dist.kind = Kind::Mma;
-    dist.warpsM = mma.getWarpsM();
-    dist.warpsN = mma.getWarpsN();
-    dist.threads = 32 * dist.warpsM * dist.warpsN;
-    dist.vector = 2;
-    return dist;
-  }
-  auto blocked = dyn_cast_if_present<BlockedLayoutAttr>(type.getLayout());
-  if (!blocked)
+  auto layout =
+      dyn_cast_if_present<FragmentLayoutAttrInterface>(type.getLayout());
+  if (!layout)
     return failure();
-  dist.threads = blocked.getThreads();
-  dist.vector = blocked.getVector();
-  return dist;
+  return forLayout(layout, type.getShape());
 }
 
 Distribution Distribution::forMemRef(ShapedType type, int64_t threads) {
-  Distribution dist;
-  dist.shape = llvm::to_vector(type.getShape());
-  dist.threads = threads;
-  dist.vector = getMaxRunElements(type);
-  return dist;
-}
-
-SmallVector<Value> Distribution::runCoordinates(OpBuilder &b, Location loc,
-                                                Value tid, int64_t r) const {
-  if (kind == Kind::Mma) {
-    // Run r = 2 (i tn + j) + h of warp (wm, wn): row wm TM + 16 i + l / 4 + 8 h,
-    // column wn TN + 8 j + 2 (l % 4).
-    int64_t tileM = shape[0] / warpsM, tileN = shape[1] / warpsN;
-    int64_t tn = tileN / 8;
-    int64_t i = (r / 2) / tn, j = (r / 2) % tn, h = r % 2;
-    auto cst = [&](int64_t v) { return constIndex(b, loc, v); };
-    Value warp = arith::DivUIOp::create(b, loc, tid, cst(32));
-    Value lane = arith::RemUIOp::create(b, loc, tid, cst(32));
-    Value wm = arith::DivUIOp::create(b, loc, warp, cst(warpsN));
-    Value wn = arith::RemUIOp::create(b, loc, warp, cst(warpsN));
-    Value row = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, wm, cst(tileM)),
-        arith::DivUIOp::create(b, loc, lane, cst(4)));
-    row = arith::AddIOp::create(b, loc, row, cst(16 * i + 8 * h));
-    Value col = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, wn, cst(tileN)),
-        arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, lane, cst(4)),
-                              cst(2)));
-    col = arith::AddIOp::create(b, loc, col, cst(8 * j));
-    return {row, col};
-  }
-  if (kind == Kind::Wgmma) {
-    // Run r = 2 c + h: row 64 g + 16 w + l / 4 + 8 h, column 8 c + 2 (l % 4).
-    auto div = [&](Value v, int64_t d) -> Value {
-      return arith::DivUIOp::create(b, loc, v, constIndex(b, loc, d));
-    };
-    auto rem = [&](Value v, int64_t d) -> Value {
-      return arith::RemUIOp::create(b, loc, v, constIndex(b, loc, d));
-    };
-    Value lane = rem(tid, 32);
-    Value row = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc, div(tid, 32), constIndex(b, loc, 16)),
-        div(lane, 4));
-    row = arith::AddIOp::create(b, loc, row, constIndex(b, loc, 8 * (r % 2)));
-    Value col = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, rem(lane, 4), constIndex(b, loc, 2)),
-        constIndex(b, loc, 8 * (r / 2)));
-    return {row, col};
-  }
-  // linear = (tid + r * threads) * vector, then row-major delinearisation.
-  Value run = arith::AddIOp::create(b, loc, tid,
-                                    constIndex(b, loc, r * threads));
-  Value linear =
-      arith::MulIOp::create(b, loc, run, constIndex(b, loc, vector));
-  SmallVector<Value> coords(shape.size());
-  int64_t stride = 1;
-  for (int64_t d = shape.size() - 1; d >= 0; --d) {
-    Value c = linear;
-    if (stride != 1)
-      c = arith::DivUIOp::create(b, loc, c, constIndex(b, loc, stride));
-    if (d != 0)
-      c = arith::RemUIOp::create(b, loc, c, constIndex(b, loc, shape[d]));
-    coords[d] = c;
-    stride *= shape[d];
-  }
-  return coords;
-}
-
-std::optional<SmallVector<int64_t>>
-Distribution::runOffset(int64_t r) const {
-  if (kind == Kind::Mma) {
-    int64_t tn = shape[1] / warpsN / 8;
-    int64_t i = (r / 2) / tn, j = (r / 2) % tn, h = r % 2;
-    return SmallVector<int64_t>{16 * i + 8 * h, 8 * j};
-  }
-  if (kind == Kind::Wgmma)
-    return SmallVector<int64_t>{8 * (r % 2), 8 * (r / 2)};
-  int64_t step = r * threads * vector;
-  if (shape.size() == 1)
-    return SmallVector<int64_t>{step};
-  if (shape.size() == 2 && (threads * vector) % shape[1] == 0)
-    return SmallVector<int64_t>{step / shape[1], 0};
-  return std::nullopt;
-}
-
-Value Distribution::runExists(OpBuilder &b, Location loc, Value tid,
-                              int64_t r) const {
-  Value run = arith::AddIOp::create(b, loc, tid,
-                                    constIndex(b, loc, r * threads));
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, run,
-                               constIndex(b, loc, numRuns()));
+  return forLayout(BlockedLayoutAttr::get(type.getContext(), threads,
+                                         getMaxRunElements(type)),
+                   type.getShape());
 }
 
 //===----------------------------------------------------------------------===//

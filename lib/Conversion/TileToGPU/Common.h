@@ -28,43 +28,56 @@ template <typename OpT> struct ChipPattern : OpConversionPattern<OpT> {
   const ChipInfo &chip;
 };
 
-/// How a tile's elements are spread over a CTA's threads: thread `tid`
-/// handles runs `tid + r * threads` (r = 0 .. runsPerThread-1) of `vector`
-/// consecutive row-major elements. This is the #tile.blocked layout, also
-/// used to split copies of shared-memory tiles over the threads.
+/// How a tile's elements are spread over a CTA's threads: a fragment layout
+/// (FragmentLayoutAttrInterface, which says what each layout means) applied
+/// to a tile shape. Thread `tid` handles runs r = 0 .. runsPerThread-1 of
+/// `vector` consecutive row-major elements. Shared tiles (copies, fills)
+/// are split by the #tile.blocked layout for the kernel's threads.
+/// A thin wrapper: every question goes to `layout`.
 struct Distribution {
-  /// Blocked: the #tile.blocked layout (also used to split shared tiles).
-  /// Wgmma: the #tile.wgmma accumulator layout, runs of 2 columns.
-  /// Mma: the #tile.mma (mma.sync) accumulator layout, runs of 2 columns.
+  /// The layout's kind. Deprecated: ask `layout` (an interface method, or
+  /// isa<> where an instruction needs one layout) instead of switching.
   enum class Kind { Blocked, Wgmma, Mma };
   Kind kind = Kind::Blocked;
   SmallVector<int64_t> shape;
+  /// The layout all methods below delegate to; set by forLayout,
+  /// forFragment and forMemRef.
+  FragmentLayoutAttrInterface layout;
+  /// Copies of layout.getNumThreads() and layout.getRunWidth(shape).
   int64_t threads = 1;
-  int64_t warpsM = 1, warpsN = 1; // Mma only
+  int64_t warpsM = 1, warpsN = 1; // #tile.mma's; deprecated, ask `layout`
   int64_t vector = 1;
 
   int64_t numElements() const;
   int64_t numRuns() const { return numElements() / vector; }
-  int64_t runsPerThread() const {
-    return llvm::divideCeil(numRuns(), threads);
-  }
+  int64_t runsPerThread() const { return layout.getRunsPerThread(shape); }
   /// True when every thread has the same number of runs (no guard needed).
-  bool isEven() const { return numRuns() % threads == 0; }
+  bool isEven() const { return layout.isEven(shape); }
 
+  /// `layout` on a tile of `shape`.
+  static Distribution forLayout(FragmentLayoutAttrInterface layout,
+                                ArrayRef<int64_t> shape);
   /// A fragment's layout.
   static FailureOr<Distribution> forFragment(Type fragmentType);
-  /// The widest run of at most 16 bytes that divides the innermost dimension.
+  /// The widest run of at most 16 bytes that divides the innermost
+  /// dimension, as a #tile.blocked layout over `threads`.
   static Distribution forMemRef(ShapedType type, int64_t threads);
 
   /// Index of run r's first element for thread `tid`, as tile coordinates.
   SmallVector<Value> runCoordinates(OpBuilder &b, Location loc, Value tid,
-                                    int64_t r) const;
+                                    int64_t r) const {
+    return layout.buildRunCoordinates(b, loc, shape, tid, r);
+  }
   /// Run r's coordinates minus run 0's when they are the same for every
   /// thread (the matrix layouts; blocked ones whose CTA-wide step is whole
   /// rows), so that run addresses differ from run 0's by constants.
-  std::optional<SmallVector<int64_t>> runOffset(int64_t r) const;
-  /// `tid + r * threads < numRuns()`, for uneven distributions.
-  Value runExists(OpBuilder &b, Location loc, Value tid, int64_t r) const;
+  std::optional<SmallVector<int64_t>> runOffset(int64_t r) const {
+    return layout.getRunOffset(shape, r);
+  }
+  /// Whether thread `tid` has run r, for uneven distributions.
+  Value runExists(OpBuilder &b, Location loc, Value tid, int64_t r) const {
+    return layout.buildHasRun(b, loc, shape, tid, r);
+  }
 };
 
 /// Thread index within the CTA (kernels are 1-D in threads).

@@ -22,12 +22,8 @@ static FailureOr<Distribution> chooseDistribution(Operation *op,
     if (failed(dist))
       return op->emitOpError("fragment operand has no layout; run "
                              "tile-assign-layouts first");
-    if (chosen && (chosen->kind != dist->kind ||
-                   chosen->threads != dist->threads ||
-                   chosen->vector != dist->vector ||
-                   chosen->warpsM != dist->warpsM ||
-                   chosen->warpsN != dist->warpsN ||
-                   chosen->shape != dist->shape))
+    if (chosen &&
+        (chosen->layout != dist->layout || chosen->shape != dist->shape))
       return op->emitOpError("mixes fragments of different layouts, which is "
                              "not lowered yet");
     chosen = *dist;

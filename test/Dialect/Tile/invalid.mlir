@@ -1234,45 +1234,45 @@ tile.kernel @swizzle_wide_rows() threads(128) {
 // -----
 
 tile.kernel @blocked_threads() threads(128) {
-  // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 256 threads in a kernel of 128}}
+  // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 256 threads in a kernel of 128; write threads = 128 (or leave the layout to tile-assign-layouts)}}
   %f = tile.alloc_fragment : !tile.fragment<1024xf32, #tile.blocked<threads = 256, vector = 4>>
 }
 
 // -----
 
 tile.kernel @wgmma_threads() threads(128) {
-  // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 256 threads in a kernel of 128}}
+  // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 256 threads in a kernel of 128; write #tile.wgmma<warpgroups = 1>}}
   %f = tile.alloc_fragment : !tile.fragment<128x64xf32, #tile.wgmma<warpgroups = 2>>
 }
 
 // -----
 
-// expected-error @+1 {{wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256}}
+// expected-error @+1 {{wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256, got 64x64 with warpgroups = 2; for 64 rows write #tile.wgmma<warpgroups = 1>}}
 func.func private @wgmma_rows(!tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 2>>)
 
 // -----
 
-// expected-error @+1 {{wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256}}
+// expected-error @+1 {{wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256, got 64x12 with warpgroups = 1}}
 func.func private @wgmma_n_multiple(!tile.fragment<64x12xf32, #tile.wgmma<warpgroups = 1>>)
 
 // -----
 
-// expected-error @+1 {{wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256}}
+// expected-error @+1 {{wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256, got 64x264 with warpgroups = 1}}
 func.func private @wgmma_n_max(!tile.fragment<64x264xf32, #tile.wgmma<warpgroups = 1>>)
 
 // -----
 
-// expected-error @+1 {{wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256}}
+// expected-error @+1 {{wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256, got 64x8x8 with warpgroups = 1}}
 func.func private @wgmma_rank(!tile.fragment<64x8x8xf32, #tile.wgmma<warpgroups = 1>>)
 
 // -----
 
-// expected-error @+1 {{blocked layout vector (8) must divide the innermost dimension (12)}}
+// expected-error @+1 {{blocked layout vector (8) must divide the innermost dimension (12); vector = 4 would fit}}
 func.func private @blocked_vector(!tile.fragment<64x12xf32, #tile.blocked<threads = 32, vector = 8>>)
 
 // -----
 
-// expected-error @+1 {{blocked layout spreads runs of 4 over 128 threads, which does not divide the 256 elements}}
+// expected-error @+1 {{blocked layout spreads runs of 4 over 128 threads, which does not divide the 256 elements; vector = 2 would fit}}
 func.func private @blocked_spread(!tile.fragment<256xf32, #tile.blocked<threads = 128, vector = 4>>)
 
 // -----
@@ -1385,7 +1385,7 @@ tile.kernel @ws_register_total() threads(512) {
 tile.kernel @ws_layout_threads() threads(384) {
   tile.warp_specialize producer {
   } consumers {
-    // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 384 threads in a kernel of 256}}
+    // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 384 threads in a kernel of 256; write threads = 256 (or leave the layout to tile-assign-layouts)}}
     %x = tile.alloc_fragment : !tile.fragment<384xf32, #tile.blocked<threads = 384, vector = 1>>
   }
 }

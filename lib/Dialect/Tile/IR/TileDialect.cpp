@@ -13,6 +13,8 @@ using namespace mlir::tile;
 #include "tile/Dialect/Tile/IR/TileOpsDialect.cpp.inc"
 #include "tile/Dialect/Tile/IR/TileEnums.cpp.inc"
 
+#include "tile/Dialect/Tile/IR/TileLayoutInterface.cpp.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
 
@@ -153,40 +155,11 @@ FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
     return failure();
   if (!layout)
     return success();
-  if (auto mma = dyn_cast<MmaLayoutAttr>(layout)) {
-    if (mma.getWarpsM() < 1 || mma.getWarpsN() < 1 || shape.size() != 2 ||
-        shape[0] % (16 * mma.getWarpsM()) != 0 ||
-        shape[1] % (8 * mma.getWarpsN()) != 0)
-      return emitError() << "mma layout needs a 2-D tile whose rows split "
-                            "into 16-row and columns into 8-column tiles "
-                            "per warp";
-    return success();
-  }
-  if (auto wgmma = dyn_cast<WgmmaLayoutAttr>(layout)) {
-    if (shape.size() != 2 || shape[0] != 64 * wgmma.getWarpgroups() ||
-        shape[1] % 8 != 0 || shape[1] > 256)
-      return emitError() << "wgmma layout needs a (64 x warpgroups) x N tile "
-                            "with N a multiple of 8 up to 256";
-    return success();
-  }
-  auto blocked = dyn_cast<BlockedLayoutAttr>(layout);
-  if (!blocked)
+  auto fragmentLayout = dyn_cast<FragmentLayoutAttrInterface>(layout);
+  if (!fragmentLayout)
     return emitError() << "fragment layout must be a tile layout attribute, got "
                        << layout;
-  if (blocked.getThreads() < 1 || blocked.getVector() < 1)
-    return emitError() << "blocked layout needs positive threads and vector";
-  if (shape.back() % blocked.getVector() != 0)
-    return emitError() << "blocked layout vector (" << blocked.getVector()
-                       << ") must divide the innermost dimension ("
-                       << shape.back() << ")";
-  int64_t elements = ShapedType::getNumElements(shape);
-  if (elements % (blocked.getThreads() * blocked.getVector()) != 0)
-    return emitError() << "blocked layout spreads runs of "
-                       << blocked.getVector() << " over "
-                       << blocked.getThreads()
-                       << " threads, which does not divide the "
-                       << elements << " elements";
-  return success();
+  return fragmentLayout.verifyShape(emitError, shape, /*threads=*/0);
 }
 
 Type TmemType::parse(AsmParser &parser) {
@@ -245,4 +218,368 @@ LogicalResult BarrierType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (count <= 0 || count > 64)
     return emitError() << "barrier ring size must be in [1, 64], got " << count;
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Fragment layouts (FragmentLayoutAttrInterface)
+//===----------------------------------------------------------------------===//
+
+Value mlir::tile::detail::buildRoundRobinHasRun(OpBuilder &b, Location loc,
+                                                int64_t runs, int64_t threads,
+                                                Value tid, int64_t run) {
+  Value index = arith::AddIOp::create(
+      b, loc, tid, arith::ConstantIndexOp::create(b, loc, run * threads));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index,
+                               arith::ConstantIndexOp::create(b, loc, runs));
+}
+
+std::optional<bool> mlir::tile::detail::isRunInBox(
+    FragmentLayoutAttrInterface layout, ArrayRef<int64_t> shape, int64_t run,
+    ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
+  int64_t width = layout.getRunWidth(shape);
+  std::optional<bool> inside;
+  for (int64_t tid = 0, e = layout.getNumThreads(); tid < e; ++tid) {
+    if (!layout.hasRun(shape, tid, run))
+      continue;
+    SmallVector<int64_t> coords = layout.getRunCoordinates(shape, tid, run);
+    for (int64_t v = 0; v < width; ++v) {
+      bool in = true;
+      for (size_t d = 0; d < shape.size(); ++d) {
+        int64_t c = coords[d] + (d + 1 == shape.size() ? v : 0);
+        in &= c >= offsets[d] && c < offsets[d] + sizes[d];
+      }
+      if (inside && *inside != in)
+        return std::nullopt;
+      inside = in;
+    }
+  }
+  return inside.value_or(false);
+}
+
+FailureOr<SmallVector<int64_t>>
+mlir::tile::detail::spreadDims(FailureOr<SmallVector<DimSpread>> spread,
+                               bool warps) {
+  if (failed(spread))
+    return failure();
+  SmallVector<int64_t> dims;
+  for (auto [d, s] : llvm::enumerate(*spread))
+    if ((warps ? s.warps : s.lanes) > 1)
+      dims.push_back(d);
+  return dims;
+}
+
+// A layout error through `emitError`; silent when it is null (a query).
+static LogicalResult layoutError(function_ref<InFlightDiagnostic()> emitError,
+                                 const Twine &message) {
+  if (emitError)
+    return emitError() << message;
+  return failure();
+}
+
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(shape, os, "x");
+  return text;
+}
+
+// A layout for `layoutThreads` threads used in a kernel (or team) of
+// `threads` (0: unknown, anything goes); `instead` says what to write.
+static LogicalResult verifyLayoutThreads(
+    function_ref<InFlightDiagnostic()> emitError, int64_t layoutThreads,
+    int64_t threads, const std::string &instead) {
+  if (!threads || layoutThreads == threads)
+    return success();
+  return layoutError(emitError, "has a layout for " + Twine(layoutThreads) +
+                                    " threads in a kernel of " +
+                                    Twine(threads) + "; " + instead);
+}
+
+// Row-major coordinates of element `linear` of a tile of `shape`.
+static SmallVector<int64_t> delinearize(ArrayRef<int64_t> shape,
+                                        int64_t linear) {
+  SmallVector<int64_t> coords(shape.size());
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    coords[d] = d == 0 ? linear : linear % shape[d];
+    linear /= shape[d];
+  }
+  return coords;
+}
+
+//===- #tile.blocked ------------------------------------------------------===//
+
+int64_t BlockedLayoutAttr::getNumThreads() const { return getThreads(); }
+
+int64_t BlockedLayoutAttr::getRunWidth(ArrayRef<int64_t>) const {
+  return getVector();
+}
+
+SmallVector<int64_t>
+BlockedLayoutAttr::getRunCoordinates(ArrayRef<int64_t> shape, int64_t tid,
+                                     int64_t run) const {
+  return delinearize(shape, (tid + run * getThreads()) * getVector());
+}
+
+SmallVector<Value>
+BlockedLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
+                                       ArrayRef<int64_t> shape, Value tid,
+                                       int64_t run) const {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // linear = (tid + r * threads) * vector, then row-major delinearisation.
+  Value runIndex = arith::AddIOp::create(b, loc, tid, cst(run * getThreads()));
+  Value linear = arith::MulIOp::create(b, loc, runIndex, cst(getVector()));
+  SmallVector<Value> coords(shape.size());
+  int64_t stride = 1;
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    Value c = linear;
+    if (stride != 1)
+      c = arith::DivUIOp::create(b, loc, c, cst(stride));
+    if (d != 0)
+      c = arith::RemUIOp::create(b, loc, c, cst(shape[d]));
+    coords[d] = c;
+    stride *= shape[d];
+  }
+  return coords;
+}
+
+std::optional<SmallVector<int64_t>>
+BlockedLayoutAttr::getRunOffset(ArrayRef<int64_t> shape, int64_t run) const {
+  // Constant when the CTA-wide step is whole rows (or the tile is 1-D).
+  int64_t step = run * getThreads() * getVector();
+  if (shape.size() == 1)
+    return SmallVector<int64_t>{step};
+  if (shape.size() == 2 && (getThreads() * getVector()) % shape[1] == 0)
+    return SmallVector<int64_t>{step / shape[1], 0};
+  return std::nullopt;
+}
+
+FailureOr<SmallVector<DimSpread>>
+BlockedLayoutAttr::getSpread(ArrayRef<int64_t> shape) const {
+  // Threads take consecutive runs: lanes the innermost 32 (or all threads,
+  // when fewer), warps the next; each must factor along the dimensions.
+  int64_t threads = getThreads();
+  if (threads < 1 || getVector() < 1 || shape.empty() ||
+      shape.back() % getVector() != 0 || (threads > 32 && threads % 32 != 0))
+    return failure();
+  SmallVector<int64_t> left(shape);
+  left.back() /= getVector();
+  SmallVector<DimSpread> spread(shape.size());
+  auto place = [&](int64_t count, bool warps) -> LogicalResult {
+    for (int64_t d = shape.size() - 1; d >= 0 && count > 1; --d) {
+      int64_t take = std::min(count, left[d]);
+      if (left[d] % take != 0 || count % take != 0)
+        return failure();
+      (warps ? spread[d].warps : spread[d].lanes) = take;
+      left[d] /= take;
+      count /= take;
+    }
+    return success(count == 1);
+  };
+  if (failed(place(std::min<int64_t>(threads, 32), /*warps=*/false)) ||
+      failed(place(llvm::divideCeil(threads, 32), /*warps=*/true)))
+    return failure();
+  return spread;
+}
+
+LogicalResult
+BlockedLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> shape, int64_t threads) const {
+  int64_t vector = getVector();
+  if (getThreads() < 1 || vector < 1)
+    return layoutError(emitError,
+                       "blocked layout needs positive threads and vector");
+  if (shape.empty())
+    return layoutError(emitError, "blocked layout needs a tile of at least "
+                                  "one dimension");
+  // The widest narrower power-of-two run that would fit, to suggest.
+  int64_t elements = ShapedType::getNumElements(shape);
+  auto fits = [&](int64_t v) {
+    return shape.back() % v == 0 && elements % (getThreads() * v) == 0;
+  };
+  std::string instead;
+  for (int64_t v = llvm::PowerOf2Ceil(vector) / 2; v >= 1; v /= 2)
+    if (fits(v)) {
+      instead = ("; vector = " + Twine(v) + " would fit").str();
+      break;
+    }
+  if (shape.back() % vector != 0)
+    return layoutError(emitError, "blocked layout vector (" + Twine(vector) +
+                                      ") must divide the innermost "
+                                      "dimension (" +
+                                      Twine(shape.back()) + ")" + instead);
+  if (elements % (getThreads() * vector) != 0)
+    return layoutError(emitError,
+                       "blocked layout spreads runs of " + Twine(vector) +
+                           " over " + Twine(getThreads()) +
+                           " threads, which does not divide the " +
+                           Twine(elements) + " elements" + instead);
+  return verifyLayoutThreads(
+      emitError, getThreads(), threads,
+      ("write threads = " + Twine(threads) +
+       " (or leave the layout to tile-assign-layouts)")
+          .str());
+}
+
+//===- #tile.wgmma --------------------------------------------------------===//
+
+int64_t WgmmaLayoutAttr::getNumThreads() const {
+  return 128 * getWarpgroups();
+}
+
+int64_t WgmmaLayoutAttr::getRunWidth(ArrayRef<int64_t>) const { return 2; }
+
+SmallVector<int64_t>
+WgmmaLayoutAttr::getRunCoordinates(ArrayRef<int64_t>, int64_t tid,
+                                   int64_t run) const {
+  // Run r = 2 c + h: row 64 g + 16 w + l / 4 + 8 h (tid / 32 = 4 g + w),
+  // column 8 c + 2 (l % 4).
+  int64_t lane = tid % 32;
+  return {16 * (tid / 32) + lane / 4 + 8 * (run % 2),
+          2 * (lane % 4) + 8 * (run / 2)};
+}
+
+SmallVector<Value>
+WgmmaLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
+                                     ArrayRef<int64_t>, Value tid,
+                                     int64_t run) const {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto div = [&](Value v, int64_t d) -> Value {
+    return arith::DivUIOp::create(b, loc, v, cst(d));
+  };
+  auto rem = [&](Value v, int64_t d) -> Value {
+    return arith::RemUIOp::create(b, loc, v, cst(d));
+  };
+  Value lane = rem(tid, 32);
+  Value row = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, div(tid, 32), cst(16)),
+      div(lane, 4));
+  row = arith::AddIOp::create(b, loc, row, cst(8 * (run % 2)));
+  Value col = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, rem(lane, 4), cst(2)),
+      cst(8 * (run / 2)));
+  return {row, col};
+}
+
+std::optional<SmallVector<int64_t>>
+WgmmaLayoutAttr::getRunOffset(ArrayRef<int64_t>, int64_t run) const {
+  return SmallVector<int64_t>{8 * (run % 2), 8 * (run / 2)};
+}
+
+FailureOr<SmallVector<DimSpread>>
+WgmmaLayoutAttr::getSpread(ArrayRef<int64_t> shape) const {
+  if (shape.size() != 2)
+    return failure();
+  return SmallVector<DimSpread>{{8, 4 * getWarpgroups()}, {4, 1}};
+}
+
+LogicalResult
+WgmmaLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
+                             ArrayRef<int64_t> shape, int64_t threads) const {
+  int64_t groups = getWarpgroups();
+  if (shape.size() != 2 || shape[0] != 64 * groups || shape[1] % 8 != 0 ||
+      shape[1] > 256) {
+    std::string instead;
+    if (shape.size() == 2 && shape[0] % 64 == 0 && shape[0] != 64 * groups)
+      instead = ("; for " + Twine(shape[0]) + " rows write #tile.wgmma<"
+                 "warpgroups = " + Twine(shape[0] / 64) + ">")
+                    .str();
+    return layoutError(emitError,
+                       "wgmma layout needs a (64 x warpgroups) x N tile with "
+                       "N a multiple of 8 up to 256, got " +
+                           formatShape(shape) + " with warpgroups = " +
+                           Twine(groups) + instead);
+  }
+  return verifyLayoutThreads(
+      emitError, getNumThreads(), threads,
+      threads % 128 == 0
+          ? ("write #tile.wgmma<warpgroups = " + Twine(threads / 128) + ">")
+                .str()
+          : std::string("wgmma layouts need a multiple of 128 threads"));
+}
+
+//===- #tile.mma ----------------------------------------------------------===//
+
+int64_t MmaLayoutAttr::getNumThreads() const {
+  return 32 * getWarpsM() * getWarpsN();
+}
+
+int64_t MmaLayoutAttr::getRunWidth(ArrayRef<int64_t>) const { return 2; }
+
+SmallVector<int64_t>
+MmaLayoutAttr::getRunCoordinates(ArrayRef<int64_t> shape, int64_t tid,
+                                 int64_t run) const {
+  // Run r = 2 (i tn + j) + h of warp (wm, wn): row wm TM + 16 i + l / 4 + 8 h,
+  // column wn TN + 8 j + 2 (l % 4).
+  int64_t tileM = shape[0] / getWarpsM(), tileN = shape[1] / getWarpsN();
+  int64_t tn = tileN / 8;
+  int64_t i = (run / 2) / tn, j = (run / 2) % tn, h = run % 2;
+  int64_t warp = tid / 32, lane = tid % 32;
+  int64_t wm = warp / getWarpsN(), wn = warp % getWarpsN();
+  return {wm * tileM + lane / 4 + 16 * i + 8 * h,
+          wn * tileN + 2 * (lane % 4) + 8 * j};
+}
+
+SmallVector<Value>
+MmaLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
+                                   ArrayRef<int64_t> shape, Value tid,
+                                   int64_t run) const {
+  int64_t warpsM = getWarpsM(), warpsN = getWarpsN();
+  int64_t tileM = shape[0] / warpsM, tileN = shape[1] / warpsN;
+  int64_t tn = tileN / 8;
+  int64_t i = (run / 2) / tn, j = (run / 2) % tn, h = run % 2;
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value warp = arith::DivUIOp::create(b, loc, tid, cst(32));
+  Value lane = arith::RemUIOp::create(b, loc, tid, cst(32));
+  Value wm = arith::DivUIOp::create(b, loc, warp, cst(warpsN));
+  Value wn = arith::RemUIOp::create(b, loc, warp, cst(warpsN));
+  Value row = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, wm, cst(tileM)),
+      arith::DivUIOp::create(b, loc, lane, cst(4)));
+  row = arith::AddIOp::create(b, loc, row, cst(16 * i + 8 * h));
+  Value col = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, wn, cst(tileN)),
+      arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, lane, cst(4)),
+                            cst(2)));
+  col = arith::AddIOp::create(b, loc, col, cst(8 * j));
+  return {row, col};
+}
+
+std::optional<SmallVector<int64_t>>
+MmaLayoutAttr::getRunOffset(ArrayRef<int64_t> shape, int64_t run) const {
+  int64_t tn = shape[1] / getWarpsN() / 8;
+  int64_t i = (run / 2) / tn, j = (run / 2) % tn, h = run % 2;
+  return SmallVector<int64_t>{16 * i + 8 * h, 8 * j};
+}
+
+FailureOr<SmallVector<DimSpread>>
+MmaLayoutAttr::getSpread(ArrayRef<int64_t> shape) const {
+  if (shape.size() != 2)
+    return failure();
+  return SmallVector<DimSpread>{{8, getWarpsM()}, {4, getWarpsN()}};
+}
+
+LogicalResult
+MmaLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
+                           ArrayRef<int64_t> shape, int64_t threads) const {
+  int64_t warpsM = getWarpsM(), warpsN = getWarpsN();
+  if (warpsM < 1 || warpsN < 1 || shape.size() != 2 ||
+      shape[0] % (16 * warpsM) != 0 || shape[1] % (8 * warpsN) != 0)
+    return layoutError(
+        emitError,
+        "mma layout needs a 2-D tile whose rows split into 16-row and "
+        "columns into 8-column tiles per warp, got " +
+            formatShape(shape) + " over warps_m = " + Twine(warpsM) +
+            ", warps_n = " + Twine(warpsN) +
+            " (rows a multiple of 16 x warps_m, columns of 8 x warps_n)");
+  return verifyLayoutThreads(
+      emitError, getNumThreads(), threads,
+      threads % 32 == 0
+          ? ("write warps_m x warps_n = " + Twine(threads / 32)).str()
+          : std::string("mma layouts need a multiple of 32 threads"));
 }

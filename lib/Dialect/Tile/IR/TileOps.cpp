@@ -236,19 +236,12 @@ LogicalResult AllocFragmentOp::verify() {
   if (failed(verifyInKernel(*this)))
     return failure();
   // A layout spreads the tile over a number of threads: the kernel's.
-  Attribute layout = getType().getLayout();
-  int64_t layoutThreads = 0;
-  if (auto blocked = dyn_cast_if_present<BlockedLayoutAttr>(layout))
-    layoutThreads = blocked.getThreads();
-  else if (auto wgmma = dyn_cast_if_present<WgmmaLayoutAttr>(layout))
-    layoutThreads = 128 * wgmma.getWarpgroups();
-  else if (auto mma = dyn_cast_if_present<MmaLayoutAttr>(layout))
-    layoutThreads = 32 * mma.getWarpsM() * mma.getWarpsN();
-  int64_t threads = getKernelThreads(*this);
-  if (layoutThreads && threads && layoutThreads != threads)
-    return emitOpError("has a layout for ")
-           << layoutThreads << " threads in a kernel of " << threads;
-  return success();
+  auto layout =
+      dyn_cast_if_present<FragmentLayoutAttrInterface>(getType().getLayout());
+  if (!layout)
+    return success();
+  return layout.verifyShape([&] { return emitOpError(); },
+                            getType().getShape(), getKernelThreads(*this));
 }
 
 LogicalResult AllocTmemOp::verify() { return verifyInKernel(*this); }

@@ -11,17 +11,18 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-// The widest run (at most 16 bytes) that divides the innermost dimension and
-// spreads evenly over the threads.
+// The widest run (at most 16 bytes) whose blocked layout fits: it divides
+// the innermost dimension and spreads evenly over the threads.
 static FailureOr<BlockedLayoutAttr> chooseBlocked(FragmentType type,
                                                   int64_t threads) {
   int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-  int64_t elements = type.getNumElements();
   for (int64_t vector = std::max<int64_t>(1, 16 / bytes); vector >= 1;
-       vector /= 2)
-    if (type.getShape().back() % vector == 0 &&
-        elements % (threads * vector) == 0)
-      return BlockedLayoutAttr::get(type.getContext(), threads, vector);
+       vector /= 2) {
+    auto layout = BlockedLayoutAttr::get(type.getContext(), threads, vector);
+    if (cast<FragmentLayoutAttrInterface>(layout).accepts(type.getShape(),
+                                                          threads))
+      return layout;
+  }
   return failure();
 }
 
@@ -36,7 +37,9 @@ static FailureOr<MmaLayoutAttr> chooseMma(FragmentType c, int64_t threads) {
     if (warps % wm != 0)
       continue;
     int64_t wn = warps / wm;
-    if (c.getShape()[0] % (16 * wm) != 0 || c.getShape()[1] % (8 * wn) != 0)
+    auto layout = MmaLayoutAttr::get(c.getContext(), wm, wn);
+    if (!cast<FragmentLayoutAttrInterface>(layout).accepts(c.getShape(),
+                                                           threads))
       continue;
     int64_t tileM = c.getShape()[0] / wm, tileN = c.getShape()[1] / wn;
     int64_t skew = std::max(tileM, tileN) / std::min(tileM, tileN);

@@ -6,6 +6,7 @@
 include "tile/Dialect/Tile/IR/TileDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
+include "tile/Dialect/Tile/IR/TileLayoutInterface.td"
 
 // Which threads execute a distributed op together.
 def Tile_ScopeThread : I32EnumAttrCase<"thread", 0>;
@@ -134,7 +135,13 @@ def Tile_MmaMechanismAttr
 
 #ifndef TILE_LAYOUT_ATTRS
 #define TILE_LAYOUT_ATTRS
-def Tile_BlockedLayoutAttr : AttrDef<Tile_Dialect, "BlockedLayout"> {
+// Each implements Tile_FragmentLayoutAttrInterface (TileLayoutInterface.td),
+// which says what the layout means; the lowerings and verifiers ask it.
+class Tile_FragmentLayoutAttr<string name>
+    : AttrDef<Tile_Dialect, name,
+              [DeclareAttrInterfaceMethods<Tile_FragmentLayoutAttrInterface>]>;
+
+def Tile_BlockedLayoutAttr : Tile_FragmentLayoutAttr<"BlockedLayout"> {
   let mnemonic = "blocked";
   let summary = "fragment layout for element-wise work and plain copies";
   let description = [{
@@ -145,6 +152,12 @@ def Tile_BlockedLayoutAttr : AttrDef<Tile_Dialect, "BlockedLayout"> {
     allows), and consecutive threads hold consecutive runs, so copies to and
     from global memory are coalesced 16-byte accesses.
 
+    A fragment needs `vector` to divide its innermost dimension and
+    `threads x vector` to divide its element count; `threads` is the
+    kernel's (or its warp-specialised team's) thread count.
+    `FragmentLayoutAttrInterface` answers the mapping's questions
+    (docs/generated/TileLayoutInterface.md).
+
     Example: `!tile.fragment<128x64xf32, #tile.blocked<threads = 128, vector = 4>>`
   }];
   let parameters = (ins "int64_t":$threads, "int64_t":$vector);
@@ -154,7 +167,7 @@ def Tile_BlockedLayoutAttr : AttrDef<Tile_Dialect, "BlockedLayout"> {
 
 #ifndef TILE_WGMMA_LAYOUT_ATTR
 #define TILE_WGMMA_LAYOUT_ATTR
-def Tile_WgmmaLayoutAttr : AttrDef<Tile_Dialect, "WgmmaLayout"> {
+def Tile_WgmmaLayoutAttr : Tile_FragmentLayoutAttr<"WgmmaLayout"> {
   let mnemonic = "wgmma";
   let summary = "fragment layout of sm_90a wgmma accumulators";
   let description = [{
@@ -163,6 +176,9 @@ def Tile_WgmmaLayoutAttr : AttrDef<Tile_Dialect, "WgmmaLayout"> {
     Within it, lane `l` of warp `w` holds, for every 8-column chunk `c`, the
     pairs (row 16 w + l / 4 + 8 h, columns 8 c + 2 (l mod 4) + {0, 1}) for
     h = 0, 1: `N / 2` registers per thread, in slots `4 c + 2 h + {0, 1}`.
+
+    The tile must be (64 x warpgroups) x N with N a multiple of 8 up to 256,
+    in a kernel (or team) of 128 x warpgroups threads.
 
     Example: `!tile.fragment<128x256xf32, #tile.wgmma<warpgroups = 2>>`
   }];
@@ -173,7 +189,7 @@ def Tile_WgmmaLayoutAttr : AttrDef<Tile_Dialect, "WgmmaLayout"> {
 
 #ifndef TILE_MMA_LAYOUT_ATTR
 #define TILE_MMA_LAYOUT_ATTR
-def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout"> {
+def Tile_MmaLayoutAttr : Tile_FragmentLayoutAttr<"MmaLayout"> {
   let mnemonic = "mma";
   let summary = "fragment layout of sm_80 mma.sync m16n8k16 accumulators";
   let description = [{
@@ -182,6 +198,9 @@ def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout"> {
     16 x 8. In tile (i, j), lane `l` holds rows `l / 4` and `l / 4 + 8` and
     columns `2 (l mod 4) + {0, 1}` (the mma.sync C layout), in slots
     `((i tn + j) 2 + h) 2 + {0, 1}`.
+
+    M must be a multiple of 16 x warps_m and N of 8 x warps_n, in a kernel
+    (or team) of 32 x warps_m x warps_n threads.
 
     Example: `!tile.fragment<128x128xf32, #tile.mma<warps_m = 2, warps_n = 4>>`
   }];

@@ -12,6 +12,39 @@
 #include "tile/Dialect/Tile/IR/TileOpsDialect.h.inc"
 #include "tile/Dialect/Tile/IR/TileEnums.h.inc"
 
+namespace mlir::tile {
+/// How a fragment layout spreads one tile dimension over the CTA: the lanes
+/// of a warp, and the warps, whose elements differ along it
+/// (FragmentLayoutAttrInterface::getSpread).
+struct DimSpread {
+  int64_t lanes = 1;
+  int64_t warps = 1;
+  bool operator==(const DimSpread &other) const {
+    return lanes == other.lanes && warps == other.warps;
+  }
+};
+
+class FragmentLayoutAttrInterface;
+
+namespace detail {
+/// `tid + run * threads < runs`: whether thread `tid` holds run `run` when
+/// `runs` runs are dealt round-robin over `threads` threads (the default of
+/// FragmentLayoutAttrInterface::buildHasRun).
+Value buildRoundRobinHasRun(OpBuilder &b, Location loc, int64_t runs,
+                            int64_t threads, Value tid, int64_t run);
+/// The default of FragmentLayoutAttrInterface::isRunInBox.
+std::optional<bool> isRunInBox(FragmentLayoutAttrInterface layout,
+                               ArrayRef<int64_t> shape, int64_t run,
+                               ArrayRef<int64_t> offsets,
+                               ArrayRef<int64_t> sizes);
+/// The dimensions of `spread` with more than one lane (or warp).
+FailureOr<SmallVector<int64_t>>
+spreadDims(FailureOr<SmallVector<DimSpread>> spread, bool warps);
+} // namespace detail
+} // namespace mlir::tile
+
+#include "tile/Dialect/Tile/IR/TileLayoutInterface.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileAttrs.h.inc"
 
