@@ -58,14 +58,6 @@ Distribution Distribution::forLayout(FragmentLayoutAttrInterface layout,
   dist.shape = llvm::to_vector(shape);
   dist.threads = layout.getNumThreads();
   dist.vector = layout.getRunWidth(shape);
-  // The deprecated kind fields, for users that still switch over them.
-  if (isa<WgmmaLayoutAttr>(layout)) {
-    dist.kind = Kind::Wgmma;
-  } else if (auto mma = dyn_cast<MmaLayoutAttr>(layout)) {
-    dist.kind = Kind::Mma;
-    dist.warpsM = mma.getWarpsM();
-    dist.warpsN = mma.getWarpsN();
-  }
   return dist;
 }
 

@@ -35,17 +35,12 @@ template <typename OpT> struct ChipPattern : OpConversionPattern<OpT> {
 /// are split by the #tile.blocked layout for the kernel's threads.
 /// A thin wrapper: every question goes to `layout`.
 struct Distribution {
-  /// The layout's kind. Deprecated: ask `layout` (an interface method, or
-  /// isa<> where an instruction needs one layout) instead of switching.
-  enum class Kind { Blocked, Wgmma, Mma };
-  Kind kind = Kind::Blocked;
   SmallVector<int64_t> shape;
   /// The layout all methods below delegate to; set by forLayout,
   /// forFragment and forMemRef.
   FragmentLayoutAttrInterface layout;
   /// Copies of layout.getNumThreads() and layout.getRunWidth(shape).
   int64_t threads = 1;
-  int64_t warpsM = 1, warpsN = 1; // #tile.mma's; deprecated, ask `layout`
   int64_t vector = 1;
 
   int64_t numElements() const;

@@ -7,8 +7,8 @@ tile.kernel @blocked_slice() threads(128) {
   %c0 = arith.constant 0 : index
   %f = tile.alloc_fragment : !tile.fragment<8x64xf32, #tile.blocked<threads = 128, vector = 4>>
   %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
-  // expected-error @+2 {{'tile.copy' op copies a slice of a fragment, which is lowered for #tile.wgmma layouts only}}
-  // expected-error @+1 {{failed to legalize operation 'tile.copy' that was explicitly marked illegal}}
+  // expected-error @below {{'tile.copy' op copies a slice of a fragment that cuts its #tile.blocked<threads = 128, vector = 4> runs or holds them in some threads only (for #tile.wgmma: whole rows and groups of 8 columns)}}
+  // expected-error @below {{failed to legalize operation 'tile.copy' that was explicitly marked illegal}}
   tile.copy %f[%c0, %c0] to %s[] : !tile.fragment<8x64xf32, #tile.blocked<threads = 128, vector = 4>>, memref<8x32xf32, #gpu.address_space<workgroup>>
 }
 
@@ -19,8 +19,8 @@ tile.kernel @partial_rows() threads(128) {
   %c0 = arith.constant 0 : index
   %f = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
   %s = tile.alloc_shared : memref<32x32xf32, #gpu.address_space<workgroup>>
-  // expected-error @+2 {{'tile.copy' op copies a slice of a #tile.wgmma fragment that is not whole rows and groups of 8 columns}}
-  // expected-error @+1 {{failed to legalize operation 'tile.copy' that was explicitly marked illegal}}
+  // expected-error @below {{'tile.copy' op copies a slice of a fragment that cuts its #tile.wgmma<warpgroups = 1> runs or holds them in some threads only (for #tile.wgmma: whole rows and groups of 8 columns)}}
+  // expected-error @below {{failed to legalize operation 'tile.copy' that was explicitly marked illegal}}
   tile.copy %f[%c0, %c0] to %s[] : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>, memref<32x32xf32, #gpu.address_space<workgroup>>
 }
 
@@ -31,8 +31,8 @@ tile.kernel @partial_rows() threads(128) {
 tile.kernel @wide_swizzled_rows() threads(128) {
   %f = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
   %s = tile.alloc_shared {swizzle = 128} : memref<64x64xf32, #gpu.address_space<workgroup>>
-  // expected-error @+2 {{'tile.copy' op writes a 128-byte swizzled shared tile whose rows are not that wide, which is not lowered yet}}
-  // expected-error @+1 {{failed to legalize operation 'tile.copy' that was explicitly marked illegal}}
+  // expected-error @below {{'tile.copy' op writes a 128-byte swizzled shared tile whose rows are not that wide, which is not lowered yet}}
+  // expected-error @below {{failed to legalize operation 'tile.copy' that was explicitly marked illegal}}
   tile.copy %f[] to %s[] : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>, memref<64x64xf32, #gpu.address_space<workgroup>>
 }
 
@@ -42,8 +42,8 @@ tile.kernel @wide_swizzled_rows() threads(128) {
 tile.kernel @wide_runs() threads(32) {
   %f = tile.alloc_fragment : !tile.fragment<8x32xf32, #tile.blocked<threads = 32, vector = 8>>
   %s = tile.alloc_shared {swizzle = 128} : memref<8x32xf32, #gpu.address_space<workgroup>>
-  // expected-error @+2 {{'tile.copy' op writes runs of 32 bytes into a swizzled shared tile; at most 16 are lowered}}
-  // expected-error @+1 {{failed to legalize operation 'tile.copy' that was explicitly marked illegal}}
+  // expected-error @below {{'tile.copy' op writes runs of 32 bytes into a swizzled shared tile; at most 16 are lowered}}
+  // expected-error @below {{failed to legalize operation 'tile.copy' that was explicitly marked illegal}}
   tile.copy %f[] to %s[] : !tile.fragment<8x32xf32, #tile.blocked<threads = 32, vector = 8>>, memref<8x32xf32, #gpu.address_space<workgroup>>
 }
 
@@ -54,6 +54,6 @@ tile.kernel @swizzled_view() threads(128) {
   %f = tile.alloc_fragment : !tile.fragment<64x32xf32, #tile.wgmma<warpgroups = 1>>
   %s = tile.alloc_shared {swizzle = 128} : memref<128x32xf32, #gpu.address_space<workgroup>>
   %v = memref.subview %s[64, 0] [64, 32] [1, 1] : memref<128x32xf32, #gpu.address_space<workgroup>> to memref<64x32xf32, strided<[32, 1], offset: 2048>, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{'tile.copy' op writes a swizzled shared tile through a view, which is not lowered yet}}
+  // expected-error @below {{'tile.copy' op writes a swizzled shared tile through a view, which is not lowered yet}}
   tile.copy %f[] to %v[] : !tile.fragment<64x32xf32, #tile.wgmma<warpgroups = 1>>, memref<64x32xf32, strided<[32, 1], offset: 2048>, #gpu.address_space<workgroup>>
 }

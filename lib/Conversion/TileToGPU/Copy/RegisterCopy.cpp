@@ -125,22 +125,22 @@ FailureOr<RegisterCopy> RegisterCopy::prepare(CopyOp op,
   copy.op = op;
   copy.dist = *dist;
   copy.dstShape = llvm::to_vector(cast<ShapedType>(dstType).getShape());
-  // A slice of a #tile.wgmma fragment: whole rows, 8-column groups, so
-  // that whether run r is in it does not depend on the thread.
+  // A slice of a fragment: the layout says, run by run, whether the run
+  // is in it for every thread or for none, so the choice is made at
+  // compile time (a slice that cuts runs, or splits them between threads,
+  // is not lowered).
   for (Value offset : op.getSourceOffsets())
     if (src == MemorySpace::Fragment)
       copy.slice.push_back(getConstantIntValue(offset).value_or(-1));
   ArrayRef<int64_t> dstShape = copy.dstShape;
-  if (!copy.slice.empty()) {
-    ArrayRef<int64_t> srcShape = cast<ShapedType>(srcType).getShape();
-    ArrayRef<int64_t> slice = copy.slice;
-    if (dist->kind != Distribution::Kind::Wgmma)
-      return op.emitOpError("copies a slice of a fragment, which is "
-                            "lowered for #tile.wgmma layouts only");
-    if (slice.size() != 2 || slice[0] != 0 || dstShape[0] != srcShape[0] ||
-        slice[1] % 8 != 0 || dstShape[1] % 8 != 0)
-      return op.emitOpError("copies a slice of a #tile.wgmma fragment that "
-                            "is not whole rows and groups of 8 columns");
+  for (int64_t r = 0; !copy.slice.empty() && r < dist->runsPerThread(); ++r) {
+    std::optional<bool> inSlice =
+        dist->layout.isRunInBox(dist->shape, r, copy.slice, dstShape);
+    if (!inSlice)
+      return op.emitOpError("copies a slice of a fragment that cuts its ")
+             << dist->layout << " runs or holds them in some threads only "
+             << "(for #tile.wgmma: whole rows and groups of 8 columns)";
+    copy.runInSlice.push_back(*inSlice);
   }
   // Fragment -> shared: the destination's swizzle, recorded before shared
   // memory was lowered (null when 0).
@@ -232,17 +232,15 @@ void RegisterCopy::runByRun(OpBuilder &b, Location loc) const {
   int64_t elementBytes =
       cast<ShapedType>(to.value.getType()).getElementTypeBitWidth() / 8;
   ArrayRef<int64_t> shape = dstShape;
-  auto inSlice = [&](int64_t r) {
-    int64_t column = (*dist.runOffset(r))[1];
-    return column >= slice[1] && column < slice[1] + shape[1];
-  };
+  auto inSlice = [&](int64_t r) { return runInSlice[r]; };
   forEachRun(
       b, loc,
       [&](OpBuilder &rb, Location rl, ArrayRef<Value> coords, int64_t r) {
         SmallVector<Value> at(coords);
-        if (!slice.empty())
-          at[1] = arith::SubIOp::create(rb, rl, at[1],
-                                        constIndex(rb, rl, slice[1]));
+        for (auto [d, offset] : llvm::enumerate(slice))
+          if (offset != 0)
+            at[d] = arith::SubIOp::create(rb, rl, at[d],
+                                          constIndex(rb, rl, offset));
         if (destSwizzle)
           at = swizzledCoordinates(rb, rl, at, shape, elementBytes,
                                    destSwizzle.getInt());

@@ -52,7 +52,8 @@ struct RegisterCopy {
   CopyOp op;
   Distribution dist;
   CopySide from, to;
-  SmallVector<int64_t> slice; // fragment offsets of a sliced source
+  SmallVector<int64_t> slice;  // fragment offsets of a sliced source
+  SmallVector<bool> runInSlice; // per run of a sliced source
   SmallVector<int64_t> dstShape;
   IntegerAttr destSwizzle; // null when the destination is not swizzled
   /// The thread id, set by the pattern where the runs start (after the

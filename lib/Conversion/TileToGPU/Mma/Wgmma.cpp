@@ -245,7 +245,9 @@ struct WgmmaLowering : ChipPattern<GemmOp> {
     // The accumulators wgmma reads; it returns them as a struct.
     Value acc = adaptor.getC();
     SmallVector<Value> accumulators;
-    for (int64_t i = 0; i < n / 2; ++i)
+    int64_t slots = cast<FragmentLayoutAttrInterface>(Attribute(layout))
+                        .getSlotsPerThread(c.getShape());
+    for (int64_t i = 0; i < slots; ++i)
       accumulators.push_back(memref::LoadOp::create(
           rewriter, loc, acc, ValueRange{constIndex(rewriter, loc, i)}));
 
@@ -283,7 +285,7 @@ struct WgmmaLowering : ChipPattern<GemmOp> {
     if (!op.getAsync())
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc,
                                          rewriter.getI64IntegerAttr(0));
-    for (int64_t i = 0; i < n / 2; ++i) {
+    for (int64_t i = 0; i < slots; ++i) {
       Value v = LLVM::ExtractValueOp::create(rewriter, loc, inout, i);
       memref::StoreOp::create(rewriter, loc, v, acc,
                               ValueRange{constIndex(rewriter, loc, i)});
