@@ -78,3 +78,15 @@ tile.kernel @a_registers() threads(256) {
   %acc = tile.alloc_fragment : !tile.fragment<128x128xf32>
   tile.gemm %A, %Bs, %acc {transpose_b} : !tile.fragment<128x64xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x128xf32>
 }
+
+// -----
+
+// M- and N-major operands (A stored K x M, B stored K x N): 128-byte
+// swizzles for their 64-element (128-byte) column blocks
+// (convert-tile-gemm-to-nvvm-wgmma-mn-major.mlir lowers this gemm).
+tile.kernel @mn_major() threads(128) {
+  %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x128xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x128xf32>
+  tile.gemm %As, %Bs, %acc {transpose_a} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x128xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x128xf32>
+}

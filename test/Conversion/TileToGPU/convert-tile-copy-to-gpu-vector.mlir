@@ -1,0 +1,60 @@
+// convert-tile-copy-to-gpu alone, mechanism vector. The inputs carry what
+// tile-select-instructions (mechanism) and tile-assign-layouts (#tile.blocked
+// fragments) would write; fragments and shared tiles stay tile ops (the
+// casts stand for convert-tile-memory-to-gpu's allocas and views).
+// RUN: tile-opt %s --split-input-file --convert-tile-copy-to-gpu
+
+// global -> fragment, one run of 4 per thread at %i + 4 * tid: a 16-byte
+// vector load when in bounds and aligned, else a masked load (zeros outside).
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @global_to_fragment(%g: memref<?xf32>, %i: index) threads(128) {
+    %x = tile.alloc_fragment : !tile.fragment<512xf32, #tile.blocked<threads = 128, vector = 4>>
+    tile.copy %g[%i] to %x[] {mechanism = #tile.copy_mechanism<vector>} : memref<?xf32>, !tile.fragment<512xf32, #tile.blocked<threads = 128, vector = 4>>
+  }
+}
+
+// -----
+
+// fragment -> global: a vector store, or a masked store at the edge.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @fragment_to_global(%g: memref<?xf32>, %i: index) threads(128) {
+    %x = tile.alloc_fragment : !tile.fragment<512xf32, #tile.blocked<threads = 128, vector = 4>>
+    tile.copy %x[] to %g[%i] {mechanism = #tile.copy_mechanism<vector>} : !tile.fragment<512xf32, #tile.blocked<threads = 128, vector = 4>>, memref<?xf32>
+  }
+}
+
+// -----
+
+// global -> shared, 2-D, 8 x 32 f32: 64 runs of 4 for 128 threads, so
+// threads 64 and up do nothing; row = 4 * tid / 32, column = 4 * tid mod 32;
+// the row stride takes part in the alignment check (scalar path otherwise).
+// It writes shared memory, so CTA barriers before and after.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @global_to_shared(%g: memref<?x?xf32>, %m: index, %k: index) threads(128) {
+    %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+    tile.copy %g[%m, %k] to %s[] {mechanism = #tile.copy_mechanism<vector>} : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
+// shared -> fragment: two runs per thread (tid and tid + 32), into slots 0
+// and 8; no barrier, shared memory is only read.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @shared_to_fragment() threads(32) {
+    %s = tile.alloc_shared : memref<8x64xbf16, #gpu.address_space<workgroup>>
+    %x = tile.alloc_fragment : !tile.fragment<8x64xbf16, #tile.blocked<threads = 32, vector = 8>>
+    tile.copy %s[] to %x[] {mechanism = #tile.copy_mechanism<vector>} : memref<8x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<8x64xbf16, #tile.blocked<threads = 32, vector = 8>>
+  }
+}
+
+// -----
+
+// fragment -> shared: writes shared memory, so between CTA barriers.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @fragment_to_shared() threads(64) {
+    %s = tile.alloc_shared : memref<8x64xbf16, #gpu.address_space<workgroup>>
+    %x = tile.alloc_fragment : !tile.fragment<8x64xbf16, #tile.blocked<threads = 64, vector = 8>>
+    tile.copy %x[] to %s[] {mechanism = #tile.copy_mechanism<vector>} : !tile.fragment<8x64xbf16, #tile.blocked<threads = 64, vector = 8>>, memref<8x64xbf16, #gpu.address_space<workgroup>>
+  }
+}

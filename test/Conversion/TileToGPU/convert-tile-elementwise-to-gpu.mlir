@@ -1,0 +1,72 @@
+// convert-tile-elementwise-to-gpu alone: tile.elementwise and tile.fill. The
+// fragments carry the layouts tile-assign-layouts would give them; fragments
+// and shared tiles stay tile ops (the casts stand for
+// convert-tile-memory-to-gpu's allocas).
+// RUN: tile-opt %s --split-input-file --convert-tile-elementwise-to-gpu
+
+// Fragments (128 f32 over 64 threads: one run of 2 each) and a captured
+// scalar: the body runs once per element, on register slots 0 and 1.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @fragments(%scale: f32) threads(64) {
+    %x = tile.alloc_fragment : !tile.fragment<128xf32, #tile.blocked<threads = 64, vector = 2>>
+    %y = tile.alloc_fragment : !tile.fragment<128xf32, #tile.blocked<threads = 64, vector = 2>>
+    tile.elementwise ins(%x : !tile.fragment<128xf32, #tile.blocked<threads = 64, vector = 2>>) outs(%y : !tile.fragment<128xf32, #tile.blocked<threads = 64, vector = 2>>) {
+    ^bb0(%a: f32):
+      %s = arith.mulf %a, %scale : f32
+      tile.yield %s : f32
+    }
+  }
+}
+
+// -----
+
+// A shared tile in place: the blocked split for 32 threads (runs of 4 at row
+// 4 * tid / 64, column 4 * tid mod 64 + v), between CTA barriers.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @shared() threads(32) {
+    %s = tile.alloc_shared : memref<2x64xf32, #gpu.address_space<workgroup>>
+    tile.elementwise ins(%s : memref<2x64xf32, #gpu.address_space<workgroup>>) outs(%s : memref<2x64xf32, #gpu.address_space<workgroup>>) {
+    ^bb0(%a: f32):
+      %s2 = arith.addf %a, %a : f32
+      tile.yield %s2 : f32
+    }
+  }
+}
+
+// -----
+
+// Shared in, fragment out: the fragment's layout places the shared reads; no
+// barrier, shared memory is only read.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @shared_to_fragment() threads(64) {
+    %s = tile.alloc_shared : memref<2x64xf32, #gpu.address_space<workgroup>>
+    %x = tile.alloc_fragment : !tile.fragment<2x64xf32, #tile.blocked<threads = 64, vector = 2>>
+    tile.elementwise ins(%s : memref<2x64xf32, #gpu.address_space<workgroup>>) outs(%x : !tile.fragment<2x64xf32, #tile.blocked<threads = 64, vector = 2>>) {
+    ^bb0(%a: f32):
+      tile.yield %a : f32
+    }
+  }
+}
+
+// -----
+
+// fill of a fragment: one splat store per run (512 f32 over 64 threads: two
+// runs of 4).
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @fill_fragment() threads(64) {
+    %zero = arith.constant 0.0 : f32
+    %x = tile.alloc_fragment : !tile.fragment<512xf32, #tile.blocked<threads = 64, vector = 4>>
+    tile.fill %x, %zero : !tile.fragment<512xf32, #tile.blocked<threads = 64, vector = 4>>, f32
+  }
+}
+
+// -----
+
+// fill of a shared tile: 16 runs of 8 bf16 over 32 threads, so half the
+// threads store, between CTA barriers.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @fill_shared(%v: bf16) threads(32) {
+    %s = tile.alloc_shared : memref<2x64xbf16, #gpu.address_space<workgroup>>
+    tile.fill %s, %v : memref<2x64xbf16, #gpu.address_space<workgroup>>, bf16
+  }
+}
