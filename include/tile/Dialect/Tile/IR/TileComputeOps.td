@@ -1,0 +1,247 @@
+//===- TileComputeOps.td - copy, gemm, fill, elementwise ---*- tablegen -*-===//
+
+#ifndef TILE_COMPUTE_OPS
+#define TILE_COMPUTE_OPS
+
+include "tile/Dialect/Tile/IR/TileOpBase.td"
+
+//===----------------------------------------------------------------------===//
+// Data movement and compute
+//===----------------------------------------------------------------------===//
+
+def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
+  let summary = "copies a tile between global, shared, register and tensor memory";
+  let description = [{
+    Copies a tile. When one side is global memory, the other side's static
+    shape is the tile and `[offsets]` on the global side give the element
+    position of the tile's first element (one offset per dimension).
+    Out-of-bounds reads give 0 and out-of-bounds writes are skipped, so edge
+    tiles need no special code. When neither side is global, the two shapes
+    are equal and no offsets are given, except that a fragment -> shared
+    copy may take constant `[offsets]` on the fragment: it copies the slice
+    of the fragment, of the shared tile's shape, that starts there (part of
+    an accumulator staged through shared memory; with a matrix layout the
+    slice spans whole rows and multiples of 8 columns).
+
+    Legal directions: global -> shared / fragment, shared / fragment ->
+    global, shared <-> fragment, shared -> tmem (`tcgen05.cp`), tmem <->
+    fragment (`tcgen05.ld/st`).
+
+    Without a barrier the copy is complete for the whole CTA when the op
+    returns. With `barrier %b[%i]` (global -> shared only) the copy is
+    asynchronous: it is issued as TMA on sm_90+ and completes on that
+    barrier, whose expected byte count the op raises; wait on it with
+    `tile.mbarrier.wait`.
+
+    `{tma}` on a shared -> global copy asks for a TMA store (sm_90+): the
+    CTA's writes to the tile are fenced, one thread issues the bulk tensor
+    store and waits for it, and the op returns when it is complete. The
+    caller asserts what TMA needs of the global memref: a kernel argument
+    whose rows are a multiple of 16 bytes (the runtime refuses others when
+    it builds the tensor map).
+    With `{tma, async}` the thread that issued the store does not wait:
+    the op returns once the store is issued. The CTA may write the shared
+    tile again only after `tile.wait_tma_stores` says the store has read
+    it, and must wait for all its asynchronous stores before it ends.
+
+    `{multicast}` on a global -> shared copy in a kernel with a cluster of
+    more than one CTA: every CTA of the cluster copies the same tile (the
+    program asserts that the offsets agree), so each CTA loads only its
+    slice of the tile's rows (the outermost dimension, split by CTA rank)
+    and TMA multicast writes it into the tile of every CTA. Each CTA's
+    barrier still expects the whole tile's bytes. Every CTA of the cluster
+    must issue the same multicast copies (or the others wait forever). In
+    a `warp_specialized` `tile.pipelined_for` the compiler releases slots to
+    every CTA of the cluster and synchronises the cluster around the loop;
+    the software-pipelined schedule refuses multicast copies, and outside a
+    pipeline the copy must complete on a barrier, with the program owning
+    the protocol (`tile.mbarrier.arrive ... cluster`, `tile.barrier_all
+    level cluster` after the barriers' initialisation and before the end).
+
+    Rules for `{multicast}`: global -> shared, a tile of rank 2 or more
+    whose rows divide evenly between the cluster's CTAs, in slices of a
+    multiple of 128 bytes (1024 for a swizzled tile).
+
+    `{async}` on a global -> shared copy without a barrier issues it and
+    returns (no CTA barrier before or after, no cp.async group committed):
+    the program commits and waits for the cp.async groups and synchronises
+    the CTA itself, as the cp.async pipeline `tile-pipeline-loops` writes
+    does (`nvvm.cp.async.commit.group`, `nvvm.cp.async.wait.group`,
+    `gpu.barrier`).
+
+    `mechanism` records how the copy is lowered (`tile-select-instructions`
+    chooses it from the target chip, the operands and the flags above;
+    `#tile.copy_mechanism`); the lowering refuses a copy without one.
+
+    Example:
+
+    ```mlir
+    tile.copy %A[%m, %k] to %As[] barrier %full[%s]
+        : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>, !tile.barrier<3>
+    tile.copy %acc[] to %C[%m, %n] : !tile.fragment<128x128xf32>, memref<?x?xf32>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_AnyTile, "", [MemRead]>:$source, Variadic<Index>:$sourceOffsets,
+                       Arg<Tile_AnyTile, "", [MemWrite]>:$dest, Variadic<Index>:$destOffsets,
+                       Arg<Optional<Tile_BarrierType>, "", [MemRead, MemWrite]>:$barrier,
+                       Optional<Index>:$barrierIndex, UnitAttr:$tma,
+                       UnitAttr:$async, UnitAttr:$multicast,
+                       OptionalAttr<Tile_CopyMechanismAttr>:$mechanism);
+  let assemblyFormat = [{
+    $source `[` $sourceOffsets `]` `to` $dest `[` $destOffsets `]`
+    (`barrier` $barrier^ `[` $barrierIndex `]`)?
+    attr-dict `:` type($source) `,` type($dest) (`,` type($barrier)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_WaitTmaStoresOp : Tile_Op<"wait_tma_stores",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits until asynchronous TMA stores have read their tiles";
+  let description = [{
+    Waits until at most `pending` of the CTA's asynchronous TMA stores
+    (`tile.copy ... {tma, async}`, in issue order) are still reading their
+    shared tiles (`cp.async.bulk.wait_group.read` by the issuing thread),
+    then synchronises the CTA: every thread may then write the tiles of the
+    older stores again. `pending(0)` before the kernel ends makes sure no
+    store still reads shared memory. The stores and their waits must run in
+    the same threads (in a `tile.warp_specialize`, the same region): the
+    thread that issues a store is the one that can wait for it.
+
+    Example: `tile.wait_tma_stores pending(1)`
+
+    Rules: `pending` in [0, 7]; inside a `tile.kernel`.
+  }];
+  let arguments = (ins I32Attr:$pending);
+  let assemblyFormat = "`pending` `(` $pending `)` attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_GemmOp : Tile_Op<"gemm", [AttrSizedOperandSegments]> {
+  let summary = "C (+)= op(A) * op(B) on tiles";
+  let description = [{
+    Multiplies tiles on the tensor cores: `C = op(A) op(B) + (clear_accum ? 0 : C)`
+    where `op` transposes when `transpose_a` / `transpose_b` is set. A is
+    M x K (K x M transposed), B is K x N (N x K transposed), C is M x N.
+
+    A is a shared-memory tile, a register fragment (sm_80, sm_90a) or a
+    tensor-memory tile (sm_100a); B is a shared-memory tile; C is a register
+    fragment (mma.sync, wgmma) or a tensor-memory tile (tcgen05.mma).
+    Legal element types (A/B -> C): bf16 -> f32, f16 -> f16 or f32,
+    f32 -> f32 (tf32 math), i8 -> i32, f8E4M3FN / f8E5M2 -> f32.
+
+    Without a barrier the product is complete when the op returns. With
+    `barrier %b[%i]` its completion is signalled on that barrier: with C in
+    registers (mma.sync, wgmma) every thread arrives once its part of the
+    product is complete, so the barrier must count one arrival per thread of
+    the kernel (on sm_90a the warpgroup waits for its wgmma group first:
+    Hopper cannot tie a group to an mbarrier); with C in tensor memory
+    (`tcgen05.commit` on sm_100a, not lowered yet) the product will arrive
+    once, asynchronously.
+
+    `{async}` (no barrier): the product may still be in flight when the op
+    returns (wgmma: its group is committed, not waited for); the program
+    waits with `tile.wait_gemms` before it reads C or changes A, B or C.
+    `tile-pipeline-loops` writes this for gemms whose operands stay in
+    their ring slots until the next iteration's wait.
+
+    `mechanism` records the matrix instruction (`tile-select-instructions`
+    chooses it from the target chip and C's layout;
+    `#tile.mma_mechanism`); the lowering refuses a gemm without one.
+
+    Example:
+
+    ```mlir
+    tile.gemm %As, %Bs, %acc {transpose_b}
+        : memref<128x64xbf16, #gpu.address_space<workgroup>>,
+          memref<256x64xbf16, #gpu.address_space<workgroup>>,
+          !tile.fragment<128x256xf32>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_AnyTile, "", [MemRead]>:$a, Arg<AnyMemRef, "", [MemRead]>:$b, Arg<Tile_AnyTile, "", [MemRead, MemWrite]>:$c,
+                       UnitAttr:$transpose_a, UnitAttr:$transpose_b,
+                       UnitAttr:$clear_accum,
+                       Arg<Optional<Tile_BarrierType>, "", [MemRead, MemWrite]>:$barrier,
+                       Optional<Index>:$barrierIndex, UnitAttr:$async,
+                       OptionalAttr<Tile_MmaMechanismAttr>:$mechanism);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c (`barrier` $barrier^ `[` $barrierIndex `]`)?
+    attr-dict `:` type($a) `,` type($b) `,` type($c) (`,` type($barrier)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_WaitGemmsOp : Tile_Op<"wait_gemms",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits until at most N asynchronous gemms are in flight";
+  let description = [{
+    Waits until at most `pending` of this thread's `tile.gemm {async}`
+    products (in issue order) are still in flight; their accumulators may
+    then be read and their operands changed. With wgmma this is
+    `wgmma.wait_group pending`; mma.sync products are never in flight, so
+    where no gemm takes wgmma it waits for nothing.
+
+    Example: `tile.wait_gemms pending(1)`
+
+    Rules: `pending` in [0, 7]; inside a `tile.kernel`.
+  }];
+  let arguments = (ins I32Attr:$pending);
+  let assemblyFormat = "`pending` `(` $pending `)` attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_FillOp : Tile_Op<"fill"> {
+  let summary = "sets every element of a tile to a value";
+  let description = [{
+    Writes `%value` into every element of a register fragment or a
+    shared-memory tile.
+
+    Example: `tile.fill %acc, %zero : !tile.fragment<128x128xf32>, f32`
+
+    Rules: the value's type is the tile's element type.
+  }];
+  let arguments = (ins Arg<Tile_AnyTile, "", [MemWriteAt<0, FullEffect>]>:$dest,
+                       AnyType:$value);
+  let assemblyFormat = "$dest `,` $value attr-dict `:` type($dest) `,` type($value)";
+  let hasVerifier = 1;
+}
+
+def Tile_ElementwiseOp : Tile_Op<"elementwise", [
+    AttrSizedOperandSegments, RecursiveMemoryEffects,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "applies scalar code to every element of equally shaped tiles";
+  let description = [{
+    Runs the body once per element position: its block arguments are the
+    elements of the `ins` tiles at that position, and the values it yields
+    are stored to the `outs` tiles there. Values defined outside the body
+    (scalars such as a scale factor) may be used inside it. This is the
+    epilogue and element-wise kernel building block; the lowering spreads
+    elements over the CTA's threads with 16-byte vectors per thread.
+
+    Example:
+
+    ```mlir
+    tile.elementwise ins(%x, %y : !tile.fragment<1024xf32>, !tile.fragment<1024xf32>)
+                     outs(%z : !tile.fragment<1024xf32>) {
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      tile.yield %s : f32
+    }
+    ```
+
+    Rules: `ins` and `outs` are register fragments or shared-memory tiles of
+    one shape; at least one output; the body takes one argument per input,
+    of its element type, and yields one value per output, of its element type.
+  }];
+  let arguments = (ins Arg<Variadic<Tile_AnyTile>, "", [MemRead]>:$inputs,
+                       Arg<Variadic<Tile_AnyTile>, "", [MemWrite]>:$outputs);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`ins` `(` $inputs^ `:` type($inputs) `)`)?
+    `outs` `(` $outputs `:` type($outputs) `)` $body attr-dict
+  }];
+  let hasRegionVerifier = 1;
+}
+
+
+#endif // TILE_COMPUTE_OPS

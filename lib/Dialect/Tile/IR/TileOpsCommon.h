@@ -1,0 +1,28 @@
+//===- TileOpsCommon.h - rules the op verifiers share -----------*- C++ -*-===//
+//
+// Private to lib/Dialect/Tile/IR: the op definitions are split by group
+// (TileOps.cpp: kernel, loops and warp roles; TileMemoryOps.cpp;
+// TileComputeOps.cpp; TileDistributedOps.cpp), and these checks serve all.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_DIALECT_TILE_IR_TILEOPSCOMMON_H
+#define TILE_LIB_DIALECT_TILE_IR_TILEOPSCOMMON_H
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+#include <string>
+
+namespace mlir::tile::detail {
+/// The op is inside a tile.kernel (or, once outlined, a gpu.func).
+LogicalResult verifyInKernel(Operation *op);
+/// "global", "shared", "fragment", ... for diagnostics.
+std::string describe(Type type);
+/// A constant index into a barrier ring must name one of its barriers.
+LogicalResult verifyBarrierIndex(Operation *op, Value barrier, Value index);
+/// One offset per dimension of the side a copy addresses into.
+LogicalResult verifyOffsets(Operation *op, StringRef side, Type type,
+                            ValueRange offsets);
+} // namespace mlir::tile::detail
+
+#endif // TILE_LIB_DIALECT_TILE_IR_TILEOPSCOMMON_H
