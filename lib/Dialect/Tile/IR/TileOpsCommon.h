@@ -1,8 +1,9 @@
 //===- TileOpsCommon.h - rules the op verifiers share -----------*- C++ -*-===//
 //
 // Private to lib/Dialect/Tile/IR: the op definitions are split by group
-// (TileOps.cpp: kernel, loops and warp roles; TileMemoryOps.cpp;
-// TileComputeOps.cpp; TileDistributedOps.cpp), and these checks serve all.
+// (TileOps.cpp: kernel, loops and warp roles; TileMemoryOps.cpp,
+// TileSyncOps.cpp, TileComputeOps.cpp, TileDistributedOps.cpp, as the
+// .td files), and these checks serve all.
 //
 //===----------------------------------------------------------------------===//
 
