@@ -184,11 +184,11 @@ std::optional<int64_t> multicastSlices(CopyOp copy);
 
 /// Set on asynchronous copies by assignTmaParameters: the kernel parameter
 /// holding their tensor map, and the swizzle it was encoded with.
-constexpr llvm::StringLiteral kTmaParamAttr = "tile.tma_param";
-constexpr llvm::StringLiteral kTmaSwizzleAttr = "tile.tma_swizzle";
+constexpr llvm::StringLiteral kTmaParamAttr = TileDialect::TmaParamAttrHelper::getNameStr();
+constexpr llvm::StringLiteral kTmaSwizzleAttr = TileDialect::TmaSwizzleAttrHelper::getNameStr();
 /// Set on tile.gemm by annotateSharedSwizzles: the swizzles of A and B.
-constexpr llvm::StringLiteral kSwizzleAAttrName = "tile.swizzle_a";
-constexpr llvm::StringLiteral kSwizzleBAttrName = "tile.swizzle_b";
+constexpr llvm::StringLiteral kSwizzleAAttrName = TileDialect::SwizzleAAttrHelper::getNameStr();
+constexpr llvm::StringLiteral kSwizzleBAttrName = TileDialect::SwizzleBAttrHelper::getNameStr();
 
 } // namespace mlir::tile::lowering
 

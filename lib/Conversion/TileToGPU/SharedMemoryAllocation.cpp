@@ -51,10 +51,10 @@ using namespace mlir;
 using namespace mlir::tile;
 
 static constexpr llvm::StringLiteral kScratchRequestAttr =
-    "tile.scratch_request";
-static constexpr llvm::StringLiteral kScratchOffsetAttr = "tile.scratch_offset";
+    TileDialect::ScratchRequestAttrHelper::getNameStr();
+static constexpr llvm::StringLiteral kScratchOffsetAttr = TileDialect::ScratchOffsetAttrHelper::getNameStr();
 static constexpr llvm::StringLiteral kTestScratchBytesAttr =
-    "tile.test_scratch_bytes";
+    TileDialect::TestScratchBytesAttrHelper::getNameStr();
 
 void mlir::tile::requestScratch(Operation *op, int64_t bytes, int64_t align) {
   assert(bytes > 0 && llvm::isPowerOf2_64(align) &&

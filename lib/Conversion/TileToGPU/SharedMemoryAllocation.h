@@ -19,6 +19,8 @@
 #ifndef TILE_LIB_CONVERSION_TILETOGPU_SHAREDMEMORYALLOCATION_H
 #define TILE_LIB_CONVERSION_TILETOGPU_SHAREDMEMORYALLOCATION_H
 
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -33,7 +35,8 @@ constexpr int64_t kSharedAlignment = 1024;
 
 /// Where assignSharedOffsets put a tile.alloc_shared (an index attribute on
 /// it; bytes from the realigned base), read by the alloc's lowering.
-constexpr llvm::StringLiteral kSharedOffsetAttrName = "tile.shared_offset";
+constexpr llvm::StringLiteral kSharedOffsetAttrName =
+    TileDialect::SharedOffsetAttrHelper::getNameStr();
 
 /// Asks for `bytes` of shared scratch at a multiple of `align` (a power of
 /// two, at most kSharedAlignment) for the duration of `op`, which must be in

@@ -64,12 +64,12 @@ StringRef stringifyMemorySpace(MemorySpace space);
 /// (tile-translate --kernel-info): dynamic shared memory bytes, and the TMA
 /// tensor maps the kernel takes as extra parameters.
 constexpr llvm::StringLiteral kDynamicSharedBytesAttrName =
-    "tile.dynamic_shared_bytes";
-constexpr llvm::StringLiteral kTmaAttrName = "tile.tma";
+    TileDialect::DynamicSharedBytesAttrHelper::getNameStr();
+constexpr llvm::StringLiteral kTmaAttrName = TileDialect::TmaAttrHelper::getNameStr();
 /// Recorded by the tile-to-GPU conversion on a fragment -> shared tile.copy
 /// before shared memory is lowered: the destination's swizzle, which the
 /// copy applies to the addresses it writes.
-constexpr llvm::StringLiteral kSwizzleDestAttrName = "tile.swizzle_dest";
+constexpr llvm::StringLiteral kSwizzleDestAttrName = TileDialect::SwizzleDestAttrHelper::getNameStr();
 
 /// Threads per CTA of the kernel holding `op`: its tile.kernel, or after
 /// outlining its gpu.func's known block size; 0 when there is none.
