@@ -9,7 +9,10 @@
 // RUN: tile-translate --tile-to-ptx %t.mlir | grep -oE '^\.target [a-z_0-9]+'
 
 tile.kernel @split() threads(384) {
-  tile.warp_specialize registers(40, 232) producer {
-  } consumers {
+  tile.warp_specialize {
+    role "producer" warps(1) registers(40) {
+    }
+    role "consumers" warpgroups(2) registers(232) {
+    }
   }
 }

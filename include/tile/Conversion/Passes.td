@@ -97,12 +97,15 @@ def ConvertTileWarpSpecializeToNVVM : TileToGPUPass<
     "convert-tile-warp-specialize-to-nvvm",
     "Splits warp-specialised kernels into producer and consumer branches", [{
     Runs after the other tile-to-GPU conversions (it rewrites the thread ids
-    and CTA barriers they produced). Each `tile.warp_specialize` becomes an
-    `scf.if` on the thread id: the producer warpgroup lowers its register
-    budget (`nvvm.setmaxregister decrease`, when the op has `registers`)
-    and its warp 0 runs the producer region; the consumers raise theirs,
-    read thread ids less 128 and synchronise on named barrier 1 with their
-    own thread count (with `teams(2)`, per team: barriers 3 and 4).
+    and CTA barriers they produced). Each `tile.warp_specialize` becomes a
+    chain of `scf.if` on the thread id, one branch per role (its threads,
+    padding included): the role sets its register budget
+    (`nvvm.setmaxregister decrease` when `registers(R)` is at most what the
+    kernel starts with, `increase` otherwise), and its warps (not its
+    padding) run its region with thread ids and the block size of the role,
+    or of the team with `teams(T)`. CTA barriers become named barriers of
+    the role's (team's) threads; the ids are allocated from 1 in role order,
+    one per role or team that has a barrier, and more than 15 is an error.
   }]>;
 
 def ConvertTileToGPU : TileToGPUPass<"convert-tile-to-gpu",

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -20,10 +21,10 @@ using namespace mlir::tile::lowering;
 // `firstThread`: the thread ids they read (x; also ids read from outside
 // the role) count from 0 within the team, the block size they read is
 // `threads`, their CTA barriers become named barrier `barrierId` (+ the
-// team's index) of `threads` threads, and `from`'s argument, with teams,
-// is the team's index.
+// team's index; 0: the role has none) of `threads` threads, and `from`'s
+// argument, with teams, is the team's index.
 static void moveRole(Block &from, Block &to, int64_t firstThread,
-                     int32_t barrierId, int64_t threads, int64_t teams = 1) {
+                     int32_t barrierId, int64_t threads, int64_t teams) {
   Operation *yield = to.getTerminator();
   OpBuilder b(yield);
   Location loc = from.getParentOp()->getLoc();
@@ -32,14 +33,17 @@ static void moveRole(Block &from, Block &to, int64_t firstThread,
                                 b, loc, rawTid, constIndex(b, loc, firstThread))
                                 .getResult()
                           : rawTid;
-  Value barrier = arith::ConstantIntOp::create(b, loc, barrierId, 32);
+  Value barrier;
+  if (barrierId)
+    barrier = arith::ConstantIntOp::create(b, loc, barrierId, 32);
   if (teams > 1) {
     Value team =
         arith::DivUIOp::create(b, loc, tid, constIndex(b, loc, threads));
     tid = arith::RemUIOp::create(b, loc, tid, constIndex(b, loc, threads));
-    barrier = arith::AddIOp::create(
-        b, loc, barrier,
-        arith::IndexCastUIOp::create(b, loc, b.getI32Type(), team));
+    if (barrier)
+      barrier = arith::AddIOp::create(
+          b, loc, barrier,
+          arith::IndexCastUIOp::create(b, loc, b.getI32Type(), team));
     from.getArgument(0).replaceAllUsesWith(team);
   }
   Value blockSize = constIndex(b, loc, threads);
@@ -70,61 +74,113 @@ static void moveRole(Block &from, Block &to, int64_t firstThread,
     op->erase();
 }
 
+// Named barrier ids: one per role, or per team of a role, whose code has a
+// CTA barrier, from 1 upward in role order (a role's teams take consecutive
+// ids); 0 for a role without one. Fails beyond the 15 ids besides the CTA's
+// barrier 0.
+static FailureOr<SmallVector<int32_t>> allocateBarriers(WarpSpecializeOp ws) {
+  SmallVector<int32_t> ids;
+  SmallVector<std::string> users;
+  int64_t next = 1;
+  for (unsigned i = 0, e = ws.getNumRoles(); i < e; ++i) {
+    bool synchronises =
+        ws.getRoles()[i]
+            .walk([](gpu::BarrierOp) { return WalkResult::interrupt(); })
+            .wasInterrupted();
+    if (!synchronises) {
+      ids.push_back(0);
+      continue;
+    }
+    WarpSpecializeOp::Role role = ws.getRole(i);
+    ids.push_back(static_cast<int32_t>(next));
+    next += role.teams;
+    users.push_back("'" + role.name + "'" +
+                    (role.teams > 1 ? " x" + std::to_string(role.teams) : ""));
+  }
+  if (next > WarpSpecializeOp::kNamedBarriers)
+    return ws.emitOpError("needs ")
+           << next - 1 << " named barriers (one per role or team with CTA "
+           << "barriers: " << llvm::join(users, ", ") << ") but the hardware "
+           << "has " << WarpSpecializeOp::kNamedBarriers - 1
+           << " besides the CTA's barrier 0; synchronise fewer roles or teams "
+              "by CTA barriers (use mbarriers between them)";
+  return ids;
+}
+
+// Role `i`'s branch, at `b`'s insertion point, which its threads (padding
+// included) reach: its register budget, then its warps run its region.
+static void lowerRole(OpBuilder &b, WarpSpecializeOp ws, unsigned i,
+                      const WarpSpecializeOp::Placement &placement, Value tid,
+                      int32_t barrierId, int64_t threads) {
+  Location loc = ws.getLoc();
+  WarpSpecializeOp::Role role = ws.getRole(i);
+  if (role.registers) {
+    bool lower =
+        *role.registers <= WarpSpecializeOp::entryRegisters(threads);
+    NVVM::SetMaxRegisterOp::create(
+        b, loc, *role.registers,
+        lower ? NVVM::SetMaxRegisterAction::decrease
+              : NVVM::SetMaxRegisterAction::increase);
+  }
+  Block *to = b.getInsertionBlock();
+  if (placement.active < placement.end) {
+    // Padding warps only hand over registers.
+    Value working =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                              constIndex(b, loc, placement.active));
+    to = scf::IfOp::create(b, loc, working, /*withElse=*/false).thenBlock();
+  }
+  moveRole(ws.getRoles()[i].front(), *to, placement.begin, barrierId,
+           ws.getTeamThreads(i), role.teams);
+}
+
+// The roles become a chain of scf.if on the thread id: role i's branch
+// takes the threads below the next role's first one.
+static LogicalResult lowerOne(WarpSpecializeOp ws) {
+  Location loc = ws.getLoc();
+  int64_t threads = getKernelThreads(ws);
+  if (!threads)
+    return ws.emitOpError("must be in a kernel with a known thread count");
+  // Thread ids and barriers are rewritten as lowered ops produce them.
+  WalkResult unlowered = ws.walk([&](Operation *op) {
+    if (op != ws && !isa<YieldOp>(op) && isa<TileDialect>(op->getDialect())) {
+      op->emitOpError("must be lowered before the tile.warp_specialize "
+                      "around it (convert-tile-warp-specialize-to-nvvm "
+                      "runs last)");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (unlowered.wasInterrupted())
+    return failure();
+  FailureOr<SmallVector<int32_t>> barriers = allocateBarriers(ws);
+  if (failed(barriers))
+    return failure();
+  SmallVector<WarpSpecializeOp::Placement> placement = ws.getPlacement();
+  OpBuilder b(ws);
+  Value tid = threadId(b, loc);
+  for (unsigned i = 0, e = ws.getNumRoles(); i < e; ++i) {
+    if (i + 1 == e) {
+      lowerRole(b, ws, i, placement[i], tid, (*barriers)[i], threads);
+      break;
+    }
+    Value inRole =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                              constIndex(b, loc, placement[i].end));
+    auto branch = scf::IfOp::create(b, loc, inRole, /*withElse=*/true);
+    b.setInsertionPointToStart(branch.thenBlock());
+    lowerRole(b, ws, i, placement[i], tid, (*barriers)[i], threads);
+    b.setInsertionPointToStart(branch.elseBlock());
+  }
+  ws.erase();
+  return success();
+}
+
 LogicalResult mlir::tile::lowerWarpSpecialize(ModuleOp module) {
   SmallVector<WarpSpecializeOp> ops;
   module.walk([&](WarpSpecializeOp op) { ops.push_back(op); });
-  for (WarpSpecializeOp ws : ops) {
-    Location loc = ws.getLoc();
-    int64_t threads = getKernelThreads(ws);
-    if (!threads)
-      return ws.emitOpError("must be in a kernel with a known thread count");
-    // Thread ids and barriers are rewritten as lowered ops produce them.
-    WalkResult unlowered = ws.walk([&](Operation *op) {
-      if (op != ws && !isa<YieldOp>(op) && isa<TileDialect>(op->getDialect())) {
-        op->emitOpError("must be lowered before the tile.warp_specialize "
-                        "around it (convert-tile-warp-specialize-to-nvvm "
-                        "runs last)");
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (unlowered.wasInterrupted())
+  for (WarpSpecializeOp ws : ops)
+    if (failed(lowerOne(ws)))
       return failure();
-    int64_t producerThreads = WarpSpecializeOp::kProducerThreads;
-    OpBuilder b(ws);
-    Value tid = threadId(b, loc);
-    Value isProducer =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
-                              constIndex(b, loc, producerThreads));
-    auto roles = scf::IfOp::create(b, loc, isProducer, /*withElse=*/true);
-    auto setRegisters = [&](OpBuilder &at, std::optional<uint32_t> count,
-                            NVVM::SetMaxRegisterAction action) {
-      if (count)
-        NVVM::SetMaxRegisterOp::create(at, loc, *count, action);
-    };
-
-    // Producer warpgroup: all four warps give registers back, warp 0 works.
-    b.setInsertionPointToStart(roles.thenBlock());
-    setRegisters(b, ws.getProducerRegisters(),
-                 NVVM::SetMaxRegisterAction::decrease);
-    Value warpZero = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ult, tid,
-        constIndex(b, loc, WarpSpecializeOp::kProducerWarpThreads));
-    auto producer = scf::IfOp::create(b, loc, warpZero, /*withElse=*/false);
-    moveRole(ws.getProducer().front(), *producer.thenBlock(), 0,
-             /*barrierId=*/2, WarpSpecializeOp::kProducerWarpThreads);
-
-    // Consumers: thread ids from 0, barrier 1 for their threads only; with
-    // two teams, ids from 0 in each and barriers 3 and 4.
-    Block *consumers = roles.elseBlock();
-    b.setInsertionPoint(consumers->getTerminator());
-    setRegisters(b, ws.getConsumerRegisters(),
-                 NVVM::SetMaxRegisterAction::increase);
-    int64_t teams = ws.getNumTeams();
-    moveRole(ws.getConsumers().front(), *consumers, producerThreads,
-             /*barrierId=*/teams > 1 ? 3 : 1,
-             (threads - producerThreads) / teams, teams);
-    ws.erase();
-  }
   return success();
 }

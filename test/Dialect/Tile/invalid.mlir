@@ -1341,91 +1341,9 @@ tile.kernel @ws_one_stage(%n: index) threads(128) {
 
 // -----
 
-tile.kernel @ws_nested(%n: index) threads(256) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  scf.for %i = %c0 to %n step %c1 {
-    // expected-error @+1 {{'tile.warp_specialize' op must be directly in a 'tile.kernel' body}}
-    tile.warp_specialize producer {
-    } consumers {
-    }
-  }
-}
-
-// -----
-
-tile.kernel @ws_one_warpgroup() threads(128) {
-  // expected-error @+1 {{'tile.warp_specialize' op needs a kernel of the producer warpgroup and whole warpgroups per consumer team (128 + a multiple of 128 threads), got 128}}
-  tile.warp_specialize producer {
-  } consumers {
-  }
-}
-
-// -----
-
-tile.kernel @ws_register_count() threads(256) {
-  // expected-error @+1 {{'tile.warp_specialize' op expects register counts that are multiples of 8 in [24, 256], got 20}}
-  tile.warp_specialize registers(20, 232) producer {
-  } consumers {
-  }
-}
-
-// -----
-
-tile.kernel @ws_register_total() threads(512) {
-  // expected-error @+1 {{'tile.warp_specialize' op asks for 94208 registers; the CTA holds 65536 (512 threads x 128)}}
-  tile.warp_specialize registers(40, 232) producer {
-  } consumers {
-  }
-}
-
-// -----
-
-// Layouts in the consumer region are for the consumers' threads.
-tile.kernel @ws_layout_threads() threads(384) {
-  tile.warp_specialize producer {
-  } consumers {
-    // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 384 threads in a kernel of 256; write threads = 256 (or leave the layout to tile-assign-layouts)}}
-    %x = tile.alloc_fragment : !tile.fragment<384xf32, #tile.blocked<threads = 384, vector = 1>>
-  }
-}
-
-// -----
-
-// 384 threads start with 168 registers each: the producer cannot go up.
-tile.kernel @ws_register_direction() threads(384) {
-  // expected-error @+1 {{'tile.warp_specialize' op expects the producer's count at most and the consumers' at least the 168 registers a kernel of 384 threads starts with, got 176 and 232}}
-  tile.warp_specialize registers(176, 232) producer {
-  } consumers {
-  }
-}
-
-// -----
-
-tile.kernel @ws_one_register_count() threads(256) {
-  // expected-error @+1 {{'tile.warp_specialize' op expects both register counts or neither (an increase without a decrease never completes)}}
-  "tile.warp_specialize"() ({
-    "tile.yield"() : () -> ()
-  }, {
-    "tile.yield"() : () -> ()
-  }) {consumerRegisters = 232 : i32} : () -> ()
-}
-
-// -----
-
-tile.kernel @ws_empty_region() threads(256) {
-  // expected-error @+1 {{'tile.warp_specialize' op region #1 ('consumers') failed to verify constraint: region with 1 blocks}}
-  "tile.warp_specialize"() ({
-    "tile.yield"() : () -> ()
-  }, {
-  }) : () -> ()
-}
-
 //===----------------------------------------------------------------------===//
 // Fragment slices and asynchronous TMA stores
 //===----------------------------------------------------------------------===//
-
-// -----
 
 func.func @slice_offset_not_constant(%f: !tile.fragment<64x64xf32>, %s: memref<64x32xf32, #gpu.address_space<workgroup>>, %i: index) {
   %c0 = arith.constant 0 : index
@@ -1506,20 +1424,6 @@ func.func @slice_dynamic_tile(%f: !tile.fragment<64x64xf32>, %s: memref<64x?xf32
 
 // -----
 
-// The producer issues an asynchronous store; only it could wait for it.
-tile.kernel @ws_store_wait_split(%C: memref<?x?xf32>) threads(256) {
-  %c0 = arith.constant 0 : index
-  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{'tile.warp_specialize' op has asynchronous TMA stores in its producer region but no tile.wait_tma_stores there (only the threads that issue them can wait)}}
-  tile.warp_specialize producer {
-    tile.copy %s[] to %C[%c0, %c0] {tma, async} : memref<8x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
-  } consumers {
-    tile.wait_tma_stores pending(0)
-  }
-}
-
-// -----
-
 // Multicast shares one tile between the CTAs of a cluster.
 tile.kernel @multicast_no_cluster(%A: memref<?x?xbf16>) threads(128) {
   %c0 = arith.constant 0 : index
@@ -1567,34 +1471,6 @@ tile.kernel @pingpong_alone(%n: index) threads(128) {
 
 // -----
 
-tile.kernel @ws_three_teams() threads(512) {
-  // expected-error @+1 {{'tile.warp_specialize' op expects 1 or 2 consumer teams, got 3}}
-  tile.warp_specialize teams(3) producer {
-  } consumers {
-  }
-}
-
-// -----
-
-tile.kernel @ws_teams_no_argument() threads(384) {
-  // expected-error @+1 {{'tile.warp_specialize' op expects the consumers region to take the team's index (one index argument) with 2 team(s)}}
-  tile.warp_specialize teams(2) producer {
-  } consumers {
-  }
-}
-
-// -----
-
-tile.kernel @ws_teams_uneven() threads(256) {
-  // expected-error @+1 {{'tile.warp_specialize' op needs a kernel of the producer warpgroup and whole warpgroups per consumer team (128 + a multiple of 256 threads), got 256}}
-  tile.warp_specialize teams(2) producer {
-  } consumers {
-  ^bb0(%team: index):
-  }
-}
-
-// -----
-
 tile.kernel @multicast_rank1(%A: memref<?xbf16>) threads(128) cluster(2, 1, 1) {
   %c0 = arith.constant 0 : index
   %s = tile.alloc_shared : memref<512xbf16, #gpu.address_space<workgroup>>
@@ -1618,16 +1494,6 @@ tile.kernel @multicast_swizzle_slices(%A: memref<?x?xbf16>) threads(128) cluster
   %s = tile.alloc_shared {swizzle = 128} : memref<8x64xbf16, #gpu.address_space<workgroup>>
   // expected-error @+1 {{'tile.copy' op multicasts slices of 512 bytes per CTA; they must be a multiple of 1024 bytes}}
   tile.copy %A[%c0, %c0] to %s[] {multicast} : memref<?x?xbf16>, memref<8x64xbf16, #gpu.address_space<workgroup>>
-}
-
-// -----
-
-tile.kernel @ws_producer_argument() threads(256) {
-  // expected-error @+1 {{'tile.warp_specialize' op expects the producer region to take no arguments}}
-  tile.warp_specialize producer {
-  ^bb0(%x: index):
-  } consumers {
-  }
 }
 
 // -----

@@ -100,11 +100,13 @@ tile.kernel @wgmma_threads_not_128() threads(96) {
 // In a warp-specialised kernel the consumers' layouts are for one team:
 // (384 - 128 producer threads) / 2 teams.
 tile.kernel @wgmma_team_threads() threads(384) {
-  tile.warp_specialize teams(2) producer {
-  } consumers {
-  ^bb0(%team: index):
+  tile.warp_specialize {
+    role "producer" warpgroups(1) {
+    }
+    role "consumers" warpgroups(2) teams(2) as %team {
     // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 256 threads in a kernel of 128; write #tile.wgmma<warpgroups = 1>}}
     %f = tile.alloc_fragment : !tile.fragment<128x64xf32, #tile.wgmma<warpgroups = 2>>
+    }
   }
 }
 

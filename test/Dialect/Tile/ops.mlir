@@ -198,13 +198,19 @@ tile.kernel @warp_roles(%A: memref<?x?xbf16>, %kt: index) threads(384) {
   tile.pipelined_for %k = %c0 to %kt step %c1 stages(3) warp_specialized attributes {note = "x"} {
     tile.copy %A[%c0, %k] to %As[] : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
   }
-  tile.warp_specialize registers(40, 232) producer {
-    %x = tile.alloc_fragment : !tile.fragment<64xf32, #tile.blocked<threads = 32, vector = 2>>
-  } consumers {
-    %y = tile.alloc_fragment : !tile.fragment<256xf32, #tile.blocked<threads = 256, vector = 1>>
+  tile.warp_specialize {
+    role "producer" warps(1) registers(40) {
+      %x = tile.alloc_fragment : !tile.fragment<64xf32, #tile.blocked<threads = 32, vector = 2>>
+    }
+    role "consumers" warpgroups(2) registers(232) {
+      %y = tile.alloc_fragment : !tile.fragment<256xf32, #tile.blocked<threads = 256, vector = 1>>
+    }
   }
-  tile.warp_specialize producer {
-  } consumers {
+  tile.warp_specialize {
+    role "producer" warps(1) {
+    }
+    role "consumers" warpgroups(2) {
+    }
   }
 }
 
@@ -268,9 +274,11 @@ tile.kernel @cluster_forms(%A: memref<?x?xbf16>, %n: index) threads(128) cluster
 }
 
 tile.kernel @teams() threads(384) {
-  tile.warp_specialize teams(2) registers(40, 232) producer {
-  } consumers {
-  ^bb0(%team: index):
+  tile.warp_specialize {
+    role "producer" warps(1) registers(40) {
+    }
+    role "consumers" warpgroups(2) registers(232) teams(2) as %team {
+    }
   }
 }
 

@@ -80,8 +80,11 @@ module attributes {tile.target = #tile.target<"sm_86">} {
 module attributes {tile.target = #tile.target<"sm_90">} {
   tile.kernel @setmaxnreg() threads(384) {
     // expected-error @+1 {{'tile.warp_specialize' op registers(...) (setmaxnreg) needs setmaxnreg, which sm_90 does not have}}
-    tile.warp_specialize registers(40, 232) producer {
-    } consumers {
+    tile.warp_specialize {
+      role "producer" warps(1) registers(40) {
+      }
+      role "consumers" warpgroups(2) registers(232) {
+      }
     }
   }
 }

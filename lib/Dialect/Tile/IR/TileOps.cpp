@@ -303,83 +303,255 @@ WarpSpecializeOp WarpSpecializeOp::getEnclosing(Operation *op,
   return {};
 }
 
+WarpSpecializeOp WarpSpecializeOp::createWithRoles(OpBuilder &b, Location loc,
+                                                   ArrayRef<Role> roles) {
+  SmallVector<StringRef> names;
+  SmallVector<int32_t> warps, registers, teams;
+  for (const Role &role : roles) {
+    names.push_back(role.name);
+    warps.push_back(role.warps);
+    registers.push_back(role.registers.value_or(0));
+    teams.push_back(role.teams);
+  }
+  auto op = WarpSpecializeOp::create(b, loc, b.getStrArrayAttr(names), warps,
+                                     registers, teams, roles.size());
+  OpBuilder::InsertionGuard guard(b);
+  for (auto [role, region] : llvm::zip(roles, op.getRoles())) {
+    Block *block = b.createBlock(&region);
+    if (role.teams > 1)
+      block->addArgument(b.getIndexType(), loc);
+    YieldOp::create(b, loc);
+  }
+  return op;
+}
+
+WarpSpecializeOp::Role WarpSpecializeOp::getRole(unsigned role) {
+  int32_t registers = getRoleRegisters()[role];
+  return {getRoleName(role).str(), getRoleWarps()[role],
+          registers ? std::optional<int64_t>(registers) : std::nullopt,
+          getRoleTeams()[role]};
+}
+
+// Roles in order from warp 0; a role of whole warpgroups or with a register
+// budget starts on a warpgroup boundary, and one with a budget ends on one.
+SmallVector<WarpSpecializeOp::Placement> WarpSpecializeOp::getPlacement() {
+  auto alignUp = [](int64_t x) {
+    return llvm::alignTo(x, static_cast<uint64_t>(kWarpgroupThreads));
+  };
+  SmallVector<Placement> placement;
+  int64_t next = 0;
+  for (unsigned i = 0, e = getNumRoles(); i < e; ++i) {
+    Role role = getRole(i);
+    int64_t begin = next;
+    if (role.registers || role.warps % 4 == 0)
+      begin = alignUp(begin);
+    if (!placement.empty())
+      placement.back().end = begin;
+    int64_t active = begin + role.warps * kWarpThreads;
+    next = role.registers ? alignUp(active) : active;
+    placement.push_back({begin, active, next});
+  }
+  return placement;
+}
+
+// Syntax: `{ role "name" (warps(N) | warpgroups(N)) (registers(R))?
+// (teams(T) as %team)? region ... }` and the attribute dictionary.
+ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
+                                    OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  SmallVector<Attribute> names;
+  SmallVector<int32_t> warps, registers, teams;
+  if (parser.parseLBrace())
+    return failure();
+  while (succeeded(parser.parseOptionalKeyword("role"))) {
+    std::string name;
+    int32_t count = 0, budget = 0, teamCount = 1;
+    if (parser.parseString(&name))
+      return failure();
+    bool groups = succeeded(parser.parseOptionalKeyword("warpgroups"));
+    if (!groups && parser.parseKeyword("warps", " or 'warpgroups'"))
+      return failure();
+    if (parser.parseLParen() || parser.parseInteger(count) ||
+        parser.parseRParen())
+      return failure();
+    if (succeeded(parser.parseOptionalKeyword("registers")) &&
+        (parser.parseLParen() || parser.parseInteger(budget) ||
+         parser.parseRParen()))
+      return failure();
+    SmallVector<OpAsmParser::Argument> args;
+    if (succeeded(parser.parseOptionalKeyword("teams"))) {
+      if (parser.parseLParen() || parser.parseInteger(teamCount) ||
+          parser.parseRParen())
+        return failure();
+      if (succeeded(parser.parseOptionalKeyword("as"))) {
+        OpAsmParser::Argument &team = args.emplace_back();
+        if (parser.parseArgument(team))
+          return failure();
+        team.type = builder.getIndexType();
+      }
+    }
+    Region *region = result.addRegion();
+    if (parser.parseRegion(*region, args))
+      return failure();
+    ensureTerminator(*region, builder, result.location);
+    names.push_back(builder.getStringAttr(name));
+    warps.push_back(groups ? count * 4 : count);
+    registers.push_back(budget);
+    teams.push_back(teamCount);
+  }
+  if (parser.parseRBrace() ||
+      parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  result.addAttribute(getRoleNamesAttrName(result.name),
+                      builder.getArrayAttr(names));
+  result.addAttribute(getRoleWarpsAttrName(result.name),
+                      builder.getDenseI32ArrayAttr(warps));
+  result.addAttribute(getRoleRegistersAttrName(result.name),
+                      builder.getDenseI32ArrayAttr(registers));
+  result.addAttribute(getRoleTeamsAttrName(result.name),
+                      builder.getDenseI32ArrayAttr(teams));
+  return success();
+}
+
+void WarpSpecializeOp::print(OpAsmPrinter &p) {
+  p << " {";
+  p.increaseIndent();
+  for (unsigned i = 0, e = getNumRoles(); i < e; ++i) {
+    Role role = getRole(i);
+    Region &region = getRoles()[i];
+    p.printNewline();
+    p << "role ";
+    p.printString(role.name);
+    if (role.warps % 4 == 0)
+      p << " warpgroups(" << role.warps / 4 << ")";
+    else
+      p << " warps(" << role.warps << ")";
+    if (role.registers)
+      p << " registers(" << *role.registers << ")";
+    if (role.teams != 1) {
+      p << " teams(" << role.teams << ")";
+      if (!region.empty() && region.getNumArguments() == 1) {
+        p << " as ";
+        p.printRegionArgument(region.getArgument(0), {}, /*omitType=*/true);
+      }
+    }
+    p << ' ';
+    p.printRegion(region, /*printEntryBlockArgs=*/false,
+                  /*printBlockTerminators=*/false);
+  }
+  p.decreaseIndent();
+  p.printNewline();
+  p << "}";
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {getRoleNamesAttrName(), getRoleWarpsAttrName(),
+                           getRoleRegistersAttrName(), getRoleTeamsAttrName()});
+}
+
+// One role's own rules: a positive warp count that its teams divide, the
+// team's index as its only argument with teams, a legal setmaxnreg budget
+// and a wait for its asynchronous TMA stores.
+static LogicalResult verifyRole(WarpSpecializeOp op, unsigned i) {
+  WarpSpecializeOp::Role role = op.getRole(i);
+  auto error = [&]() {
+    return op.emitOpError("role '") << role.name << "' ";
+  };
+  if (role.warps <= 0)
+    return error() << "expects a positive warp count, got " << role.warps
+                   << "; write warps(N) with N >= 1";
+  if (role.teams < 1 || role.warps % role.teams != 0)
+    return error() << "has " << role.warps << " warp(s), which teams("
+                   << role.teams
+                   << ") does not divide; give it a multiple of the team "
+                      "count in warps";
+  Block &block = op.getRoles()[i].front();
+  if (role.teams > 1 && (block.getNumArguments() != 1 ||
+                         !block.getArgument(0).getType().isIndex()))
+    return error() << "expects the team's index as its only argument "
+                      "(write `teams("
+                   << role.teams << ") as %team`)";
+  if (role.teams == 1 && block.getNumArguments() != 0)
+    return error() << "takes no arguments without teams (write `teams(T) as "
+                      "%team` for a team index)";
+  if (role.registers &&
+      (*role.registers < 24 || *role.registers > 256 ||
+       *role.registers % 8 != 0))
+    return error() << "asks for " << *role.registers
+                   << " registers; setmaxnreg takes a multiple of 8 in [24, "
+                      "256] (write "
+                   << std::clamp<int64_t>((*role.registers + 7) / 8 * 8, 24,
+                                          256)
+                   << ")";
+  // Only the thread that issued an asynchronous TMA store can wait for it:
+  // a role that issues them waits in the same role.
+  bool stores = false, waits = false;
+  op.getRoles()[i].walk([&](Operation *inner) {
+    if (auto copy = dyn_cast<CopyOp>(inner))
+      stores |= copy.getAsync();
+    waits |= isa<WaitTmaStoresOp>(inner);
+  });
+  if (stores && !waits)
+    return error() << "has asynchronous TMA stores but no "
+                      "tile.wait_tma_stores (only the threads that issue "
+                      "them can wait; add one in this role)";
+  return success();
+}
+
+// The roles' threads against the kernel's, and the registers they ask for
+// against what the CTA holds.
+static LogicalResult verifyRoleThreads(WarpSpecializeOp op, int64_t threads) {
+  SmallVector<WarpSpecializeOp::Placement> placement = op.getPlacement();
+  int64_t placed = placement.back().end;
+  if (placed != threads)
+    return op.emitOpError("places its roles on ")
+           << placed << " threads (warpgroup alignment included) but the "
+           << "kernel has " << threads << "; write threads(" << placed
+           << ") on the kernel or change the roles' warp counts";
+  if (!op.setsRegisters())
+    return success();
+  int64_t entry = WarpSpecializeOp::entryRegisters(threads);
+  int64_t asked = 0;
+  for (unsigned i = 0, e = op.getNumRoles(); i < e; ++i) {
+    int64_t span = placement[i].end - placement[i].begin;
+    asked += span * op.getRole(i).registers.value_or(entry);
+  }
+  if (asked > threads * entry)
+    return op.emitOpError("asks for ")
+           << asked << " registers; the CTA holds " << threads * entry << " ("
+           << threads << " threads x " << entry
+           << "); lower some role's registers(...)";
+  return success();
+}
+
 LogicalResult WarpSpecializeOp::verify() {
   if (!isa_and_present<KernelOp, gpu::GPUFuncOp>((*this)->getParentOp()))
     return emitOpError("must be directly in a 'tile.kernel' body");
+  unsigned roles = getNumRoles();
+  if (roles == 0)
+    return emitOpError("expects at least one role (`role \"name\" warps(N) "
+                       "{ ... }`)");
+  if (getRoleNames().size() != roles || getRoleWarps().size() != roles ||
+      getRoleRegisters().size() != roles || getRoleTeams().size() != roles)
+    return emitOpError("expects a name, warp count, register budget and team "
+                       "count per role (")
+           << roles << " roles)";
+  for (unsigned i = 0; i < roles; ++i) {
+    if (llvm::any_of(llvm::seq(0u, i),
+                     [&](unsigned j) { return getRoleName(j) == getRoleName(i); }))
+      return emitOpError("has two roles named '")
+             << getRoleName(i) << "'; give each role its own name";
+    if (failed(verifyRole(*this, i)))
+      return failure();
+  }
   int64_t threads = getKernelThreads(*this);
-  int64_t teams = getNumTeams();
-  if (getProducer().front().getNumArguments() != 0)
-    return emitOpError("expects the producer region to take no arguments");
-  if (teams != 1 && teams != 2)
-    return emitOpError("expects 1 or 2 consumer teams, got ") << teams;
-  unsigned teamArgs = getConsumers().front().getNumArguments();
-  if (teamArgs != (teams == 2 ? 1u : 0u) ||
-      (teamArgs && !getConsumers().front().getArgument(0).getType().isIndex()))
-    return emitOpError("expects the consumers region to take ")
-           << (teams == 2 ? "the team's index (one index argument)"
-                          : "no arguments")
-           << " with " << teams << " team(s)";
-  if (threads && (threads % 128 != 0 || threads < 256 ||
-                  (threads - kProducerThreads) % (128 * teams) != 0))
-    return emitOpError("needs a kernel of the producer warpgroup and whole "
-                       "warpgroups per consumer team (128 + a multiple of ")
-           << 128 * teams << " threads), got " << threads;
-  // Only the thread that issued an asynchronous TMA store can wait for it:
-  // a role that issues them waits in the same role.
-  for (Region *region : {&getProducer(), &getConsumers()}) {
-    bool stores = false, waits = false;
-    region->walk([&](Operation *op) {
-      if (auto copy = dyn_cast<CopyOp>(op))
-        stores |= copy.getAsync();
-      waits |= isa<WaitTmaStoresOp>(op);
-    });
-    if (stores && !waits)
-      return emitOpError("has asynchronous TMA stores in its ")
-             << (region == &getProducer() ? "producer" : "consumers")
-             << " region but no tile.wait_tma_stores there (only the threads "
-                "that issue them can wait)";
-  }
-  std::optional<uint32_t> producer = getProducerRegisters();
-  std::optional<uint32_t> consumer = getConsumerRegisters();
-  if (producer.has_value() != consumer.has_value())
-    return emitOpError("expects both register counts or neither (an "
-                       "increase without a decrease never completes)");
-  if (!producer)
-    return success();
-  for (int64_t count : {int64_t(*producer), int64_t(*consumer)})
-    if (count < 24 || count > 256 || count % 8 != 0)
-      return emitOpError("expects register counts that are multiples of 8 in "
-                         "[24, 256], got ")
-             << count;
-  if (!threads)
-    return success();
-  int64_t entry = entryRegisters(threads);
-  if (*producer > entry || *consumer < entry)
-    return emitOpError("expects the producer's count at most and the "
-                       "consumers' at least the ")
-           << entry << " registers a kernel of " << threads
-           << " threads starts with, got " << *producer << " and "
-           << *consumer;
-  int64_t asked = kProducerThreads * *producer +
-                  (threads - kProducerThreads) * *consumer;
-  if (asked > threads * entry)
-    return emitOpError("asks for ")
-           << asked << " registers; the CTA holds " << threads * entry << " ("
-           << threads << " threads x " << entry << ")";
-  return success();
+  return threads ? verifyRoleThreads(*this, threads) : success();
 }
+
 int64_t mlir::tile::getKernelThreads(Operation *op) {
-  // Layouts in a warp-specialised kernel spread over the consumers, or the
-  // producer warp.
+  // Layouts in a warp-specialised kernel spread over the threads of the
+  // role (or team) that runs them.
   Region *region = nullptr;
-  if (WarpSpecializeOp ws = WarpSpecializeOp::getEnclosing(op, &region)) {
-    if (region == &ws.getProducer())
-      return WarpSpecializeOp::kProducerWarpThreads;
-    int64_t threads = getKernelThreads(ws);
-    return threads ? (threads - WarpSpecializeOp::kProducerThreads) /
-                         ws.getNumTeams()
-                   : 0;
-  }
+  if (WarpSpecializeOp ws = WarpSpecializeOp::getEnclosing(op, &region))
+    return ws.getTeamThreads(region->getRegionNumber());
   if (auto kernel = op->getParentOfType<KernelOp>())
     return kernel.getThreadsAttr().getInt();
   if (auto func = op->getParentOfType<gpu::GPUFuncOp>())

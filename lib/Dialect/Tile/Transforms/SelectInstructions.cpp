@@ -132,7 +132,7 @@ static LogicalResult checkOtherOp(Operation *op, const ChipInfo &chip) {
     return requireFeature(op, chip, Feature::Clusters,
                           "arriving on the cluster's barriers");
   if (auto split = dyn_cast<WarpSpecializeOp>(op);
-      split && split.getProducerRegisters())
+      split && split.setsRegisters())
     return requireFeature(op, chip, Feature::Setmaxnreg,
                           "registers(...) (setmaxnreg)");
   if (auto barrier = dyn_cast<BarrierAllOp>(op)) {

@@ -151,83 +151,127 @@ def Tile_PipelinedForOp : Tile_Op<"pipelined_for", [
 
 def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
     SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
-  let summary = "splits the kernel into a producer warp and consumer warpgroups";
+  let summary = "splits the kernel's warps into named roles";
   let description = [{
-    The kernel's first warpgroup (threads 0-127) is the producer: its warp 0
-    runs the `producer` region, and its other three warps only hand their
-    registers to the consumers. The remaining warpgroups run the `consumers`
-    region, where thread ids are renumbered from 0: layouts, elected threads
-    and CTA barriers there are those of a kernel of `threads - 128` threads
-    (a barrier becomes a named barrier of the consumers only). The regions
-    communicate through shared memory and mbarriers allocated before this op.
+    Each `role` region runs on its own range of the kernel's warps. Roles
+    are laid out in order from warp 0: a role whose warp count is a multiple
+    of 4 (`warpgroups(N)` is `warps(4 N)`) or that sets `registers` starts
+    on a warpgroup boundary (wgmma and setmaxnreg act per warpgroup), and a
+    role that sets `registers` is padded to whole warpgroups; warps left
+    between roles by that alignment run nothing (but the padding warps of a
+    role with `registers` hand over their registers). The roles' warps,
+    padding included, must be exactly the kernel's `threads`.
 
-    With `teams(2)` the consumers are two teams of (threads - 128) / 2
-    threads: the consumers region takes the team's index (0 or 1) as its
-    block argument, thread ids are renumbered from 0 within each team, and
-    each team's CTA barriers are named barriers of its threads only.
+    Inside a role, thread ids count from 0, and layouts, elected threads
+    and CTA barriers are those of a kernel of the role's threads (a barrier
+    becomes a named barrier of the role's threads only). With `teams(T)`
+    the role's warps are T teams that each see a kernel of warps x 32 / T
+    threads, with their own thread ids and barriers; the region then takes
+    the team's index as its argument (`teams(2) as %team`). The compiler
+    allocates the named barriers (ids 1 to 15; 0 is the CTA's), one per
+    role or team whose code synchronises, in role order.
 
-    `registers(P, C)` moves registers from the producer warpgroup to the
-    consumers (`setmaxnreg`: the producer drops to P per thread, each
-    consumer rises to C); without it both keep what ptxas gives the kernel.
+    `registers(R)` sets the role's register budget with setmaxnreg at its
+    start (`.dec` when R is at most what the kernel starts with, `.inc`
+    otherwise); without it the role keeps what ptxas gives the kernel.
+    Roles communicate through shared memory and mbarriers allocated before
+    this op.
 
-    `tile.pipelined_for ... warp_specialized` produces this op; it can also
-    be written by hand.
+    `tile.pipelined_for ... warp_specialized` produces this op (roles
+    "producer" and "consumers"); it can also be written by hand.
 
     Example:
 
     ```mlir
-    tile.warp_specialize registers(40, 232) producer {
-      scf.for %i = %c0 to %n step %c1 {
-        tile.mbarrier.wait %empty[%slot], %phase : !tile.barrier<4>
-        tile.copy %A[%m, %k] to %As[] barrier %full[%slot] : ...
+    tile.warp_specialize {
+      role "producer" warps(1) registers(40) {
+        scf.for %i = %c0 to %n step %c1 {
+          tile.mbarrier.wait %empty[%slot], %phase : !tile.barrier<4>
+          tile.copy %A[%m, %k] to %As[] barrier %full[%slot] : ...
+        }
       }
-    } consumers {
-      ...
+      role "consumers" warpgroups(2) registers(232) teams(2) as %team {
+        ...
+      }
     }
     ```
 
-    Rules: directly in a `tile.kernel` body whose `threads` is a multiple of
-    128 and at least 256 (with teams, 128 + a multiple of 128 x teams);
-    `teams` 1 or 2, and the consumers region's block takes one index
-    argument with teams(2), none otherwise; a region with asynchronous TMA stores
-    (`tile.copy {tma, async}`) also waits for them (`tile.wait_tma_stores`); both register counts or
-    none, multiples of 8 in [24, 256], P at most and C at least the count
-    the kernel starts with (R = 65536 / threads rounded down to a multiple
-    of 8, at most 248), and 128 * P + (threads - 128) * C at most
-    threads * R (the registers the CTA holds).
+    Rules: directly in a `tile.kernel` body; at least one role; role names
+    unique; warp counts positive; `teams` at least 1 and dividing the role's
+    warps; a region takes the team's index (index) with teams, nothing
+    otherwise; register budgets multiples of 8 in [24, 256], and the
+    registers asked for (each role's threads, padding included, times its
+    budget or what the kernel starts with: R = 65536 / threads rounded down
+    to a multiple of 8, at most 248) at most threads x R; a role with
+    asynchronous TMA stores (`tile.copy {tma, async}`) also waits for them
+    (`tile.wait_tma_stores`).
   }];
-  let arguments = (ins OptionalAttr<I32Attr>:$producerRegisters,
-                       OptionalAttr<I32Attr>:$consumerRegisters,
-                       OptionalAttr<I32Attr>:$teams);
-  let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumers);
-  let assemblyFormat = [{
-    (`teams` `(` $teams^ `)`)?
-    (`registers` `(` $producerRegisters^ `,` $consumerRegisters `)`)?
-    `producer` $producer `consumers` $consumers attr-dict
-  }];
+  let arguments = (ins StrArrayAttr:$roleNames, DenseI32ArrayAttr:$roleWarps,
+                       DenseI32ArrayAttr:$roleRegisters,
+                       DenseI32ArrayAttr:$roleTeams);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$roles);
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// Threads of the producer warpgroup.
-    static constexpr int64_t kProducerThreads = 128;
-    /// Consumer teams (1 without `teams`).
-    int64_t getNumTeams() { return getTeams().value_or(1); }
-    /// Threads that run the producer region (its warpgroup's warp 0).
-    static constexpr int64_t kProducerWarpThreads = 32;
+    /// One role as written: its warps, register budget (none: keeps the
+    /// kernel's) and teams.
+    struct Role {
+      ::std::string name;
+      int64_t warps = 1;
+      ::std::optional<int64_t> registers;
+      int64_t teams = 1;
+    };
+    /// Where a role's threads lie: [begin, active) run it; threads up to
+    /// `end` (the next role's begin, or the end of the last role's
+    /// warpgroups) are its padding or the alignment gap after it, which
+    /// run nothing but take the role's setmaxnreg.
+    struct Placement {
+      int64_t begin, active, end;
+    };
+    /// A warp_specialize with `roles` (empty regions; with teams, the
+    /// region's block takes the team's index).
+    static WarpSpecializeOp createWithRoles(::mlir::OpBuilder &b,
+                                            ::mlir::Location loc,
+                                            ::llvm::ArrayRef<Role> roles);
+
+    static constexpr int64_t kWarpThreads = 32;
+    static constexpr int64_t kWarpgroupThreads = 128;
+    /// Named barrier ids the hardware has (0 is the CTA's own).
+    static constexpr int64_t kNamedBarriers = 16;
+
+    unsigned getNumRoles() { return getRoles().size(); }
+    ::llvm::StringRef getRoleName(unsigned role) {
+      return ::llvm::cast<::mlir::StringAttr>(getRoleNames()[role]).getValue();
+    }
+    Role getRole(unsigned role);
+    /// Threads of one team of `role` (all its threads without teams).
+    int64_t getTeamThreads(unsigned role) {
+      return int64_t(getRoleWarps()[role]) * kWarpThreads /
+             getRoleTeams()[role];
+    }
+    /// Where each role's threads lie (see the placement rule above).
+    ::llvm::SmallVector<Placement> getPlacement();
+    /// Whether some role sets a register budget (setmaxnreg).
+    bool setsRegisters() {
+      return ::llvm::any_of(getRoleRegisters(),
+                            [](int32_t r) { return r != 0; });
+    }
+
     /// Registers per thread a kernel of `threads` threads starts with (what
     /// ptxas gives it, a multiple of 8): setmaxnreg moves registers between
     /// warpgroups of the CTA, so the CTA's total, threads times this, bounds
-    /// 128 * P + (threads - 128) * C.
+    /// what the roles ask for.
     static int64_t entryRegisters(int64_t threads) {
       return std::min<int64_t>(65536 / threads / 8 * 8, 248);
     }
-    /// The most each consumer can have once the producer is down to
-    /// `producerRegisters`.
-    static int64_t consumerRegistersFor(int64_t threads,
-                                        int64_t producerRegisters) {
+    /// The most each of the other threads of a kernel of `threads` threads
+    /// can have once `lowered` threads are down to `loweredRegisters`.
+    static int64_t raisedRegisters(int64_t threads, int64_t lowered,
+                                   int64_t loweredRegisters) {
       int64_t entry = entryRegisters(threads);
-      int64_t freed = kProducerThreads * (entry - producerRegisters);
+      int64_t freed = lowered * (entry - loweredRegisters);
       return std::min<int64_t>(
-          entry + freed / (threads - kProducerThreads) / 8 * 8, 256);
+          entry + freed / (threads - lowered) / 8 * 8, 256);
     }
     /// The region of `op`'s ancestors directly under a warp_specialize, if
     /// any, and that op.

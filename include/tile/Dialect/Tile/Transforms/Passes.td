@@ -114,8 +114,12 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
     iteration's wait) and `tile.wait_gemms pending(0)` follows the loop.
 
     `warp_specialized` needs every producer to be `tma_load` and every
-    gemm of the loop `wgmma` (its slots are released after a wgmma wait);
-    `registers(...)` in the split needs a chip with setmaxnreg.
+    gemm of the loop `wgmma` (its slots are released after a wgmma wait).
+    It emits a `tile.warp_specialize` with two roles: "producer" (one warp,
+    which its register budget pads to warpgroup 0) and "consumers" (the
+    kernel's original threads, `teams(2)` with `pingpong`); the budgets
+    (`registers(40)` and the most the consumers can then have) are set only
+    on chips with setmaxnreg.
 
     Loops with `stages(1)` are left alone. Producers must write shared tiles
     allocated outside the loop and used only inside it.

@@ -1,0 +1,144 @@
+//===- Pipeliner.h - tile-pipeline-loops internals --------------*- C++ -*-===//
+//
+// Private to tile-pipeline-loops: the rewrite of one tile.pipelined_for.
+// Rings.cpp builds the rings and holds the slot and phase arithmetic,
+// SoftwarePipeline.cpp the single-role schedule, WarpSpecialize.cpp the
+// producer/consumer split.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_TRANSFORMS_PIPELINE_PIPELINER_H
+#define TILE_DIALECT_TILE_TRANSFORMS_PIPELINE_PIPELINER_H
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::tile::pipeline {
+
+/// The producer warpgroup of a warp-specialised loop (its warp 0 issues the
+/// copies) and the register budget it drops to.
+constexpr int64_t kProducerThreads = 128;
+constexpr int64_t kProducerRegisters = 40;
+
+/// A global-to-shared copy without a barrier: what a pipelined loop
+/// multi-buffers.
+bool isProducer(CopyOp copy);
+
+struct Ring {
+  AllocSharedOp original;
+  AllocSharedOp ring;
+};
+
+/// The kernel around a warp-specialised loop and what the split decides.
+struct WarpSplit {
+  KernelOp kernel;
+  /// The op the split starts at: the loop, or the persistent tile loop
+  /// (`outer`) that holds it.
+  Operation *top = nullptr;
+  scf::ForOp outer;
+  bool pingpong = false;
+  int64_t teams = 1;
+  /// Threads of one consumer team (the kernel's original threads).
+  int64_t consumerThreads = 0;
+  /// Ops of the kernel body only the consumers run.
+  llvm::SetVector<Operation *> moved;
+  /// Pure ops of the tile loop the producer's copy of it recomputes.
+  llvm::SetVector<Operation *> outerSlice;
+  /// Slot releases, and with ping-pong the teams' turns.
+  Value empty, turn;
+  /// With ping-pong: the consumers' team index, and the first tile and
+  /// the tile step of its team.
+  Value team, lbTeam, stepTeam;
+  WarpSpecializeOp ws;
+};
+
+class LoopPipeliner {
+public:
+  // `cpAsync`: the copies become cp.async in commit groups (chips without
+  // TMA) rather than TMA completing on an mbarrier ring.
+  LoopPipeliner(PipelinedForOp loop, bool cpAsync)
+      : loop(loop), b(loop), cpAsync(cpAsync) {}
+
+  LogicalResult run();
+
+private:
+  // Rings.cpp: the producers, their rings and the ops they need.
+  LogicalResult collectProducers();
+  LogicalResult buildRing(CopyOp copy);
+  LogicalResult sliceProducers();
+
+  // The two schedules run() chooses between, after the rings are built.
+  LogicalResult emitSoftwarePipelined();
+  LogicalResult emitWarpSpecialized();
+
+  // WarpSpecialize.cpp, in the order emitWarpSpecialized takes them.
+  LogicalResult checkSplitPlacement(WarpSplit &split);
+  void partitionKernelBody(WarpSplit &split);
+  LogicalResult sliceTileLoop(WarpSplit &split);
+  LogicalResult checkPingpongSharing(WarpSplit &split);
+  void allocateSplitBarriers(WarpSplit &split);
+  WarpSpecializeOp createRoles(WarpSplit &split);
+  void emitProducer(WarpSplit &split);
+  Value moveIntoConsumers(WarpSplit &split);
+  void emitConsumerLoop(WarpSplit &split, Value base);
+  void emitConsumerIteration(WarpSplit &split, scf::ForOp consumerLoop,
+                             Value base, Value iterations);
+  Value emitTurnWait(WarpSplit &split);
+  void emitTurnHandOver(WarpSplit &split, scf::ForOp consumerLoop,
+                        Value iterations, Value otherTeam);
+
+  Value cst(int64_t v) {
+    return arith::ConstantIndexOp::create(b, loop.getLoc(), v);
+  }
+  int64_t stages() { return loop.getStagesAttr().getInt(); }
+  // The original induction value of iteration `it`, and how many
+  // iterations the loop runs (built at the insertion point, with the loop's
+  // bounds seen through `outerMapping`).
+  Value kOf(Value it);
+  Value iterationCount();
+  Value roundParity(Value it, bool flip);
+  // A ring of `stages` mbarriers expecting `arrivals` per phase.
+  Value allocRing(int64_t arrivals);
+  // The slot before `x`'s: (x + stages - 1) mod stages.
+  Value priorSlot(Value x);
+  // A copy of tile loop `outer` that also counts k-iterations (iter_arg 0)
+  // and the yield that adds `iterations` to the count `base`.
+  scf::ForOp countingCopy(scf::ForOp outer);
+  void yieldCount(Value base, Value iterations);
+  // `base + it` (just `it` without a base).
+  Value globalIteration(Value base, Value it);
+  // Clones the body but its producers for induction value `k` reading slot
+  // `slot`; whether a gemm was left in flight.
+  bool cloneCompute(Value k, Value slot);
+
+  // memref<shape> view of slot `slot` of `ring`.
+  Value slotView(Location loc, AllocSharedOp ring, Value slot);
+  // Clones the producers (and the pure ops they need) for iteration `k`
+  // into slot `slot`, completing on barrier `slot` of `full`.
+  void issueProducers(Value k, Value slot);
+
+  PipelinedForOp loop;
+  OpBuilder b;
+  SmallVector<CopyOp> producers;
+  // The producers and the ops computing their operands, in body order.
+  SmallVector<Operation *> producerSlice;
+  SmallVector<Ring> rings;
+  Value full;
+  // Values of an enclosing loop body as the producer's clone of it sees
+  // them (warp specialisation inside a persistent tile loop).
+  IRMapping outerMapping;
+  bool cpAsync;
+  // Some copy is multicast: slots are released to every CTA of the cluster.
+  bool multicast = false;
+  // cp.async groups: one per iteration issued (empty ones included), so
+  // that `wait_group S - 2` means "iteration i's copies have landed".
+  void commitGroup() { NVVM::CpAsyncCommitGroupOp::create(b, loop.getLoc()); }
+};
+
+} // namespace mlir::tile::pipeline
+
+#endif // TILE_DIALECT_TILE_TRANSFORMS_PIPELINE_PIPELINER_H

@@ -1,0 +1,211 @@
+//===- Rings.cpp - ring allocation and slot/phase arithmetic --------------===//
+//
+// Each producer's destination becomes a ring of `stages` tiles; iteration g
+// uses slot g mod S, whose mbarrier completes its phase (g / S) mod 2.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pipeliner.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::pipeline;
+
+bool mlir::tile::pipeline::isProducer(CopyOp copy) {
+  return !copy.getBarrier() &&
+         getMemorySpace(copy.getSource().getType()) == MemorySpace::Global &&
+         getMemorySpace(copy.getDest().getType()) == MemorySpace::Shared;
+}
+
+LogicalResult LoopPipeliner::run() {
+  if (failed(collectProducers()) || failed(sliceProducers()))
+    return failure();
+  multicast =
+      llvm::any_of(producers, [](CopyOp c) { return c.getMulticast(); });
+  if (multicast && !loop.getWarpSpecialized())
+    return loop.emitOpError(
+        "has a {multicast} copy, which needs `warp_specialized` (its slots "
+        "are released to every CTA of the cluster)");
+  if (failed(loop.getWarpSpecialized() ? emitWarpSpecialized()
+                                       : emitSoftwarePipelined()))
+    return failure();
+  loop.erase();
+  for (Ring &r : rings)
+    r.original.erase();
+  return success();
+}
+
+LogicalResult LoopPipeliner::collectProducers() {
+  for (Operation &op : loop.getBody().front().without_terminator())
+    if (auto copy = dyn_cast<CopyOp>(op); copy && isProducer(copy))
+      producers.push_back(copy);
+  if (producers.empty())
+    return loop.emitOpError("has no global-to-shared copy to pipeline");
+  for (CopyOp copy : producers)
+    if (failed(buildRing(copy)))
+      return failure();
+  return success();
+}
+
+// `copy`'s destination becomes a ring of `stages` tiles.
+LogicalResult LoopPipeliner::buildRing(CopyOp copy) {
+  Block &body = loop.getBody().front();
+  auto alloc = copy.getDest().getDefiningOp<AllocSharedOp>();
+  if (!alloc || loop->isAncestor(alloc))
+    return copy.emitOpError("in a pipelined loop must write a shared tile "
+                            "allocated outside the loop");
+  for (Operation *user : alloc->getUsers())
+    if (!loop->isAncestor(user))
+      return user->emitOpError("uses a shared tile that a pipelined loop "
+                               "multi-buffers; use it only inside the loop");
+  if (llvm::any_of(rings, [&](Ring &r) { return r.original == alloc; }))
+    return copy.emitOpError("writes a shared tile another copy in the loop "
+                            "also writes");
+  auto type = cast<MemRefType>(alloc.getType());
+  // The copy now runs before the body: nothing earlier in the body may
+  // touch the tile it writes.
+  Operation *producerInBody = body.findAncestorOpInBlock(*copy);
+  for (Operation *user : alloc->getUsers()) {
+    Operation *inBody = body.findAncestorOpInBlock(*user);
+    if (inBody && inBody != producerInBody &&
+        inBody->isBeforeInBlock(producerInBody))
+      return user->emitOpError("uses a shared tile before the pipelined copy "
+                               "that writes it in the same iteration");
+  }
+  // Each slot is a piece TMA writes on its own.
+  int64_t tileBytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  int64_t slotAlignment = tmaPieceAlignment(alloc);
+  if (tileBytes % slotAlignment != 0)
+    return copy.emitOpError("pipelines a shared tile of ")
+           << tileBytes << " bytes; ring slots need a multiple of "
+           << slotAlignment << " bytes";
+  SmallVector<int64_t> shape{stages()};
+  llvm::append_range(shape, type.getShape());
+  b.setInsertionPointAfter(alloc);
+  auto ring = AllocSharedOp::create(
+      b, alloc.getLoc(),
+      MemRefType::get(shape, type.getElementType(),
+                      MemRefLayoutAttrInterface(), type.getMemorySpace()),
+      alloc.getSwizzleAttr());
+  rings.push_back({alloc, ring});
+  return success();
+}
+
+// Producers run iterations ahead, so what they read must be recomputable
+// there: pure ops of the body and values from outside the loop.
+LogicalResult LoopPipeliner::sliceProducers() {
+  Block &body = loop.getBody().front();
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Operation *> worklist(producers.begin(), producers.end());
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!slice.insert(op))
+      continue;
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || def->getBlock() != &body)
+        continue;
+      if (!isPure(def))
+        return def->emitOpError("computes an operand of a pipelined copy but "
+                                "has side effects; it cannot run iterations "
+                                "ahead of the loop body");
+      worklist.push_back(def);
+    }
+  }
+  for (Operation &op : body.without_terminator())
+    if (slice.contains(&op))
+      producerSlice.push_back(&op);
+  return success();
+}
+
+Value LoopPipeliner::slotView(Location loc, AllocSharedOp ring, Value slot) {
+  auto type = cast<MemRefType>(ring.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+  offsets[0] = slot;
+  SmallVector<OpFoldResult> sizes{b.getIndexAttr(1)};
+  for (int64_t d = 1; d < rank; ++d)
+    sizes.push_back(b.getIndexAttr(type.getDimSize(d)));
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  auto resultType =
+      cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
+          type.getShape().drop_front(), type, offsets, sizes, strides));
+  return memref::SubViewOp::create(b, loc, resultType, ring, offsets, sizes,
+                                   strides);
+}
+
+void LoopPipeliner::issueProducers(Value k, Value slot) {
+  IRMapping mapping = outerMapping;
+  mapping.map(loop.getInductionVar(), k);
+  for (Ring &r : rings)
+    mapping.map(r.original.getResult(), slotView(loop.getLoc(), r.ring, slot));
+  for (Operation *op : producerSlice) {
+    Operation *clone = b.clone(*op, mapping);
+    auto async = dyn_cast<CopyOp>(clone);
+    if (async && cpAsync) {
+      async.setAsync(true);
+    } else if (async) {
+      async.getBarrierMutable().assign(full);
+      async.getBarrierIndexMutable().assign(slot);
+    }
+  }
+}
+
+Value LoopPipeliner::kOf(Value it) {
+  Location loc = loop.getLoc();
+  return arith::AddIOp::create(
+      b, loc, outerMapping.lookupOrDefault(loop.getLowerBound()),
+      arith::MulIOp::create(b, loc, it,
+                            outerMapping.lookupOrDefault(loop.getStep())));
+}
+
+Value LoopPipeliner::iterationCount() {
+  Location loc = loop.getLoc();
+  Value lb = outerMapping.lookupOrDefault(loop.getLowerBound());
+  Value ub = outerMapping.lookupOrDefault(loop.getUpperBound());
+  Value step = outerMapping.lookupOrDefault(loop.getStep());
+  // ceil((ub - lb) / step), 0 when ub <= lb.
+  Value span = arith::SubIOp::create(b, loc, ub, lb);
+  Value spanPos = arith::MaxSIOp::create(b, loc, span, cst(0));
+  return arith::CeilDivUIOp::create(b, loc, spanPos, step);
+}
+
+// Phase parity of round `it / stages` of a ring, plus `flip` (a wait for
+// the previous round's phase, which on round 0 passes at once).
+Value LoopPipeliner::roundParity(Value it, bool flip) {
+  Location loc = loop.getLoc();
+  Value round = arith::DivUIOp::create(b, loc, it, cst(stages()));
+  return arith::CmpIOp::create(
+      b, loc, flip ? arith::CmpIPredicate::eq : arith::CmpIPredicate::ne,
+      arith::RemUIOp::create(b, loc, round, cst(2)), cst(0));
+}
+
+Value LoopPipeliner::allocRing(int64_t arrivals) {
+  return AllocBarrierOp::create(
+      b, loop.getLoc(), BarrierType::get(b.getContext(), stages()),
+      b.getI32IntegerAttr(static_cast<int32_t>(arrivals)));
+}
+
+Value LoopPipeliner::priorSlot(Value x) {
+  Location loc = loop.getLoc();
+  return arith::RemUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, x, cst(stages() - 1)),
+      cst(stages()));
+}
+
+scf::ForOp LoopPipeliner::countingCopy(scf::ForOp outer) {
+  return scf::ForOp::create(b, outer.getLoc(), outer.getLowerBound(),
+                            outer.getUpperBound(), outer.getStep(),
+                            ValueRange{cst(0)});
+}
+
+void LoopPipeliner::yieldCount(Value base, Value iterations) {
+  scf::YieldOp::create(
+      b, loop.getLoc(),
+      ValueRange{arith::AddIOp::create(b, loop.getLoc(), base, iterations)});
+}
+
+Value LoopPipeliner::globalIteration(Value base, Value it) {
+  return base ? arith::AddIOp::create(b, loop.getLoc(), base, it).getResult()
+              : it;
+}

@@ -1,0 +1,375 @@
+//===- WarpSpecialize.cpp - producer/consumer split of a pipelined loop ---===//
+//
+// The kernel body from the loop on (or from the persistent tile loop that
+// holds it) becomes a tile.warp_specialize with two roles: a producer warp
+// refills each slot once the consumers release it on an `empty` barrier;
+// the consumers (the kernel's original threads, one or two teams) wait on
+// `full`, compute and release. Neither side waits for the whole CTA. Both
+// count iterations across tiles (`base`), so slots and phases carry on from
+// one tile to the next.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pipeliner.h"
+
+#include "tile/Dialect/Tile/IR/TileTarget.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::pipeline;
+
+LogicalResult LoopPipeliner::emitWarpSpecialized() {
+  WarpSplit split;
+  if (failed(checkSplitPlacement(split)))
+    return failure();
+  partitionKernelBody(split);
+  if (failed(sliceTileLoop(split)) || failed(checkPingpongSharing(split)))
+    return failure();
+  allocateSplitBarriers(split);
+  split.ws = createRoles(split);
+  emitProducer(split);
+  outerMapping.clear();
+  emitConsumerLoop(split, moveIntoConsumers(split));
+  // What followed the loop (or the tile loop) runs in the consumers too.
+  Block *consumers = &split.ws.getRoles()[1].front();
+  for (Operation *op : split.moved)
+    if (op->getBlock() == split.ws->getBlock())
+      op->moveBefore(consumers->getTerminator());
+  // No CTA may leave while a peer can still write its slots or barriers.
+  if (multicast) {
+    b.setInsertionPointAfter(split.ws);
+    BarrierAllOp::create(b, loop.getLoc(), Level::cluster);
+  }
+  split.kernel.setThreads(split.teams * split.consumerThreads +
+                          kProducerThreads);
+  return success();
+}
+
+// Legality: where the loop sits, the kernel's threads, and what ping-pong
+// needs (a tile loop, tile-independent k-loop bounds, no multicast).
+LogicalResult LoopPipeliner::checkSplitPlacement(WarpSplit &split) {
+  split.kernel = loop->getParentOfType<KernelOp>();
+  split.top = loop;
+  auto outer = dyn_cast<scf::ForOp>(loop->getParentOp());
+  if (outer && outer->getParentOp() == split.kernel &&
+      outer.getNumResults() == 0) {
+    split.top = outer;
+    split.outer = outer;
+  } else if (loop->getParentOp() != split.kernel) {
+    return loop.emitOpError(
+        "with warp_specialized must sit in the kernel body, or in an scf.for "
+        "without results there (a persistent loop over tiles)");
+  }
+  // With pingpong, the kernel's threads are one team of two.
+  split.pingpong = loop.getPingpong();
+  split.teams = split.pingpong ? 2 : 1;
+  split.consumerThreads = split.kernel.getThreads();
+  if (split.consumerThreads % 128 != 0 ||
+      split.teams * split.consumerThreads + kProducerThreads > 1024)
+    return loop.emitOpError("with warp_specialized needs a kernel of whole "
+                            "warpgroups, at most ")
+           << (1024 - kProducerThreads) / split.teams / 128 * 128
+           << " threads; got " << split.consumerThreads;
+  if (!split.pingpong)
+    return success();
+  if (multicast)
+    return loop.emitOpError("with pingpong and a {multicast} copy is not "
+                            "supported yet (teams of clustered CTAs)");
+  if (!split.outer)
+    return loop.emitOpError("with pingpong must sit in a persistent scf.for "
+                            "over tiles (the teams take its iterations in "
+                            "turn)");
+  for (Value bound :
+       {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+    if (split.outer->isAncestor(bound.getParentRegion()->getParentOp()))
+      return loop.emitOpError(
+          "with pingpong needs bounds that do not depend on the tile (each "
+          "team counts the other's iterations to find its ring slots)");
+  return success();
+}
+
+// What the consumers alone run: everything after `top`, and before it
+// whatever has side effects (shared tiles and barriers aside), reads the
+// thread id or block size (which the split renumbers) or uses such a
+// result, nested uses included. The rest stays in front, where both roles
+// see it.
+void LoopPipeliner::partitionKernelBody(WarpSplit &split) {
+  llvm::SetVector<Operation *> &moved = split.moved;
+  auto usesMoved = [&](Operation &op) {
+    return op
+        .walk([&](Operation *inner) {
+          for (Value v : inner->getOperands())
+            if (moved.contains(v.getDefiningOp()))
+              return WalkResult::interrupt();
+          return WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  for (Operation &op : split.top->getBlock()->without_terminator()) {
+    if (&op == split.top)
+      continue;
+    bool stays = op.isBeforeInBlock(split.top) &&
+                 (isa<AllocSharedOp, AllocBarrierOp>(op) ||
+                  (isMemoryEffectFree(&op) &&
+                   !isa<AllocFragmentOp, AllocTmemOp, gpu::ThreadIdOp,
+                        gpu::BlockDimOp, gpu::LaneIdOp>(op) &&
+                   !usesMoved(op)));
+    if (!stays)
+      moved.insert(&op);
+  }
+}
+
+// In a tile loop, the producer also needs the ops of its body that its
+// copies and the k-loop's bounds read: pure ones only.
+LogicalResult LoopPipeliner::sliceTileLoop(WarpSplit &split) {
+  scf::ForOp outer = split.outer;
+  SmallVector<Value> needed{loop.getLowerBound(), loop.getUpperBound(),
+                            loop.getStep()};
+  if (outer)
+    needed.append(
+        {outer.getLowerBound(), outer.getUpperBound(), outer.getStep()});
+  for (Operation *op : producerSlice)
+    llvm::append_range(needed, op->getOperands());
+  while (!needed.empty()) {
+    Value v = needed.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (split.moved.contains(def))
+      return def->emitOpError(
+          "computes an operand of a warp-specialised copy but has side "
+          "effects or reads the thread id; the producer warp cannot run it");
+    if (!outer || !def || def->getBlock() != outer.getBody())
+      continue;
+    if (!isMemoryEffectFree(def) || def->getNumRegions())
+      return def->emitOpError(
+          "computes an operand of a warp-specialised copy in the tile loop "
+          "but is not a pure op; the producer warp cannot run it");
+    if (split.outerSlice.insert(def))
+      llvm::append_range(needed, def->getOperands());
+  }
+  return success();
+}
+
+// Both teams would use one shared tile or barrier (one offset each); only
+// the rings, built here for them, may be shared.
+LogicalResult LoopPipeliner::checkPingpongSharing(WarpSplit &split) {
+  if (!split.pingpong)
+    return success();
+  WalkResult shared = split.kernel.walk([&](Operation *op) {
+    if (!isa<AllocSharedOp, AllocBarrierOp>(op) || op->use_empty() ||
+        llvm::any_of(rings,
+                     [&](Ring &r) { return r.original == op || r.ring == op; }))
+      return WalkResult::advance();
+    op->emitOpError("would be shared by both pingpong teams; per-team "
+                    "shared tiles and barriers are not supported yet");
+    return WalkResult::interrupt();
+  });
+  return failure(shared.wasInterrupted());
+}
+
+// The rings' barriers in front of the split: `full` (one arrival per
+// producer copy), `empty` (every consumer thread, or with multicast every
+// consumer warp of every CTA, releases a slot), the cluster's sync after
+// their initialisation, and with ping-pong the teams' turns.
+void LoopPipeliner::allocateSplitBarriers(WarpSplit &split) {
+  b.setInsertionPoint(split.top);
+  full = allocRing(producers.size());
+  int64_t clusterSize = split.kernel.getClusterSize();
+  split.empty = allocRing(multicast
+                              ? split.consumerThreads / 32 * clusterSize
+                              : split.consumerThreads);
+  // Peers arrive on this CTA's barriers and write its slots only once they
+  // are initialised.
+  if (multicast)
+    BarrierAllOp::create(b, loop.getLoc(), Level::cluster);
+  // turn[c]: team c may run its loop (every thread of the other team
+  // arrives once that team's last product is issued).
+  if (split.pingpong)
+    split.turn = AllocBarrierOp::create(
+        b, loop.getLoc(), BarrierType::get(b.getContext(), 2),
+        b.getI32IntegerAttr(static_cast<int32_t>(split.consumerThreads)));
+}
+
+// Role "producer" (one warp, its warpgroup padding it) and role
+// "consumers" (the teams); registers move from the producer to the
+// consumers where the chip has setmaxnreg.
+WarpSpecializeOp LoopPipeliner::createRoles(WarpSplit &split) {
+  int64_t consumerThreads = split.teams * split.consumerThreads;
+  WarpSpecializeOp::Role producer{"producer", 1, std::nullopt, 1};
+  WarpSpecializeOp::Role consumers{"consumers", consumerThreads / 32,
+                                   std::nullopt, split.teams};
+  if (const ChipInfo *chip = findTargetChip(loop);
+      chip && chip->has(Feature::Setmaxnreg)) {
+    producer.registers = kProducerRegisters;
+    consumers.registers = WarpSpecializeOp::raisedRegisters(
+        consumerThreads + kProducerThreads, kProducerThreads,
+        kProducerRegisters);
+  }
+  return WarpSpecializeOp::createWithRoles(b, loop.getLoc(),
+                                           {producer, consumers});
+}
+
+// Producer: wait until the slot of iteration g is free, then refill it; in
+// a tile loop, in a copy of it that recomputes what the copies read.
+void LoopPipeliner::emitProducer(WarpSplit &split) {
+  Location loc = loop.getLoc();
+  b.setInsertionPointToStart(&split.ws.getRoles()[0].front());
+  Value base;
+  if (split.outer) {
+    scf::ForOp producerOuter = countingCopy(split.outer);
+    b.setInsertionPointToStart(producerOuter.getBody());
+    outerMapping.map(split.outer.getInductionVar(),
+                     producerOuter.getInductionVar());
+    for (Operation &op : split.outer.getBody()->without_terminator())
+      if (split.outerSlice.contains(&op))
+        b.clone(op, outerMapping);
+    base = producerOuter.getRegionIterArg(0);
+  }
+  Value iterations = iterationCount();
+  auto producerLoop = scf::ForOp::create(b, loc, cst(0), iterations, cst(1));
+  if (split.outer)
+    yieldCount(base, iterations);
+  b.setInsertionPointToStart(producerLoop.getBody());
+  Value it = producerLoop.getInductionVar();
+  Value g = globalIteration(base, it);
+  Value slot = arith::RemUIOp::create(b, loc, g, cst(stages()));
+  MBarrierWaitOp::create(b, loc, split.empty, slot, roundParity(g, true));
+  issueProducers(kOf(it), slot);
+}
+
+// Consumers: what preceded `top` and had to move, then `top` (the tile
+// loop becomes a copy that counts iterations; with ping-pong, team c takes
+// tiles c, c + 2, ..., its j-th starting at iteration (2 j + c) n). Returns
+// the count of iterations before the current tile (none without a tile
+// loop).
+Value LoopPipeliner::moveIntoConsumers(WarpSplit &split) {
+  Location loc = loop.getLoc();
+  Block *consumers = &split.ws.getRoles()[1].front();
+  b.setInsertionPointToStart(consumers);
+  scf::ForOp outer = split.outer;
+  Value perTile;
+  if (split.pingpong) {
+    split.team = consumers->getArgument(0);
+    perTile = iterationCount();
+    split.lbTeam = arith::AddIOp::create(
+        b, loc, outer.getLowerBound(),
+        arith::MulIOp::create(b, loc, split.team, outer.getStep()));
+    split.stepTeam = arith::MulIOp::create(b, loc, outer.getStep(), cst(2));
+  }
+  for (Operation *op : split.moved)
+    if (op->isBeforeInBlock(split.ws))
+      op->moveBefore(consumers->getTerminator());
+  if (!outer) {
+    loop->moveBefore(consumers->getTerminator());
+    return {};
+  }
+  auto consumerOuter =
+      split.pingpong
+          ? scf::ForOp::create(
+                b, outer.getLoc(), split.lbTeam, outer.getUpperBound(),
+                split.stepTeam,
+                ValueRange{arith::MulIOp::create(b, loc, split.team, perTile)})
+          : countingCopy(outer);
+  Block *body = consumerOuter.getBody();
+  body->getOperations().splice(body->end(), outer.getBody()->getOperations());
+  outer.getInductionVar().replaceAllUsesWith(consumerOuter.getInductionVar());
+  body->getTerminator()->erase();
+  outer.erase();
+  return consumerOuter.getRegionIterArg(0);
+}
+
+// The consumers' k-loop in place of the original one, with the turn taken
+// and passed on around it (ping-pong) and the tile loop's count yielded.
+void LoopPipeliner::emitConsumerLoop(WarpSplit &split, Value base) {
+  Location loc = loop.getLoc();
+  b.setInsertionPoint(loop);
+  Value iterations = iterationCount();
+  Value otherTeam;
+  if (split.pingpong)
+    otherTeam = emitTurnWait(split);
+  auto consumerLoop = scf::ForOp::create(b, loc, cst(0), iterations, cst(1));
+  emitConsumerIteration(split, consumerLoop, base, iterations);
+  if (split.pingpong)
+    emitTurnHandOver(split, consumerLoop, iterations, otherTeam);
+  if (split.outer) {
+    b.setInsertionPointToEnd(consumerLoop->getBlock());
+    yieldCount(base, split.pingpong
+                         ? arith::MulIOp::create(b, loc, iterations, cst(2))
+                               .getResult()
+                         : iterations);
+  }
+}
+
+// One consumer iteration: wait for the slot, compute, release a slot once
+// nothing reads it (with the gemm in flight, slot g - 1 after iteration g's
+// wait, and the last one after the loop's).
+void LoopPipeliner::emitConsumerIteration(WarpSplit &split,
+                                          scf::ForOp consumerLoop, Value base,
+                                          Value iterations) {
+  Location loc = loop.getLoc();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(consumerLoop.getBody());
+  Value it = consumerLoop.getInductionVar();
+  Value g = globalIteration(base, it);
+  Value slot = arith::RemUIOp::create(b, loc, g, cst(stages()));
+  MBarrierWaitOp::create(b, loc, full, slot, roundParity(g, false));
+  if (!cloneCompute(kOf(it), slot)) {
+    MBarrierArriveOp::create(b, loc, split.empty, slot, /*leader=*/false,
+                             multicast);
+    return;
+  }
+  Value started =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, it, cst(0));
+  auto ifOp = scf::IfOp::create(b, loc, started, /*withElse=*/false);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  MBarrierArriveOp::create(b, loc, split.empty, priorSlot(slot),
+                           /*leader=*/false, multicast);
+  b.setInsertionPointAfter(consumerLoop);
+  WaitGemmsOp::create(b, loc, b.getI32IntegerAttr(0));
+  Value ran = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                    iterations, cst(0));
+  auto lastIf = scf::IfOp::create(b, loc, ran, /*withElse=*/false);
+  b.setInsertionPointToStart(lastIf.thenBlock());
+  MBarrierArriveOp::create(b, loc, split.empty,
+                           priorSlot(globalIteration(base, iterations)),
+                           /*leader=*/false, multicast);
+}
+
+// The team's j-th tile: team 1 waits for phase j of turn[1], team 0 for
+// phase j - 1 of turn[0] (the first passes at once). Returns the other
+// team's index.
+Value LoopPipeliner::emitTurnWait(WarpSplit &split) {
+  Location loc = loop.getLoc();
+  auto consumerOuter = cast<scf::ForOp>(loop->getParentOp());
+  Value j = arith::DivUIOp::create(
+      b, loc,
+      arith::SubIOp::create(b, loc, consumerOuter.getInductionVar(),
+                            split.lbTeam),
+      split.stepTeam);
+  Value sum = arith::AddIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, j, split.team), cst(1));
+  Value parity = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne,
+      arith::RemUIOp::create(b, loc, sum, cst(2)), cst(0));
+  MBarrierWaitOp::create(b, loc, split.turn, split.team, parity);
+  return arith::SubIOp::create(b, loc, cst(1), split.team);
+}
+
+// The other team's loop may start once this team's last product is issued
+// (it may still run), or at once when the loop has no iterations.
+void LoopPipeliner::emitTurnHandOver(WarpSplit &split, scf::ForOp consumerLoop,
+                                     Value iterations, Value otherTeam) {
+  Location loc = loop.getLoc();
+  b.setInsertionPoint(consumerLoop.getBody()->getTerminator());
+  Value last = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, consumerLoop.getInductionVar(),
+      arith::SubIOp::create(b, loc, iterations, cst(1)));
+  auto lastIf = scf::IfOp::create(b, loc, last, /*withElse=*/false);
+  b.setInsertionPointToStart(lastIf.thenBlock());
+  MBarrierArriveOp::create(b, loc, split.turn, otherTeam);
+  b.setInsertionPoint(loop);
+  Value none = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     iterations, cst(0));
+  auto noneIf = scf::IfOp::create(b, loc, none, /*withElse=*/false);
+  b.setInsertionPointToStart(noneIf.thenBlock());
+  MBarrierArriveOp::create(b, loc, split.turn, otherTeam);
+}
