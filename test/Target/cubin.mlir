@@ -1,7 +1,9 @@
 // A tile module straight to a cubin through ptxas, with the runtime's kernel
 // description: an ELF64 CUDA object holding both kernels and @pair's 2 KiB
 // shared tile (1024-byte aligned), and one line per kernel with its block and
-// cluster shape.
+// cluster shape. The cubin is a binary ELF, which no golden can carry:
+// readelf excerpts (its class and machine, the kernels' symbols, the shared
+// section).
 // REQUIRES: ptxas
 // RUN: tile-translate --tile-to-cubin --chip=sm_90a %s -o %t.cubin --kernel-info=%t.kinfo && readelf -h %t.cubin | grep -E 'Class|Machine'
 // RUN: readelf -sW %t.cubin | grep -E 'FUNC .* (scale|pair)$' | awk '{print $4, $5, $NF}' | sort

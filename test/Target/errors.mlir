@@ -3,8 +3,7 @@
 // RUN: rm -f %t.cubin
 // Unknown chip, for tile-level input (tile-to-nvvm refuses it) and for
 // LLVM+NVVM input (the PTX stage does).
-// (Only the error line: the whole module attached as a note is no part of it.)
-// RUN: not tile-translate --tile-to-cubin --chip=sm_999 %s -o %t.cubin 2>&1 | grep error: | sed -E 's|^/[^:]*/||'
+// RUN: not tile-translate --tile-to-cubin --chip=sm_999 %s -o %t.cubin
 // RUN: not echo 'llvm.func @k() attributes {nvvm.kernel} { llvm.return }' | tile-translate --tile-to-ptx --chip=sm_999
 // No ptxas under an explicit --cuda-root (no fallback to another toolkit).
 // RUN: not tile-translate --tile-to-cubin --cuda-root=/nonexistent %s -o %t.cubin
@@ -16,7 +15,7 @@
 // Neither tile kernels nor LLVM+NVVM kernels.
 // RUN: not echo 'func.func @f() { return }' | tile-translate --tile-to-ptx
 // An LLVM pass pipeline that does not parse.
-// RUN: not tile-translate --tile-to-ptx --llvm-passes='function(no-such-pass)' %s -o %t.ptx 2>&1 | grep error: | sed -E 's|^/[^:]*/||'
+// RUN: not tile-translate --tile-to-ptx --llvm-passes='function(no-such-pass)' %s -o %t.ptx
 // Tile-level input the pipeline refuses (100 elements over 128 threads).
 // RUN: not echo 'tile.kernel @k() threads(128) { %m = tile.alloc_fragment : !tile.fragment<100xf32> }' | tile-translate --tile-to-ptx
 // Malformed IR.

@@ -1,5 +1,6 @@
-// A cluster kernel on sm_90a: the cluster shape reaches the PTX entry.
-// RUN: tile-translate --tile-to-ptx --chip=sm_90a %s | grep -E '\.entry|maxntid|cluster'
+// A cluster kernel on sm_90a: the cluster shape reaches the PTX entry
+// (.explicitcluster, .reqnctapercluster 2, 1, 1 after .maxntid).
+// RUN: tile-translate --tile-to-ptx --chip=sm_90a %s
 
 tile.kernel @pair(%a: memref<?xf32>) threads(128) cluster(2, 1, 1) {
   %c0 = arith.constant 0 : index

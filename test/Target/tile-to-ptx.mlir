@@ -1,10 +1,10 @@
 // A tile kernel straight to PTX (tile-translate runs tile-to-nvvm first), for
-// Hopper and Ampere: the header, the entry and its block size, and the
-// 16-byte global accesses (two loads, one store).
-// RUN: tile-translate --tile-to-ptx --chip=sm_90a %s | grep -E '^\.(version|target|address_size)|\.entry|maxntid'
-// RUN: tile-translate --tile-to-ptx --chip=sm_90a %s | grep -oE '(ld|st)\.global\.v4\.[a-z0-9]+' | sort | uniq -c
-// RUN: tile-translate --tile-to-ptx --chip=sm_80 %s | grep -E '^\.(version|target|address_size)|\.entry|maxntid'
-// RUN: tile-translate --tile-to-ptx --chip=sm_80 %s | grep -oE '(ld|st)\.global\.v4\.[a-z0-9]+' | sort | uniq -c
+// Hopper and Ampere, whole: the header (.version 8.8, .target), the entry
+// and its block size (.maxntid 128, 1, 1), and the 16-byte global accesses
+// (two @f ld.global.v4.b32, one @f st.global.v4.b32, each with its
+// element-wise edge path).
+// RUN: tile-translate --tile-to-ptx --chip=sm_90a %s
+// RUN: tile-translate --tile-to-ptx --chip=sm_80 %s
 
 tile.kernel @vadd(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>) threads(128) {
   %bx = gpu.block_id x

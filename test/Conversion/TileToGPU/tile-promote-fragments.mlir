@@ -1,7 +1,10 @@
 // tile-promote-fragments: per-thread allocas read and written at constant
 // positions become SSA values, threaded through scf.for and scf.if as
-// iter_args and results for the positions each of them writes.
-// RUN: tile-opt %s --split-input-file --tile-promote-fragments --canonicalize
+// iter_args and results for the positions each of them writes. The pass's
+// own output: an llvm.mlir.undef stands for elements not written yet (unused
+// here), a vector store becomes one vector.extract per element, and the
+// branch yields the element it writes or the one it found.
+// RUN: tile-opt %s --split-input-file --tile-promote-fragments
 
 // A loop accumulates into both elements, as the gemm lowering does; a
 // branch writes one of them; a vector load reads both after the loop.

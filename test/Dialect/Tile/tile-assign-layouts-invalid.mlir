@@ -1,15 +1,21 @@
-// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-assign-layouts --verify-diagnostics -o /dev/null
+// tile-assign-layouts' blocked-layout errors (the inputs carry the module's
+// tile.target, as tile-attach-target writes it).
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --verify-diagnostics -o /dev/null
 
 // Fewer elements than threads.
-tile.kernel @too_few() threads(128) {
-  // expected-error @below {{'tile.alloc_fragment' op has no blocked layout: 100 elements do not spread evenly over 128 threads}}
-  %x = tile.alloc_fragment : !tile.fragment<100xf32>
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @too_few() threads(128) {
+    // expected-error @below {{'tile.alloc_fragment' op has no blocked layout: 100 elements do not spread evenly over 128 threads}}
+    %x = tile.alloc_fragment : !tile.fragment<100xf32>
+  }
 }
 
 // -----
 
 // 96 elements: no run length gives 64 threads the same number of runs.
-tile.kernel @uneven() threads(64) {
-  // expected-error @below {{'tile.alloc_fragment' op has no blocked layout: 96 elements do not spread evenly over 64 threads}}
-  %x = tile.alloc_fragment : !tile.fragment<96xf32>
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @uneven() threads(64) {
+    // expected-error @below {{'tile.alloc_fragment' op has no blocked layout: 96 elements do not spread evenly over 64 threads}}
+    %x = tile.alloc_fragment : !tile.fragment<96xf32>
+  }
 }

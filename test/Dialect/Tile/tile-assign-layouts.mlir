@@ -1,45 +1,59 @@
 // tile-assign-layouts: the widest run of at most 16 bytes that divides the
-// innermost dimension and spreads evenly over the kernel's threads.
-// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-assign-layouts
+// innermost dimension and spreads evenly over the kernel's threads. The
+// inputs carry what tile-attach-target and tile-select-instructions write
+// (the module's tile.target, each copy's mechanism).
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts
 
 // f32: runs of 4; the new type reaches every use (here a copy).
-tile.kernel @f32(%g: memref<?xf32>) threads(128) {
-  %c0 = arith.constant 0 : index
-  %x = tile.alloc_fragment : !tile.fragment<1024xf32>
-  tile.copy %g[%c0] to %x[] : memref<?xf32>, !tile.fragment<1024xf32>
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @f32(%g: memref<?xf32>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %x = tile.alloc_fragment : !tile.fragment<1024xf32>
+    tile.copy %g[%c0] to %x[] {mechanism = #tile.copy_mechanism<vector>} : memref<?xf32>, !tile.fragment<1024xf32>
+  }
 }
 
 // -----
 
 // bf16: runs of 8.
-tile.kernel @bf16() threads(64) {
-  %x = tile.alloc_fragment : !tile.fragment<16x64xbf16>
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @bf16() threads(64) {
+    %x = tile.alloc_fragment : !tile.fragment<16x64xbf16>
+  }
 }
 
 // -----
 
 // i8: runs of 16.
-tile.kernel @i8() threads(32) {
-  %x = tile.alloc_fragment : !tile.fragment<8x64xi8>
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @i8() threads(32) {
+    %x = tile.alloc_fragment : !tile.fragment<8x64xi8>
+  }
 }
 
 // -----
 
 // 4 f32 do not divide a row of 6: the run shrinks to 2.
-tile.kernel @shrink() threads(128) {
-  %x = tile.alloc_fragment : !tile.fragment<128x6xf32>
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @shrink() threads(128) {
+    %x = tile.alloc_fragment : !tile.fragment<128x6xf32>
+  }
 }
 
 // -----
 
 // 512 f32 over 256 threads: runs of 4 would leave threads idle, so runs of 2.
-tile.kernel @few() threads(256) {
-  %x = tile.alloc_fragment : !tile.fragment<512xf32>
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @few() threads(256) {
+    %x = tile.alloc_fragment : !tile.fragment<512xf32>
+  }
 }
 
 // -----
 
 // A layout already given is kept.
-tile.kernel @given() threads(128) {
-  %x = tile.alloc_fragment : !tile.fragment<1024xf32, #tile.blocked<threads = 128, vector = 1>>
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @given() threads(128) {
+    %x = tile.alloc_fragment : !tile.fragment<1024xf32, #tile.blocked<threads = 128, vector = 1>>
+  }
 }
