@@ -101,6 +101,10 @@ FailureOr<RegisterCopy> RegisterCopy::prepare(CopyOp op,
   MemorySpace src = getMemorySpace(srcType), dst = getMemorySpace(dstType);
   if (cast<ShapedType>(srcType).getElementTypeBitWidth() % 8 != 0)
     return op.emitOpError("copies of sub-byte elements are not lowered yet");
+  if (src == MemorySpace::Tmem || dst == MemorySpace::Tmem)
+    return op.emitOpError("moves tensor memory, which threads' loads and "
+                          "stores cannot reach (tcgen05.ld/st, not lowered "
+                          "yet)");
 
   // The fragment side's layout decides the distribution; otherwise split
   // the shared tile over the kernel's threads.
