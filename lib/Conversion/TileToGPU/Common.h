@@ -4,6 +4,7 @@
 #define TILE_LIB_CONVERSION_TILETOGPU_COMMON_H
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/IR/TileTarget.h"
 #include "tile/Target/Chip.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -26,6 +27,28 @@ template <typename OpT> struct ChipPattern : OpConversionPattern<OpT> {
               const ChipInfo &chip)
       : OpConversionPattern<OpT>(converter, context), chip(chip) {}
   const ChipInfo &chip;
+};
+
+/// A pattern for the ops (tile.copy, tile.gemm) whose recorded mechanism is
+/// `Mechanism`: it matches only those, refuses a chip that cannot do the
+/// mechanism (a hand-written one the selection did not check), and lowers
+/// with `lower`.
+template <typename OpT, auto Mechanism>
+struct MechanismPattern : ChipPattern<OpT> {
+  using ChipPattern<OpT>::ChipPattern;
+  using Adaptor = typename OpT::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(OpT op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    if (op.getMechanism() != Mechanism)
+      return rewriter.notifyMatchFailure(op, "another mechanism");
+    if (failed(requireMechanism(op, this->chip, Mechanism)))
+      return failure();
+    return lower(op, adaptor, rewriter);
+  }
+  virtual LogicalResult lower(OpT op, Adaptor adaptor,
+                              ConversionPatternRewriter &rewriter) const = 0;
 };
 
 /// How a tile's elements are spread over a CTA's threads: a fragment layout

@@ -46,16 +46,12 @@ static void issueRuns(OpBuilder &b, Location loc, const RegisterCopy &copy,
 }
 
 namespace {
-struct CpAsyncCopyLowering : ChipPattern<CopyOp> {
-  using ChipPattern::ChipPattern;
+struct CpAsyncCopyLowering
+    : MechanismPattern<CopyOp, CopyMechanism::cp_async> {
+  using MechanismPattern::MechanismPattern;
 
-  LogicalResult
-  matchAndRewrite(CopyOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (op.getMechanism() != CopyMechanism::cp_async)
-      return rewriter.notifyMatchFailure(op, "not a cp.async copy");
-    if (failed(requireFeature(op, chip, Feature::CpAsync, "mechanism cp_async")))
-      return failure();
+  LogicalResult lower(CopyOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     FailureOr<RegisterCopy> copy = RegisterCopy::prepare(op, adaptor, rewriter);
     if (failed(copy))

@@ -23,21 +23,16 @@ using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
 namespace {
-struct TmaCopyLowering : ChipPattern<CopyOp> {
-  using ChipPattern::ChipPattern;
+// tma_load and tma_store: one lowering, registered for each.
+template <CopyMechanism Mechanism>
+struct TmaCopyLowering : MechanismPattern<CopyOp, Mechanism> {
+  using MechanismPattern<CopyOp, Mechanism>::MechanismPattern;
+  using OpAdaptor = typename CopyOp::Adaptor;
 
-  // Thread 0 raises the barrier's expected bytes (one arrival) and issues
-  // the bulk tensor copy that completes on it.
-  LogicalResult
-  matchAndRewrite(CopyOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    std::optional<CopyMechanism> mechanism = op.getMechanism();
-    if (mechanism != CopyMechanism::tma_load &&
-        mechanism != CopyMechanism::tma_store)
-      return rewriter.notifyMatchFailure(op, "not a TMA copy");
-    if (failed(requireFeature(op, chip, Feature::Tma, "a TMA copy")))
-      return failure();
-    if (!op.getBarrier() && mechanism == CopyMechanism::tma_load)
+  LogicalResult lower(CopyOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    constexpr bool isStore = Mechanism == CopyMechanism::tma_store;
+    if (!op.getBarrier() && !isStore)
       return op.emitOpError("is a TMA load without a barrier to complete on "
                             "(a pipelined loop gives its producers one)");
     Location loc = op.getLoc();
@@ -47,8 +42,7 @@ struct TmaCopyLowering : ChipPattern<CopyOp> {
     if (!param || !swizzle || !func)
       return op.emitOpError("has no tensor-map parameter; run the copy "
                             "lowering on outlined kernels");
-    MLIRContext *context = getContext();
-    bool isStore = mechanism == CopyMechanism::tma_store;
+    MLIRContext *context = this->getContext();
     Value sharedTile = isStore ? adaptor.getSource() : adaptor.getDest();
     ValueRange globalOffsets =
         isStore ? adaptor.getDestOffsets() : adaptor.getSourceOffsets();
@@ -91,7 +85,7 @@ struct TmaCopyLowering : ChipPattern<CopyOp> {
     Value leader = isThreadZero(rewriter, loc);
     if (isStore) {
       // Every thread's writes to the tile reach the async proxy first.
-      publishSharedWrites(rewriter, loc, chip);
+      publishSharedWrites(rewriter, loc, this->chip);
     } else {
       int64_t bytes =
           tile.getNumElements() * tile.getElementTypeBitWidth() / 8;
@@ -207,6 +201,7 @@ struct WaitTmaStoresLowering : ChipPattern<WaitTmaStoresOp> {
 void mlir::tile::populateTmaCopyPatterns(TileToGPUTypeConverter &converter,
                                          RewritePatternSet &patterns,
                                          const ChipInfo &chip) {
-  patterns.add<TmaCopyLowering, WaitTmaStoresLowering>(
+  patterns.add<TmaCopyLowering<CopyMechanism::tma_load>,
+               TmaCopyLowering<CopyMechanism::tma_store>, WaitTmaStoresLowering>(
       converter, patterns.getContext(), chip);
 }

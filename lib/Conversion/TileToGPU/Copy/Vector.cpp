@@ -16,14 +16,11 @@ using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
 namespace {
-struct VectorCopyLowering : ChipPattern<CopyOp> {
-  using ChipPattern::ChipPattern;
+struct VectorCopyLowering : MechanismPattern<CopyOp, CopyMechanism::vector> {
+  using MechanismPattern::MechanismPattern;
 
-  LogicalResult
-  matchAndRewrite(CopyOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (op.getMechanism() != CopyMechanism::vector)
-      return rewriter.notifyMatchFailure(op, "not a vector copy");
+  LogicalResult lower(CopyOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     FailureOr<RegisterCopy> copy = RegisterCopy::prepare(op, adaptor, rewriter);
     if (failed(copy))

@@ -19,14 +19,11 @@ using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
 namespace {
-struct MmaSyncLowering : ChipPattern<GemmOp> {
-  using ChipPattern::ChipPattern;
+struct MmaSyncLowering : MechanismPattern<GemmOp, MmaMechanism::mma_sync> {
+  using MechanismPattern::MechanismPattern;
 
-  LogicalResult
-  matchAndRewrite(GemmOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (op.getMechanism() != MmaMechanism::mma_sync)
-      return rewriter.notifyMatchFailure(op, "not an mma.sync gemm");
+  LogicalResult lower(GemmOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
     auto c = dyn_cast<FragmentType>(op.getC().getType());
     auto layout =
         c ? dyn_cast_if_present<MmaLayoutAttr>(c.getLayout()) : nullptr;

@@ -162,16 +162,11 @@ static SmallVector<Value> registersOfA(OpBuilder &b, Location loc,
 }
 
 namespace {
-struct WgmmaLowering : ChipPattern<GemmOp> {
-  using ChipPattern::ChipPattern;
+struct WgmmaLowering : MechanismPattern<GemmOp, MmaMechanism::wgmma> {
+  using MechanismPattern::MechanismPattern;
 
-  LogicalResult
-  matchAndRewrite(GemmOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (op.getMechanism() != MmaMechanism::wgmma)
-      return rewriter.notifyMatchFailure(op, "not a wgmma gemm");
-    if (failed(requireFeature(op, chip, Feature::Wgmma, "mechanism wgmma")))
-      return failure();
+  LogicalResult lower(GemmOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
     auto c = dyn_cast<FragmentType>(op.getC().getType());
     auto layout = c ? dyn_cast_if_present<WgmmaLayoutAttr>(c.getLayout())
                     : nullptr;

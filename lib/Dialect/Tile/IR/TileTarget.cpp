@@ -105,3 +105,48 @@ LogicalResult mlir::tile::attachTarget(ModuleOp module, StringRef chip) {
                   TargetAttr::get(module.getContext(), chip));
   return success();
 }
+
+std::optional<Feature> mlir::tile::requiredFeature(CopyMechanism mechanism) {
+  switch (mechanism) {
+  case CopyMechanism::vector:
+    return std::nullopt;
+  case CopyMechanism::cp_async:
+    return Feature::CpAsync;
+  case CopyMechanism::tma_load:
+  case CopyMechanism::tma_store:
+    return Feature::Tma;
+  }
+  llvm_unreachable("unknown copy mechanism");
+}
+
+std::optional<Feature> mlir::tile::requiredFeature(MmaMechanism mechanism) {
+  switch (mechanism) {
+  case MmaMechanism::mma_sync:
+    return std::nullopt; // every chip in the table is sm_80+
+  case MmaMechanism::wgmma:
+    return Feature::Wgmma;
+  }
+  llvm_unreachable("unknown mma mechanism");
+}
+
+template <typename MechanismT>
+static LogicalResult requireMechanismImpl(Operation *op, const ChipInfo &chip,
+                                          MechanismT mechanism,
+                                          StringRef name) {
+  std::optional<Feature> feature = requiredFeature(mechanism);
+  if (!feature)
+    return success();
+  return requireFeature(op, chip, *feature, ("mechanism " + name).str());
+}
+
+LogicalResult mlir::tile::requireMechanism(Operation *op, const ChipInfo &chip,
+                                           CopyMechanism mechanism) {
+  return requireMechanismImpl(op, chip, mechanism,
+                              stringifyCopyMechanism(mechanism));
+}
+
+LogicalResult mlir::tile::requireMechanism(Operation *op, const ChipInfo &chip,
+                                           MmaMechanism mechanism) {
+  return requireMechanismImpl(op, chip, mechanism,
+                              stringifyMmaMechanism(mechanism));
+}

@@ -19,20 +19,6 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-// What each mechanism needs of the chip.
-static Feature requiredFeature(CopyMechanism mechanism) {
-  switch (mechanism) {
-  case CopyMechanism::cp_async:
-    return Feature::CpAsync;
-  case CopyMechanism::tma_load:
-  case CopyMechanism::tma_store:
-    return Feature::Tma;
-  case CopyMechanism::vector:
-    break;
-  }
-  llvm_unreachable("vector copies need nothing");
-}
-
 // A global -> shared copy the pipeliner will make asynchronous.
 static bool isPipelineProducer(CopyOp copy) {
   auto loop = dyn_cast<PipelinedForOp>(copy->getParentOp());
@@ -156,14 +142,10 @@ struct TileSelectInstructionsPass
     WalkResult result = getOperation().walk([&](Operation *op) {
       if (auto copy = dyn_cast<CopyOp>(op)) {
         // A mechanism written by hand is checked against the chip.
-        if (std::optional<CopyMechanism> given = copy.getMechanism()) {
-          if (*given != CopyMechanism::vector &&
-              failed(requireFeature(op, *chip, requiredFeature(*given),
-                                    "mechanism " +
-                                        stringifyCopyMechanism(*given).str())))
-            return WalkResult::interrupt();
-          return WalkResult::advance();
-        }
+        if (std::optional<CopyMechanism> given = copy.getMechanism())
+          return failed(requireMechanism(op, *chip, *given))
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
         FailureOr<CopyMechanism> mechanism = selectCopy(copy, *chip);
         if (failed(mechanism))
           return WalkResult::interrupt();
@@ -171,13 +153,10 @@ struct TileSelectInstructionsPass
         return WalkResult::advance();
       }
       if (auto gemm = dyn_cast<GemmOp>(op)) {
-        if (std::optional<MmaMechanism> given = gemm.getMechanism()) {
-          if (*given == MmaMechanism::wgmma &&
-              failed(requireFeature(op, *chip, Feature::Wgmma,
-                                    "mechanism wgmma")))
-            return WalkResult::interrupt();
-          return WalkResult::advance();
-        }
+        if (std::optional<MmaMechanism> given = gemm.getMechanism())
+          return failed(requireMechanism(op, *chip, *given))
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
         FailureOr<MmaMechanism> mechanism = selectGemm(gemm, *chip);
         if (failed(mechanism))
           return WalkResult::interrupt();

@@ -26,6 +26,17 @@ const ChipInfo *findTargetChip(Operation *op);
 /// target when there is none.
 const ChipInfo *getTargetChip(Operation *op);
 
+/// What a mechanism needs of the chip (nothing for vector copies).
+std::optional<Feature> requiredFeature(CopyMechanism mechanism);
+std::optional<Feature> requiredFeature(MmaMechanism mechanism);
+
+/// Refuses, at `op`, a mechanism the chip cannot do: "'tile.copy' op
+/// mechanism tma_load needs TMA, which sm_80 does not have".
+LogicalResult requireMechanism(Operation *op, const ChipInfo &chip,
+                               CopyMechanism mechanism);
+LogicalResult requireMechanism(Operation *op, const ChipInfo &chip,
+                               MmaMechanism mechanism);
+
 /// Sets `tile.target` on `module` to `chip`. Fails with a located error when
 /// the module already targets another chip or `chip` is unknown.
 LogicalResult attachTarget(ModuleOp module, StringRef chip);
