@@ -27,10 +27,12 @@ def ConvertTileKernelToGPU : TileToGPUPass<"convert-tile-kernel-to-gpu",
 
 def ConvertTileMemoryToGPU : TileToGPUPass<"convert-tile-memory-to-gpu",
     "Allocates shared tiles, register fragments and barrier rings", [{
-    Every `tile.alloc_shared` and `tile.alloc_barrier` of an outlined kernel
-    gets an offset in the kernel's dynamic shared memory (aligned for TMA
-    and swizzling; the kernel's total is `tile.dynamic_shared_bytes`, which
-    the runtime's kernel description carries) and becomes a view of it;
+    Every `tile.alloc_shared` of an outlined kernel (and every scratch
+    request of a lowering) gets an offset in the kernel's dynamic shared
+    memory, placed by liveness: tiles whose lifetimes do not overlap share
+    bytes (aligned for TMA and swizzling; the kernel's total is
+    `tile.dynamic_shared_bytes`, which the runtime's kernel description
+    carries), and becomes a view of it;
     `tile.alloc_fragment` becomes a per-thread `memref.alloca` holding the
     elements its layout gives the thread (promoted to registers later);
     `tile.alloc_barrier` also becomes `nvgpu.mbarrier.create` plus an

@@ -67,7 +67,6 @@ struct Distribution {
   int64_t vector = 1;
 
   int64_t numElements() const;
-  int64_t numRuns() const { return numElements() / vector; }
   int64_t runsPerThread() const { return layout.getRunsPerThread(shape); }
   /// True when every thread has the same number of runs (no guard needed).
   bool isEven() const { return layout.isEven(shape); }

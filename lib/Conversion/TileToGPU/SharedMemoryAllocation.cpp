@@ -29,8 +29,7 @@
 // Placement is first-fit in order of the first live op (ties: program
 // order): each piece goes at the lowest offset, a multiple of its alignment
 // (1024 for tiles), that overlaps no piece already placed whose lifetime
-// overlaps its own. Without disjoint lifetimes this is the old bump
-// allocation. Where a piece takes bytes that an earlier-dead piece used, the
+// overlaps its own. Where a piece takes bytes that an earlier-dead piece used, the
 // CTA synchronises first (fence.proxy.async where there is TMA, then a CTA
 // barrier, as publishSharedWrites emits) just before the piece's first
 // top-level op: every thread, and every asynchronous access already waited

@@ -161,6 +161,13 @@ static LogicalResult lowerOne(WarpSpecializeOp ws) {
   Value tid = threadId(b, loc);
   for (unsigned i = 0, e = ws.getNumRoles(); i < e; ++i) {
     if (i + 1 == e) {
+      // A single role still gets a block of its own, so that its ops stay
+      // where the split was and only they are renumbered.
+      if (e == 1) {
+        auto own = scf::ExecuteRegionOp::create(b, loc, TypeRange{});
+        b.setInsertionPointToStart(&own.getRegion().emplaceBlock());
+        b.setInsertionPoint(scf::YieldOp::create(b, loc));
+      }
       lowerRole(b, ws, i, placement[i], tid, (*barriers)[i], threads);
       break;
     }

@@ -1596,3 +1596,19 @@ tile.kernel @copy_vector_mechanism(%g: memref<?xf32>) threads(128) {
   // expected-error @+1 {{is a TMA copy (barrier or {tma}); its mechanism must be tma_load or tma_store, not vector}}
   tile.copy %g[%c0] to %s[] barrier %bar[%c0] {mechanism = #tile.copy_mechanism<vector>} : memref<?xf32>, memref<512xf32, #gpu.address_space<workgroup>>, !tile.barrier<1>
 }
+
+// -----
+
+tile.kernel @multicast_vector(%g: memref<?x?xbf16>) threads(128) cluster(2, 1, 1) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{with {multicast} takes mechanism tma_load, not vector}}
+  tile.copy %g[%c0, %c0] to %s[] {multicast, mechanism = #tile.copy_mechanism<vector>} : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+// expected-error @+1 {{expects 'tile.scratch_request' to be [bytes, alignment] with bytes > 0 and the alignment a power of two of at most 1024, got array<i64: 64, 3>}}
+func.func @scratch_alignment() attributes {tile.scratch_request = array<i64: 64, 3>} {
+  return
+}

@@ -80,9 +80,11 @@ void populateTileMBarrierToNVGPUPatterns(TileToGPUTypeConverter &converter,
                                          const ChipInfo &chip);
 
 /// Replaces each tile.warp_specialize, once the ops inside are lowered, by a
-/// branch on the thread id: the producer warpgroup (setmaxnreg.dec, warp 0
-/// runs the producer region) and the consumers (setmaxnreg.inc, thread ids
-/// renumbered from 0, CTA barriers made named barriers of their own).
+/// chain of branches on the thread id, one per role placed by
+/// WarpSpecializeOp::getPlacement: the role's register budget
+/// (setmaxnreg), then its warps run its region with thread ids counted
+/// from the role's (team's) first thread and CTA barriers turned into the
+/// named barriers allocated for it.
 LogicalResult lowerWarpSpecialize(ModuleOp module);
 } // namespace tile
 } // namespace mlir

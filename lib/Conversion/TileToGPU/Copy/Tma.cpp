@@ -59,9 +59,12 @@ struct TmaCopyLowering : MechanismPattern<CopyOp, Mechanism> {
     case 64:
       kind = nvgpu::TensorMapSwizzleKind::SWIZZLE_64B;
       break;
-    default:
+    case 128:
       kind = nvgpu::TensorMapSwizzleKind::SWIZZLE_128B;
       break;
+    default:
+      return op.emitOpError("has a tensor map swizzle of ")
+             << swizzle.getInt() << " bytes; TMA swizzles 0, 32, 64 or 128";
     }
     // Rows wider than the swizzle are stored, and moved, as column blocks.
     // A multicast load moves this CTA's slice of rows of each block into

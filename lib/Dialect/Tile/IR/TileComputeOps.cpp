@@ -29,6 +29,13 @@ static bool isLegalCopyDirection(MemorySpace src, MemorySpace dst) {
   return false;
 }
 
+bool mlir::tile::isPipelineProducer(CopyOp copy) {
+  auto loop = dyn_cast<PipelinedForOp>(copy->getParentOp());
+  return loop && loop.getStagesAttr().getInt() > 1 && !copy.getBarrier() &&
+         getMemorySpace(copy.getSource().getType()) == MemorySpace::Global &&
+         getMemorySpace(copy.getDest().getType()) == MemorySpace::Shared;
+}
+
 // A recorded mechanism must fit the copy's direction and flags (a
 // hand-written one too): the lowering of each mechanism relies on it.
 static LogicalResult verifyMechanism(CopyOp op, MemorySpace src,
@@ -36,6 +43,10 @@ static LogicalResult verifyMechanism(CopyOp op, MemorySpace src,
   std::optional<CopyMechanism> mechanism = op.getMechanism();
   if (!mechanism)
     return success();
+  // Only TMA loads write the other CTAs' tiles.
+  if (op.getMulticast() && *mechanism != CopyMechanism::tma_load)
+    return op.emitOpError("with {multicast} takes mechanism tma_load, not ")
+           << stringifyCopyMechanism(*mechanism);
   bool globalToShared = src == MemorySpace::Global && dst == MemorySpace::Shared;
   switch (*mechanism) {
   case CopyMechanism::vector:
@@ -44,14 +55,13 @@ static LogicalResult verifyMechanism(CopyOp op, MemorySpace src,
                             "must be tma_load or tma_store, not vector");
     return success();
   case CopyMechanism::cp_async:
-    if (!globalToShared || op.getBarrier())
+    if (!globalToShared || op.getBarrier() || op.getTma())
       return op.emitOpError("takes mechanism cp_async only for a global to "
                             "shared copy without a barrier");
     return success();
   case CopyMechanism::tma_load:
     // Producers of a pipelined loop get their barrier from the pipeliner.
-    if (!globalToShared ||
-        (!op.getBarrier() && !isa<PipelinedForOp>(op->getParentOp())))
+    if (!globalToShared || (!op.getBarrier() && !isPipelineProducer(op)))
       return op.emitOpError("takes mechanism tma_load only for a global to "
                             "shared copy with a barrier (or a producer of a "
                             "tile.pipelined_for)");

@@ -486,7 +486,7 @@ static LogicalResult verifyRole(WarpSpecializeOp op, unsigned i) {
   bool stores = false, waits = false;
   op.getRoles()[i].walk([&](Operation *inner) {
     if (auto copy = dyn_cast<CopyOp>(inner))
-      stores |= copy.getAsync();
+      stores |= copy.getAsync() && copy.getTma();
     waits |= isa<WaitTmaStoresOp>(inner);
   });
   if (stores && !waits)

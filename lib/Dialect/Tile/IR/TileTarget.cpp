@@ -55,6 +55,18 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       failed(verifyDeclared<IntegerAttr, D::TestScratchBytesAttrHelper>(
           op, attribute, integer)))
     return failure();
+  // A scratch request is [bytes > 0, alignment: a power of two <= 1024].
+  if (attribute.getName() == D::ScratchRequestAttrHelper::getNameStr()) {
+    ArrayRef<int64_t> request =
+        cast<DenseI64ArrayAttr>(attribute.getValue()).asArrayRef();
+    if (request.size() != 2 || request[0] <= 0 || request[1] <= 0 ||
+        !llvm::isPowerOf2_64(request[1]) || request[1] > 1024)
+      return op->emitError()
+             << "expects '" << attribute.getName().getValue()
+             << "' to be [bytes, alignment] with bytes > 0 and the alignment "
+                "a power of two of at most 1024, got "
+             << attribute.getValue();
+  }
   if (attribute.getName() != kTargetAttrName)
     return success();
   if (!isa<TargetAttr>(attribute.getValue()))

@@ -26,7 +26,7 @@ static FailureOr<bool> usesCpAsyncGroups(PipelinedForOp loop) {
   std::optional<bool> cpAsync;
   for (Operation &op : loop.getBody().front()) {
     auto copy = dyn_cast<CopyOp>(op);
-    if (!copy || !isProducer(copy))
+    if (!copy || !isPipelineProducer(copy))
       continue;
     std::optional<CopyMechanism> mechanism = copy.getMechanism();
     if (!mechanism)

@@ -19,12 +19,6 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-// A global -> shared copy the pipeliner will make asynchronous.
-static bool isPipelineProducer(CopyOp copy) {
-  auto loop = dyn_cast<PipelinedForOp>(copy->getParentOp());
-  return loop && loop.getStagesAttr().getInt() > 1 && !copy.getBarrier();
-}
-
 static FailureOr<CopyMechanism> selectCopy(CopyOp op, const ChipInfo &chip) {
   MemorySpace src = getMemorySpace(op.getSource().getType());
   MemorySpace dst = getMemorySpace(op.getDest().getType());

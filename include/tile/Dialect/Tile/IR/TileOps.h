@@ -19,6 +19,11 @@ namespace mlir::tile {
 /// The widest run of at most 16 bytes that divides the innermost dimension
 /// of `type`, in elements: what one thread moves at a time in a plain copy.
 int64_t getMaxRunElements(ShapedType type);
+
+/// A global -> shared copy without a barrier directly in the body of a
+/// tile.pipelined_for with stages > 1: the copy tile-pipeline-loops
+/// multi-buffers and makes asynchronous.
+bool isPipelineProducer(CopyOp copy);
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_H

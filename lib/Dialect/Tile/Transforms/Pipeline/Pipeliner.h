@@ -24,10 +24,6 @@ namespace mlir::tile::pipeline {
 constexpr int64_t kProducerThreads = 128;
 constexpr int64_t kProducerRegisters = 40;
 
-/// A global-to-shared copy without a barrier: what a pipelined loop
-/// multi-buffers.
-bool isProducer(CopyOp copy);
-
 struct Ring {
   AllocSharedOp original;
   AllocSharedOp ring;

@@ -11,12 +11,6 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::pipeline;
 
-bool mlir::tile::pipeline::isProducer(CopyOp copy) {
-  return !copy.getBarrier() &&
-         getMemorySpace(copy.getSource().getType()) == MemorySpace::Global &&
-         getMemorySpace(copy.getDest().getType()) == MemorySpace::Shared;
-}
-
 LogicalResult LoopPipeliner::run() {
   if (failed(collectProducers()) || failed(sliceProducers()))
     return failure();
@@ -37,7 +31,7 @@ LogicalResult LoopPipeliner::run() {
 
 LogicalResult LoopPipeliner::collectProducers() {
   for (Operation &op : loop.getBody().front().without_terminator())
-    if (auto copy = dyn_cast<CopyOp>(op); copy && isProducer(copy))
+    if (auto copy = dyn_cast<CopyOp>(op); copy && isPipelineProducer(copy))
       producers.push_back(copy);
   if (producers.empty())
     return loop.emitOpError("has no global-to-shared copy to pipeline");
