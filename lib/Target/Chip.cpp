@@ -64,6 +64,13 @@ const ChipInfo *mlir::tile::lookupChip(StringRef name) {
   return nullptr;
 }
 
+unsigned mlir::tile::maxSharedBytesOfAnyChip() {
+  unsigned most = 0;
+  for (const ChipInfo &chip : kChips)
+    most = std::max(most, chip.maxSharedBytes);
+  return most;
+}
+
 std::string mlir::tile::knownChipNames() {
   std::string names;
   for (const ChipInfo &chip : kChips) {

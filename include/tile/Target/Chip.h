@@ -51,6 +51,10 @@ struct ChipInfo {
 /// Returns the chip named `name`, or null when tile does not know it.
 const ChipInfo *lookupChip(llvm::StringRef name);
 
+/// The most shared memory a CTA of any known chip may opt in to: no tile
+/// larger than this can be allocated anywhere.
+unsigned maxSharedBytesOfAnyChip();
+
 /// Comma-separated names of every known chip, for error messages.
 std::string knownChipNames();
 

@@ -66,3 +66,29 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
   }
 }
+
+// -----
+
+// A 128x256 mma.sync accumulator over 4 warps: 256 registers a thread.
+module attributes {tile.target = #tile.target<"sm_80">} {
+  tile.kernel @registers() threads(128) {
+    %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc_shared : memref<256x64xbf16, #gpu.address_space<workgroup>>
+    %acc = tile.alloc_fragment : !tile.fragment<128x256xf32>
+    // expected-error @below {{'tile.gemm' op needs 256 32-bit registers per thread for '!tile.fragment<128x256xf32, #tile.mma<warps_m = 1, warps_n = 4>>', more than the 255 a thread has}}
+    tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<mma_sync>, transpose_b} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<256x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x256xf32>
+  }
+}
+
+// -----
+
+// A in registers takes C's wgmma layout, which a K of 512 does not fit.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @a_registers() threads(128) {
+    %A = tile.alloc_fragment : !tile.fragment<64x512xbf16>
+    %Bs = tile.alloc_shared : memref<64x512xbf16, #gpu.address_space<workgroup>>
+    %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+    // expected-error @below {{'tile.gemm' op wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256, got 64x512 with warpgroups = 1}}
+    tile.gemm %A, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : !tile.fragment<64x512xbf16>, memref<64x512xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+  }
+}

@@ -343,6 +343,21 @@ LogicalResult ElementwiseOp::verifyRegions() {
              << body.getArgument(i).getType();
   }
   auto yield = cast<YieldOp>(body.getTerminator());
+  // The body runs once per element of every thread: tile ops, copies,
+  // barriers or anything else with effects would run that many times.
+  WalkResult bodyOps = body.walk([&](Operation *op) {
+    if (op == yield.getOperation() ||
+        (!isa_and_present<TileDialect>(op->getDialect()) &&
+         isMemoryEffectFree(op)))
+      return WalkResult::advance();
+    op->emitOpError("is in a 'tile.elementwise' body, which runs once per "
+                    "element in every thread and so holds only "
+                    "side-effect-free scalar code (arith, math, ...); move it "
+                    "before or after the 'tile.elementwise'");
+    return WalkResult::interrupt();
+  });
+  if (bodyOps.wasInterrupted())
+    return failure();
   if (yield.getValues().size() != getOutputs().size())
     return emitOpError("expects the body to yield one value per output (")
            << getOutputs().size() << "), got " << yield.getValues().size();

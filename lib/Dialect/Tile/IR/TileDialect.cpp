@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -120,6 +121,13 @@ static void printShapedStorage(AsmPrinter &printer, ArrayRef<int64_t> shape,
   printer << '>';
 }
 
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(shape, os, "x");
+  return text;
+}
+
 static LogicalResult
 verifyShapedStorage(function_ref<InFlightDiagnostic()> emitError,
                     StringRef what, ArrayRef<int64_t> shape, Type elementType) {
@@ -153,6 +161,16 @@ FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
                      Attribute layout) {
   if (failed(verifyShapedStorage(emitError, "fragment", shape, elementType)))
     return failure();
+  // Multiply with overflow checks: a huge shape must not wrap around.
+  int64_t elements = 1;
+  for (int64_t dim : shape)
+    if (llvm::MulOverflow(elements, dim, elements) ||
+        elements > kMaxFragmentElements)
+      return emitError() << "fragment of more than " << kMaxFragmentElements
+                         << " elements (2^24) cannot be held in registers, got "
+                         << formatShape(shape)
+                         << "; keep a tile that large in shared or global "
+                            "memory, or split it";
   if (!layout)
     return success();
   auto fragmentLayout = dyn_cast<FragmentLayoutAttrInterface>(layout);
@@ -202,6 +220,28 @@ LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " columns, more than the " << kTmemColumns
                        << " a CTA has";
   return success();
+}
+
+int64_t mlir::tile::getFragmentRegisters(FragmentType type,
+                                         FragmentLayoutAttrInterface layout) {
+  int64_t slots = layout.getSlotsPerThread(type.getShape());
+  return llvm::divideCeil(slots * type.getElementTypeBitWidth(), 32);
+}
+
+LogicalResult
+mlir::tile::verifyRegisterBudget(function_ref<InFlightDiagnostic()> emitError,
+                                 FragmentType type,
+                                 FragmentLayoutAttrInterface layout) {
+  int64_t registers = getFragmentRegisters(type, layout);
+  if (registers <= kMaxFragmentRegisters)
+    return success();
+  if (!emitError)
+    return failure();
+  return emitError() << "needs " << registers
+                     << " 32-bit registers per thread for " << type
+                     << ", more than the " << kMaxFragmentRegisters
+                     << " a thread has; use more threads, a smaller tile, or "
+                        "keep it in shared memory (tile.alloc_shared)";
 }
 
 int64_t TmemType::getColumns() const {
@@ -274,13 +314,6 @@ static LogicalResult layoutError(function_ref<InFlightDiagnostic()> emitError,
   if (emitError)
     return emitError() << message;
   return failure();
-}
-
-static std::string formatShape(ArrayRef<int64_t> shape) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  llvm::interleave(shape, os, "x");
-  return text;
 }
 
 // A layout for `layoutThreads` threads used in a kernel (or team) of

@@ -3,6 +3,8 @@
 #include "TileOpsCommon.h"
 
 #include "mlir/IR/Matchers.h"
+#include "tile/Target/Chip.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -17,11 +19,27 @@ LogicalResult AllocSharedOp::verify() {
   if (!type.hasStaticShape() || type.getRank() == 0)
     return emitOpError("expects a static shape of rank 1 or more, got ")
            << type;
+  if (!type.getElementType().isIntOrFloat())
+    return emitOpError("expects integer or float elements, got ")
+           << type.getElementType();
   // LLVM addresses sub-byte elements a byte each: their tiles would not
   // have the size their shape says.
   if (type.getElementTypeBitWidth() % 8 != 0)
     return emitOpError("expects elements of whole bytes, got ")
            << type.getElementType();
+  for (int64_t dim : type.getShape())
+    if (dim <= 0)
+      return emitOpError("expects positive dimensions, got ")
+             << dim << " in " << type;
+  // Multiply with overflow checks: a huge shape must not wrap around to a
+  // small (or zero) byte count.
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  int64_t maxBytes = maxSharedBytesOfAnyChip();
+  for (int64_t dim : type.getShape())
+    if (llvm::MulOverflow(bytes, dim, bytes) || bytes > maxBytes)
+      return emitOpError("needs more shared memory than any chip has (")
+             << maxBytes << " bytes per CTA at most) for " << type
+             << "; split the tile or keep it in global memory";
   if (!type.getLayout().isIdentity())
     return emitOpError("expects the identity layout: the lowering picks the "
                        "shared-memory layout");
@@ -49,8 +67,11 @@ LogicalResult AllocFragmentOp::verify() {
       dyn_cast_if_present<FragmentLayoutAttrInterface>(getType().getLayout());
   if (!layout)
     return success();
-  return layout.verifyShape([&] { return emitOpError(); },
-                            getType().getShape(), getKernelThreads(*this));
+  if (failed(layout.verifyShape([&] { return emitOpError(); },
+                                getType().getShape(), getKernelThreads(*this))))
+    return failure();
+  return verifyRegisterBudget([&] { return emitOpError(); }, getType(),
+                              layout);
 }
 
 LogicalResult AllocTmemOp::verify() { return verifyInKernel(*this); }

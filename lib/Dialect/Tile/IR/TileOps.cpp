@@ -161,7 +161,10 @@ LogicalResult KernelOp::verify() {
     }
     if (product > 16)
       return emitOpError("expects at most 16 CTAs in a cluster, got ")
-             << product;
+             << product
+             << "; 8 is the portable limit, and 9 to 16 run as a "
+                "non-portable cluster (which the runtime opts in to, on "
+                "GPUs that allow it)";
   }
   for (auto [i, type] : llvm::enumerate(getArgumentTypes())) {
     if (type.isIntOrIndexOrFloat())

@@ -53,10 +53,21 @@ static FailureOr<MmaLayoutAttr> chooseMma(FragmentType c, int64_t threads) {
   return MmaLayoutAttr::get(c.getContext(), best->first, best->second);
 }
 
-static void setLayout(Value fragment, Attribute layout) {
+// Gives `fragment` a layout chosen here, after checking it as the verifiers
+// would (the shape, then the register budget): no pass leaves a layout its
+// verifier rejects. Errors are reported at `op`.
+static LogicalResult setCheckedLayout(Operation *op, Value fragment,
+                                      Attribute layout, int64_t threads) {
   auto type = cast<FragmentType>(fragment.getType());
-  fragment.setType(FragmentType::get(type.getContext(), type.getShape(),
-                                     type.getElementType(), layout));
+  auto typed = FragmentType::get(type.getContext(), type.getShape(),
+                                 type.getElementType(), layout);
+  auto interface = cast<FragmentLayoutAttrInterface>(layout);
+  auto emit = [&] { return op->emitOpError(); };
+  if (failed(interface.verifyShape(emit, type.getShape(), threads)) ||
+      failed(verifyRegisterBudget(emit, typed, interface)))
+    return failure();
+  fragment.setType(typed);
+  return success();
 }
 
 namespace {
@@ -107,14 +118,15 @@ struct TileAssignLayoutsPass
       // A sits in wgmma's A registers as the pairs of an accumulator would.
       Attribute cLayout = cast<FragmentType>(gemm.getC().getType()).getLayout();
       auto a = dyn_cast<FragmentType>(gemm.getA().getType());
-      if (a && !a.getLayout() && isa_and_present<WgmmaLayoutAttr>(cLayout))
-        setLayout(gemm.getA(), cLayout);
+      if (a && !a.getLayout() && isa_and_present<WgmmaLayoutAttr>(cLayout) &&
+          failed(setCheckedLayout(gemm, gemm.getA(), cLayout,
+                                  getKernelThreads(gemm))))
+        return WalkResult::interrupt();
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
       return failure();
-    spreadToElementwise();
-    return success();
+    return spreadToElementwise();
   }
 
   LogicalResult assignAccumulatorLayout(GemmOp gemm, FragmentType c,
@@ -127,38 +139,48 @@ struct TileAssignLayoutsPass
                << c.getShape()[0] << "x" << c.getShape()[1] << " tile over "
                << threads / 32
                << " warps needs 16-row by 8-column tiles per warp";
-      setLayout(gemm.getC(), *mma);
-      return success();
+      return setCheckedLayout(gemm, gemm.getC(), *mma, threads);
     }
     if (threads % 128 != 0 || c.getShape()[0] != 64 * (threads / 128))
       return gemm.emitOpError("wgmma needs M = 64 x warpgroups: ")
              << c.getShape()[0] << " rows with " << threads << " threads";
-    setLayout(gemm.getC(),
-              WgmmaLayoutAttr::get(gemm.getContext(), threads / 128));
-    return success();
+    return setCheckedLayout(gemm, gemm.getC(),
+                            WgmmaLayoutAttr::get(gemm.getContext(),
+                                                 threads / 128),
+                            threads);
   }
 
   // Spread matrix layouts to elementwise partners until nothing changes.
-  void spreadToElementwise() {
+  LogicalResult spreadToElementwise() {
     bool changed = true;
     while (changed) {
       changed = false;
-      getOperation().walk([&](ElementwiseOp op) {
+      WalkResult result = getOperation().walk([&](ElementwiseOp op) {
         Attribute layout;
         for (Value v : op->getOperands())
           if (auto f = dyn_cast<FragmentType>(v.getType()))
             if (isa_and_present<WgmmaLayoutAttr, MmaLayoutAttr>(f.getLayout()))
               layout = f.getLayout();
         if (!layout)
-          return;
+          return WalkResult::advance();
         for (Value v : op->getOperands())
           if (auto f = dyn_cast<FragmentType>(v.getType()))
             if (!f.getLayout()) {
-              setLayout(v, layout);
+              // Checked against the threads where the fragment is made,
+              // as its allocation's verifier will.
+              Operation *owner = v.getDefiningOp();
+              if (failed(setCheckedLayout(op, v, layout,
+                                          getKernelThreads(owner ? owner
+                                                                 : op))))
+                return WalkResult::interrupt();
               changed = true;
             }
+        return WalkResult::advance();
       });
+      if (result.wasInterrupted())
+        return failure();
     }
+    return success();
   }
 
   LogicalResult assignBlocked() {
@@ -178,7 +200,8 @@ struct TileAssignLayoutsPass
             << threads << " threads";
         return WalkResult::interrupt();
       }
-      setLayout(alloc.getResult(), *layout);
+      if (failed(setCheckedLayout(alloc, alloc.getResult(), *layout, threads)))
+        return WalkResult::interrupt();
       return WalkResult::advance();
     });
     return failure(result.wasInterrupted());

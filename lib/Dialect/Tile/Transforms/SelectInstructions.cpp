@@ -66,6 +66,36 @@ static FailureOr<CopyMechanism> selectCopy(CopyOp op, const ChipInfo &chip) {
   return CopyMechanism::vector;
 }
 
+// Whether the gemm's shape fits `mechanism`'s instructions: wgmma takes N
+// a multiple of 8 in [8, 256]; mma.sync tiles of 16 rows by 8 columns.
+static LogicalResult checkGemmShape(GemmOp op, MmaMechanism mechanism) {
+  auto c = dyn_cast<FragmentType>(op.getC().getType());
+  if (!c)
+    return success();
+  int64_t m = c.getDimSize(0), n = c.getDimSize(1);
+  if (mechanism == MmaMechanism::wgmma) {
+    if (n % 8 == 0 && n >= 8 && n <= 256)
+      return success();
+    InFlightDiagnostic diag = op.emitOpError("has N = ")
+                              << n
+                              << ", which wgmma cannot take: wgmma needs N a "
+                                 "multiple of 8 in [8, 256] (8, 16, ..., 256)";
+    if (n % 8 != 0)
+      diag << "; pad N to " << llvm::alignTo(n, 8);
+    else
+      diag << "; split N into gemms of at most 256 columns, or write "
+              "mechanism = #tile.mma_mechanism<mma_sync>";
+    return diag;
+  }
+  if (m % 16 == 0 && n % 8 == 0)
+    return success();
+  return op.emitOpError("is ")
+         << m << "x" << n
+         << " (M x N), which mma.sync cannot take: it needs M a multiple of "
+            "16 and N a multiple of 8; pad the tile to "
+         << llvm::alignTo(m, 16) << "x" << llvm::alignTo(n, 8);
+}
+
 static FailureOr<MmaMechanism> selectGemm(GemmOp op, const ChipInfo &chip) {
   if (getMemorySpace(op.getC().getType()) == MemorySpace::Tmem) {
     if (failed(requireFeature(op, chip, Feature::Tcgen05,
@@ -148,11 +178,12 @@ struct TileSelectInstructionsPass
       }
       if (auto gemm = dyn_cast<GemmOp>(op)) {
         if (std::optional<MmaMechanism> given = gemm.getMechanism())
-          return failed(requireMechanism(op, *chip, *given))
+          return failed(requireMechanism(op, *chip, *given)) ||
+                         failed(checkGemmShape(gemm, *given))
                      ? WalkResult::interrupt()
                      : WalkResult::advance();
         FailureOr<MmaMechanism> mechanism = selectGemm(gemm, *chip);
-        if (failed(mechanism))
+        if (failed(mechanism) || failed(checkGemmShape(gemm, *mechanism)))
           return WalkResult::interrupt();
         gemm.setMechanismAttr(MmaMechanismAttr::get(b.getContext(), *mechanism));
         return WalkResult::advance();

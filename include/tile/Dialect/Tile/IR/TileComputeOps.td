@@ -232,6 +232,9 @@ def Tile_ElementwiseOp : Tile_Op<"elementwise", [
     Rules: `ins` and `outs` are register fragments or shared-memory tiles of
     one shape; at least one output; the body takes one argument per input,
     of its element type, and yields one value per output, of its element type.
+    The body runs once per element in every thread, so it holds only
+    side-effect-free scalar code (arith, math, scf, ...): no tile ops, copies,
+    gemms, barriers or memory accesses.
   }];
   let arguments = (ins Arg<Variadic<Tile_AnyTile>, "", [MemRead]>:$inputs,
                        Arg<Variadic<Tile_AnyTile>, "", [MemWrite]>:$outputs);

@@ -84,6 +84,24 @@ AllocSharedOp getSharedAllocation(Value memref);
 /// bytes from the tile's start: 128 (TMA), or 1024 (the swizzle pattern's
 /// period) when `alloc` is swizzled. Null `alloc`: 128.
 int64_t tmaPieceAlignment(AllocSharedOp alloc);
+
+/// The most elements a fragment may have (2^24): more could never fit the
+/// registers of a CTA, and no lowering should unroll over them.
+constexpr int64_t kMaxFragmentElements = int64_t(1) << 24;
+/// The most 32-bit registers one fragment may take per thread (a thread has
+/// 255).
+constexpr int64_t kMaxFragmentRegisters = 255;
+
+/// 32-bit registers each thread needs for a fragment of `type` under
+/// `layout` (which must accept the shape).
+int64_t getFragmentRegisters(FragmentType type,
+                             FragmentLayoutAttrInterface layout);
+
+/// Checks that a fragment of `type` under `layout` fits the register budget
+/// of a thread, reporting through `emitError` (null: silent).
+LogicalResult verifyRegisterBudget(function_ref<InFlightDiagnostic()> emitError,
+                                   FragmentType type,
+                                   FragmentLayoutAttrInterface layout);
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEDIALECT_H

@@ -27,8 +27,10 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared"> {
     `tile-assign-layouts`) is the XOR swizzle of 16-byte chunks within rows
     that TMA writes and wgmma reads without bank conflicts.
 
-    Rules: static shape, identity layout, workgroup memory space, and must be
-    inside a `tile.kernel`. With a swizzle, the innermost
+    Rules: static shape of positive dimensions, integer or float elements of
+    whole bytes, at most the shared memory of the largest chip (232448
+    bytes, computed without overflow), identity layout, workgroup memory
+    space, and must be inside a `tile.kernel`. With a swizzle, the innermost
     dimension spans a multiple of the swizzle's bytes; rows wider than
     the swizzle are stored as blocks of columns, each `swizzle` bytes wide
     and contiguous (the layout TMA boxes and MN-major wgmma operands use).
@@ -47,7 +49,9 @@ def Tile_AllocFragmentOp : Tile_Op<"alloc_fragment"> {
 
     Example: `%acc = tile.alloc_fragment : !tile.fragment<128x128xf32>`
 
-    Rules: must be inside a `tile.kernel`.
+    Rules: must be inside a `tile.kernel`; with a layout, each thread's
+    share fits 255 32-bit registers (`tile-assign-layouts` checks the
+    layouts it chooses the same way).
   }];
   let results = (outs Res<Tile_FragmentType, "",
                           [MemAllocAt<0, FullEffect>]>:$result);

@@ -43,7 +43,8 @@ def Tile_FragmentType : Tile_ShapedStorageType<"Fragment", "fragment"> {
     CTA. The lowering chooses which thread holds which element (the layout):
     for element-wise work a blocked layout with 16-byte vectors per thread,
     for `tile.gemm` accumulators the layout of the matrix instruction.
-    Integer and floating-point elements are allowed.
+    Integer and floating-point elements are allowed; at most 2^24 elements
+    (more could never fit a CTA's registers).
 
     Example: `!tile.fragment<128x128xf32>`
   }];
