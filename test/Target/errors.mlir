@@ -20,6 +20,11 @@
 // RUN: not echo 'tile.kernel @k() threads(128) { %m = tile.alloc_fragment : !tile.fragment<100xf32> }' | tile-translate --tile-to-ptx
 // Malformed IR.
 // RUN: not echo 'func.func @f( {' | tile-translate --tile-to-ptx
+// --ptx-features takes PTX ISA versions only ('+ptxNN'); an SM feature is
+// refused (it made LLVM abort), and so is an ISA too old for the chip.
+// RUN: not tile-translate --tile-to-ptx --ptx-features=+sm_100a %s -o %t.ptx
+// RUN: not tile-translate --tile-to-ptx --ptx-features=+ptx88,+sm_90a %s -o %t.ptx
+// RUN: not tile-translate --tile-to-ptx --chip=sm_90a --ptx-features=+ptx70 %s -o %t.ptx
 
 tile.kernel @copy(%a: memref<?xf32>, %b: memref<?xf32>) threads(128) {
   %c0 = arith.constant 0 : index
