@@ -325,14 +325,55 @@ FailureOr<std::string> mlir::tile::assembleCubin(StringRef ptx,
                                                std::to_string(status))
                           << (logText.empty() ? "" : ":\n")
                           << logText.rtrim();
-  // Warnings and -v reports are ptxas's to show, as a compiler driver would.
-  if (!logText.empty())
-    llvm::errs() << logText;
-
   auto cubin = llvm::MemoryBuffer::getFile(cubinPath, /*IsText=*/false);
   if (!cubin)
     return emitError(loc) << "ptxas wrote no cubin: "
                           << cubin.getError().message();
+  // Options such as --version or --help make ptxas exit 0 without
+  // assembling anything.
+  if (!(*cubin)->getBuffer().starts_with("\x7f" "ELF"))
+    return emitError(loc)
+           << "ptxas wrote no cubin (ELF file) with options '"
+           << llvm::join(args.begin() + 1, args.end() - 3, " ")
+           << "'; check --ptxas-options" << (logText.empty() ? "" : ":\n")
+           << logText.rtrim();
+  // Warnings and -v reports are ptxas's to show, as a compiler driver would.
+  if (!logText.empty())
+    llvm::errs() << logText;
   return (*cubin)->getBuffer().str();
 }
 
+LogicalResult mlir::tile::writeOutputFile(
+    StringRef path, function_ref<LogicalResult(llvm::raw_ostream &)> write,
+    std::string &error) {
+  llvm::sys::fs::file_status status;
+  bool direct = path == "-" || (!llvm::sys::fs::status(path, status) &&
+                                llvm::sys::fs::exists(status) &&
+                                !llvm::sys::fs::is_regular_file(status));
+  if (direct) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (ec) {
+      error = "cannot open output file '" + path.str() + "': " + ec.message();
+      return failure();
+    }
+    return write(os);
+  }
+  // A failed `write` discards the temporary and leaves `path` alone.
+  bool written = true;
+  llvm::Error result = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+    written = succeeded(write(os));
+    return written ? llvm::Error::success()
+                   : llvm::createStringError("not written");
+  });
+  if (!written) {
+    llvm::consumeError(std::move(result));
+    return failure();
+  }
+  if (result) {
+    error = "cannot write output file '" + path.str() +
+            "': " + llvm::toString(std::move(result));
+    return failure();
+  }
+  return success(written);
+}
