@@ -10,6 +10,7 @@
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
+using namespace mlir::tile;
 
 void mlir::tile::buildTileToNVVMPipeline(
     OpPassManager &pm, const TileToNVVMPipelineOptions &options) {
@@ -37,9 +38,34 @@ void mlir::tile::buildTileToNVVMPipeline(
   device.addPass(createReconcileUnrealizedCastsPass());
 }
 
+// The pipeline's passes are anchored on builtin.module (they outline
+// kernels into gpu.modules and nest under them), so it cannot run nested
+// under another op: adding them to a func.func or tile.kernel pass manager
+// would abort in OpPassManager::addPass. Refuse with an error instead.
+static LogicalResult
+addTileToNVVMPipeline(OpPassManager &pm, StringRef optionsText,
+                      function_ref<LogicalResult(const Twine &)> errorHandler) {
+  StringRef anchor = pm.getOpAnchorName();
+  if (anchor != ModuleOp::getOperationName())
+    return errorHandler(
+        "the tile-to-nvvm pipeline runs on a builtin.module, not nested "
+        "under '" +
+        anchor +
+        "': write --pass-pipeline='builtin.module(tile-to-nvvm)' or "
+        "--tile-to-nvvm");
+  TileToNVVMPipelineOptions options;
+  if (failed(options.parseFromString(optionsText)))
+    return failure();
+  buildTileToNVVMPipeline(pm, options);
+  return success();
+}
+
 void mlir::tile::registerTilePipelines() {
-  PassPipelineRegistration<TileToNVVMPipelineOptions>(
+  registerPassPipeline(
       "tile-to-nvvm",
       "Lowers tile kernels to the LLVM and NVVM dialects for a chip",
-      buildTileToNVVMPipeline);
+      addTileToNVVMPipeline,
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(TileToNVVMPipelineOptions());
+      });
 }

@@ -10,6 +10,7 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -23,6 +24,48 @@ using namespace mlir;
 using namespace mlir::tile;
 
 static constexpr llvm::StringLiteral kTriple = "nvptx64-nvidia-cuda";
+
+// --ptx-features picks the PTX ISA version and nothing else: the chip
+// (sm_NN) comes from --chip, and any other NVPTX feature changes the PTX
+// .version behind the chip table's back or makes LLVM abort. Each entry
+// must be "+ptxNN", known to this LLVM and new enough for the chip (LLVM
+// aborts on a PTX ISA too old for the chip: say so first).
+static LogicalResult checkPtxFeatures(const llvm::Target &target,
+                                      const llvm::Triple &triple,
+                                      const ChipInfo &chip,
+                                      StringRef features, Location loc) {
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target.createMCSubtargetInfo(triple, chip.name, ""));
+  auto known = [&](StringRef name) {
+    return subtarget &&
+           llvm::any_of(subtarget->getAllProcessorFeatures(),
+                        [&](const llvm::SubtargetFeatureKV &kv) {
+                          return name == kv.Key;
+                        });
+  };
+  llvm::SmallVector<StringRef> parts;
+  features.split(parts, ',');
+  for (StringRef entry : parts) {
+    StringRef part = entry.trim();
+    unsigned version = 0;
+    StringRef digits = part;
+    if (!digits.consume_front("+ptx") || digits.getAsInteger(10, version) ||
+        !known(part.drop_front()))
+      return emitError(loc)
+             << "--ptx-features='" << features << "': '" << part
+             << "' is not a PTX ISA version this LLVM knows; the option "
+                "takes only PTX ISA versions, written '+ptxNN' (e.g. +ptx88 "
+                "for PTX 8.8), or nothing for the chip's default; the chip "
+                "is chosen with --chip";
+    if (version < chip.minPtxVersion)
+      return emitError(loc)
+             << "chip " << chip.name << " needs PTX ISA "
+             << chip.minPtxVersion / 10 << "." << chip.minPtxVersion % 10
+             << " or later; --ptx-features asks for " << version / 10 << "."
+             << version % 10;
+  }
+  return success();
+}
 
 static std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(const TargetOptions &options, Location loc) {
@@ -47,20 +90,8 @@ createTargetMachine(const TargetOptions &options, Location loc) {
   std::string features = options.ptxFeatures.empty()
                              ? chip->ptxFeatures.str()
                              : options.ptxFeatures;
-  // LLVM aborts on a PTX ISA too old for the chip: say so first.
-  llvm::SmallVector<llvm::StringRef> parts;
-  llvm::StringRef(features).split(parts, ',');
-  for (llvm::StringRef part : parts) {
-    unsigned version = 0;
-    if (part.consume_front("+ptx") && !part.getAsInteger(10, version) &&
-        version < chip->minPtxVersion) {
-      emitError(loc) << "chip " << chip->name << " needs PTX ISA "
-                     << chip->minPtxVersion / 10 << "." << chip->minPtxVersion % 10
-                     << " or later; --ptx-features asks for "
-                     << version / 10 << "." << version % 10;
-      return nullptr;
-    }
-  }
+  if (failed(checkPtxFeatures(*target, triple, *chip, features, loc)))
+    return nullptr;
   auto level = options.optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
                : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
                : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
@@ -294,13 +325,55 @@ FailureOr<std::string> mlir::tile::assembleCubin(StringRef ptx,
                                                std::to_string(status))
                           << (logText.empty() ? "" : ":\n")
                           << logText.rtrim();
-  // Warnings and -v reports are ptxas's to show, as a compiler driver would.
-  if (!logText.empty())
-    llvm::errs() << logText;
-
   auto cubin = llvm::MemoryBuffer::getFile(cubinPath, /*IsText=*/false);
   if (!cubin)
     return emitError(loc) << "ptxas wrote no cubin: "
                           << cubin.getError().message();
+  // Options such as --version or --help make ptxas exit 0 without
+  // assembling anything.
+  if (!(*cubin)->getBuffer().starts_with("\x7f" "ELF"))
+    return emitError(loc)
+           << "ptxas wrote no cubin (ELF file) with options '"
+           << llvm::join(args.begin() + 1, args.end() - 3, " ")
+           << "'; check --ptxas-options" << (logText.empty() ? "" : ":\n")
+           << logText.rtrim();
+  // Warnings and -v reports are ptxas's to show, as a compiler driver would.
+  if (!logText.empty())
+    llvm::errs() << logText;
   return (*cubin)->getBuffer().str();
+}
+
+LogicalResult mlir::tile::writeOutputFile(
+    StringRef path, function_ref<LogicalResult(llvm::raw_ostream &)> write,
+    std::string &error) {
+  llvm::sys::fs::file_status status;
+  bool direct = path == "-" || (!llvm::sys::fs::status(path, status) &&
+                                llvm::sys::fs::exists(status) &&
+                                !llvm::sys::fs::is_regular_file(status));
+  if (direct) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (ec) {
+      error = "cannot open output file '" + path.str() + "': " + ec.message();
+      return failure();
+    }
+    return write(os);
+  }
+  // A failed `write` discards the temporary and leaves `path` alone.
+  bool written = true;
+  llvm::Error result = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+    written = succeeded(write(os));
+    return written ? llvm::Error::success()
+                   : llvm::createStringError("not written");
+  });
+  if (!written) {
+    llvm::consumeError(std::move(result));
+    return failure();
+  }
+  if (result) {
+    error = "cannot write output file '" + path.str() +
+            "': " + llvm::toString(std::move(result));
+    return failure();
+  }
+  return success(written);
 }

@@ -12,19 +12,21 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/Timing.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Timer.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
 
 using namespace mlir;
 using namespace mlir::tile;
+
+// The stage running now, for the crash report.
+static StringRef currentStage;
 
 namespace {
 struct TranslateOptions {
@@ -34,7 +36,8 @@ struct TranslateOptions {
       llvm::cl::init("sm_90a"), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> ptxFeatures{
       "ptx-features",
-      llvm::cl::desc("PTX ISA feature string for LLVM (default: the chip's)"),
+      llvm::cl::desc("PTX ISA version(s) for LLVM, '+ptxNN' (e.g. +ptx88), "
+                     "comma-separated (default: the chip's)"),
       llvm::cl::init(""), llvm::cl::cat(category)};
   llvm::cl::opt<unsigned> optLevel{
       "opt-level",
@@ -97,7 +100,9 @@ public:
   }
   template <typename Fn> auto run(StringRef name, Fn &&fn) {
     auto start = std::chrono::steady_clock::now();
+    currentStage = name;
     auto result = fn();
+    currentStage = {};
     std::chrono::duration<double, std::milli> elapsed =
         std::chrono::steady_clock::now() - start;
     stages.emplace_back(name.str(), elapsed.count());
@@ -111,6 +116,8 @@ private:
 } // namespace
 
 static TranslateOptions *options;
+
+StringRef mlir::tile::currentTranslateStage() { return currentStage; }
 
 static bool isTileLevel(ModuleOp module) {
   return module
@@ -170,13 +177,48 @@ static LogicalResult writeKernelInfoIfAsked(ModuleOp module) {
   if (options->kernelInfo.empty())
     return success();
   std::string error;
-  auto file = openOutputFile(options->kernelInfo, &error);
-  if (!file)
-    return emitError(module.getLoc()) << error;
-  if (failed(writeKernelInfo(module, file->os())))
-    return failure();
-  file->keep();
-  return success();
+  if (succeeded(writeOutputFile(
+          options->kernelInfo,
+          [&](llvm::raw_ostream &os) { return writeKernelInfo(module, os); },
+          error)))
+    return success();
+  if (!error.empty())
+    emitError(module.getLoc()) << error;
+  return failure();
+}
+
+// The driver's -o, where it has one.
+static StringRef outputPath() {
+  auto &registered = llvm::cl::getRegisteredOptions();
+  auto it = registered.find("o");
+  if (it == registered.end())
+    return "-";
+  return static_cast<llvm::cl::opt<std::string> *>(it->second)->getValue();
+}
+
+static bool samePath(StringRef a, StringRef b) {
+  if (a == "-" || b == "-")
+    return a == b;
+  if (llvm::sys::fs::equivalent(a, b))
+    return true;
+  // Files not written yet: compare the absolute paths.
+  auto absolute = [](StringRef path) {
+    llvm::SmallString<256> result(path);
+    llvm::sys::fs::make_absolute(result);
+    llvm::sys::path::remove_dots(result, /*remove_dot_dot=*/true);
+    return result;
+  };
+  return absolute(a) == absolute(b);
+}
+
+// --kernel-info and -o naming one file would interleave two outputs.
+static LogicalResult checkKernelInfoPath(ModuleOp module) {
+  if (options->kernelInfo.empty() || !samePath(options->kernelInfo, outputPath()))
+    return success();
+  return emitError(module.getLoc())
+         << "--kernel-info=" << options->kernelInfo
+         << " names the output file (-o " << outputPath()
+         << "); write the kernel description to another file";
 }
 
 enum class Stage { LLVMIR, PTX, Cubin };
@@ -190,6 +232,8 @@ static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
   // is attached to (a whole kernel, once lowered) is noise there
   // (--mlir-print-ir-after-failure shows the IR).
   module.getContext()->printOpOnDiagnostic(false);
+  if (failed(checkKernelInfoPath(module)))
+    return failure();
   StageTimer timer(options->timing);
   TargetOptions target = options->target();
   FailureOr<std::string> chip = resolveChip(module);

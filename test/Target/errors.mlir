@@ -20,6 +20,27 @@
 // RUN: not echo 'tile.kernel @k() threads(128) { %m = tile.alloc_fragment : !tile.fragment<100xf32> }' | tile-translate --tile-to-ptx
 // Malformed IR.
 // RUN: not echo 'func.func @f( {' | tile-translate --tile-to-ptx
+// --ptx-features takes PTX ISA versions only ('+ptxNN'); an SM feature is
+// refused (it made LLVM abort), and so is an ISA too old for the chip.
+// RUN: not tile-translate --tile-to-ptx --ptx-features=+sm_100a %s -o %t.ptx
+// RUN: not tile-translate --tile-to-ptx --ptx-features=+ptx88,+sm_90a %s -o %t.ptx
+// RUN: not tile-translate --tile-to-ptx --chip=sm_90a --ptx-features=+ptx70 %s -o %t.ptx
+// --kernel-info naming the output file (directly, through another spelling,
+// or stdout for both).
+// RUN: not tile-translate --tile-to-ptx %s -o %t.ptx --kernel-info=%t.ptx
+// RUN: ln -sf %t.ptx %t.link
+// RUN: not tile-translate --tile-to-ptx %s -o %t.ptx --kernel-info=%t.link
+// RUN: not tile-translate --tile-to-ptx %s --kernel-info=-
+// ptxas options that make it assemble nothing (exit 0, no ELF file).
+// (ptxas's banner varies with CUDA: only the error line is kept.)
+// RUN: ! tile-translate --tile-to-cubin --ptxas-options=--version %s -o %t.cubin 2>%t.err
+// RUN: grep -o 'error: .*' %t.err
+// RUN: test ! -e %t.cubin && echo 'no cubin written'
+// A failed compile leaves the previous output as it was (written through a
+// temporary renamed over it only on success).
+// RUN: tile-translate --tile-to-ptx %s -o %t.ptx && cp %t.ptx %t.good
+// RUN: not tile-translate --tile-to-ptx --chip=sm_999 %s -o %t.ptx
+// RUN: cmp %t.ptx %t.good && echo 'previous output kept'
 
 tile.kernel @copy(%a: memref<?xf32>, %b: memref<?xf32>) threads(128) {
   %c0 = arith.constant 0 : index

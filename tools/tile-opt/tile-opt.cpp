@@ -4,17 +4,18 @@
 // It registers what mlir-opt-22 does (dialects, extensions, passes and the
 // GPU-path LLVM IR translations), so upstream pipelines that serialise GPU
 // modules (gpu-module-to-binary, gpu-lower-to-nvvm-pipeline) run here as
-// they do in mlir-opt.
+// they do in mlir-opt. tools/driver/ToolMain.cpp runs it.
 //
 //===----------------------------------------------------------------------===//
 
+#include "../driver/ToolMain.h"
 #include "tile/InitAllTile.h"
 
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -26,6 +27,5 @@ int main(int argc, char **argv) {
   mlir::registerAllGPUToLLVMIRTranslations(registry);
   mlir::registerAllPasses();
   mlir::tile::registerAllTile(registry);
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "tile optimizer driver\n", registry));
+  return mlir::tile::tileOptMain(argc, argv, registry);
 }

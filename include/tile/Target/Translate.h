@@ -64,6 +64,19 @@ FailureOr<std::string> assembleCubin(StringRef ptx,
 /// LLVM+NVVM module: launch shape, shared memory and TMA tensor maps.
 LogicalResult writeKernelInfo(ModuleOp module, llvm::raw_ostream &os);
 
+/// What tile-translate is doing now (a stage of --tile-to-ptx and friends),
+/// for a crash report; empty outside a stage.
+StringRef currentTranslateStage();
+
+/// Writes `path` ("-": stdout) with what `write` prints: through a
+/// temporary beside it, renamed over it once `write` succeeded, so that
+/// `path` holds either its old contents or all of the new ones. A path that
+/// exists and is not a regular file (/dev/null, a pipe) is written directly.
+LogicalResult
+writeOutputFile(StringRef path,
+                function_ref<LogicalResult(llvm::raw_ostream &)> write,
+                std::string &error);
+
 /// Registers --tile-to-llvmir, --tile-to-ptx and --tile-to-cubin with
 /// mlir-translate's driver, plus their options.
 void registerTileTranslations();

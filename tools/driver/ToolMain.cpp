@@ -1,0 +1,272 @@
+//===- ToolMain.cpp - tile-opt's and tile-translate's drivers -------------===//
+
+#include "ToolMain.h"
+
+#include "tile/Target/Translate.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "mlir/Support/ToolUtilities.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+#include <functional>
+#include <unistd.h>
+#include <memory>
+
+using namespace mlir;
+
+// A crash (a signal, an LLVM abort, a stack overflow: LLVM's handlers run on
+// an alternate signal stack) prints one line naming what was running and
+// what to do, and exits with 1 instead of dumping a stack: LLVM's handler
+// runs the callbacks added with AddSignalHandler, on whichever thread
+// crashed, after removing the files registered for removal (temporaries).
+namespace {
+struct CrashReport {
+  const char *tool = "";
+  std::function<std::string()> stage;
+  std::function<std::string()> hint;
+};
+} // namespace
+
+static CrashReport &crashReport() {
+  static CrashReport report;
+  return report;
+}
+
+static void reportCrash(void *) {
+  static std::atomic<bool> reported{false};
+  if (reported.exchange(true))
+    _exit(1);
+  CrashReport &report = crashReport();
+  std::string what = report.stage ? report.stage() : std::string();
+  llvm::errs() << report.tool << ": internal error"
+               << (what.empty() ? "" : " in stage '" + what + "'")
+               << " (the compiler crashed); "
+               << (report.hint ? report.hint() : std::string()) << "\n";
+  llvm::errs().flush();
+  _exit(1);
+}
+
+// Runs `work`; exit code 0 on success, 1 on a failure or a crash.
+static int runGuarded(const char *tool,
+                      llvm::function_ref<LogicalResult()> work,
+                      std::function<std::string()> stage,
+                      std::function<std::string()> hint) {
+  crashReport() = {tool, std::move(stage), std::move(hint)};
+  llvm::sys::DisableSystemDialogsOnCrash();
+  llvm::sys::AddSignalHandler(reportCrash, nullptr);
+  return succeeded(work()) ? 0 : 1;
+}
+
+// Writes the output once the tool's work succeeded (the whole output is held
+// in memory until then), through a temporary renamed over `path`.
+static LogicalResult writeOutput(StringRef path, StringRef contents) {
+  std::string error;
+  if (succeeded(tile::writeOutputFile(
+          path,
+          [&](llvm::raw_ostream &os) {
+            os << contents;
+            return success();
+          },
+          error)))
+    return success();
+  llvm::errs() << error << "\n";
+  return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// tile-opt
+//===----------------------------------------------------------------------===//
+
+int mlir::tile::tileOptMain(int argc, char **argv, DialectRegistry &registry) {
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv, "tile optimizer driver\n", registry);
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  std::string errorMessage;
+  auto input = openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+  bool toStdout = outputFilename == "-";
+  std::string buffered;
+  llvm::raw_string_ostream bufferStream(buffered);
+  return runGuarded(
+      "tile-opt",
+      [&]() -> LogicalResult {
+        // stdout is streamed (split-input-file chunks print as they go);
+        // a file is written once everything succeeded.
+        llvm::raw_ostream &os = toStdout ? static_cast<llvm::raw_ostream &>(llvm::outs()) : bufferStream;
+        if (failed(MlirOptMain(os,
+                               std::move(input), registry, config)))
+          return failure();
+        return toStdout ? success() : writeOutput(outputFilename, buffered);
+      },
+      [] { return std::string(); },
+      [] {
+        return std::string(
+            "rerun with --mlir-pass-pipeline-crash-reproducer=<file> for a "
+            "reproducer of a crash in a pass");
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// tile-translate
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Marks non-error diagnostics as handled (--error-diagnostics-only).
+class ErrorDiagnosticFilter : public ScopedDiagnosticHandler {
+public:
+  explicit ErrorDiagnosticFilter(MLIRContext *ctx)
+      : ScopedDiagnosticHandler(ctx) {
+    setHandler([](Diagnostic &diag) {
+      return success(diag.getSeverity() != DiagnosticSeverity::Error);
+    });
+  }
+};
+} // namespace
+
+// mlirTranslateMain's options and processing; it opens -o (truncating it)
+// before translating, which would destroy a good file on a failed run.
+int mlir::tile::tileTranslateMain(int argc, char **argv) {
+  static llvm::cl::opt<std::string> inputFilename(
+      llvm::cl::Positional, llvm::cl::desc("<input file>"),
+      llvm::cl::init("-"));
+  static llvm::cl::opt<std::string> outputFilename(
+      "o", llvm::cl::desc("Output filename"), llvm::cl::value_desc("filename"),
+      llvm::cl::init("-"));
+  static llvm::cl::opt<bool> allowUnregisteredDialects(
+      "allow-unregistered-dialect",
+      llvm::cl::desc("Allow operation with no registered dialects "
+                     "(discouraged: testing only!)"),
+      llvm::cl::init(false));
+  static llvm::cl::opt<std::string> inputSplitMarker{
+      "split-input-file", llvm::cl::ValueOptional,
+      llvm::cl::callback([](const std::string &str) {
+        if (str.empty())
+          inputSplitMarker.setValue(kDefaultSplitMarker);
+      }),
+      llvm::cl::desc("Split the input file into chunks using the given or "
+                     "default marker and process each chunk independently"),
+      llvm::cl::init("")};
+  static llvm::cl::opt<SourceMgrDiagnosticVerifierHandler::Level>
+      verifyDiagnostics{
+          "verify-diagnostics", llvm::cl::ValueOptional,
+          llvm::cl::desc("Check that emitted diagnostics match expected-* "
+                         "lines on the corresponding line"),
+          llvm::cl::values(
+              clEnumValN(SourceMgrDiagnosticVerifierHandler::Level::All, "all",
+                         "Check all diagnostics (expected, unexpected, "
+                         "near-misses)"),
+              clEnumValN(SourceMgrDiagnosticVerifierHandler::Level::All, "",
+                         "Check all diagnostics (expected, unexpected, "
+                         "near-misses)"),
+              clEnumValN(
+                  SourceMgrDiagnosticVerifierHandler::Level::OnlyExpected,
+                  "only-expected", "Check only expected diagnostics"))};
+  static llvm::cl::opt<bool> errorDiagnosticsOnly(
+      "error-diagnostics-only",
+      llvm::cl::desc("Filter all non-error diagnostics "
+                     "(discouraged: testing only!)"),
+      llvm::cl::init(false));
+  static llvm::cl::opt<std::string> outputSplitMarker(
+      "output-split-marker",
+      llvm::cl::desc("Split marker to use for merging the ouput"),
+      llvm::cl::init(""));
+  llvm::cl::list<const Translation *, bool, TranslationParser>
+      translationsRequested("", llvm::cl::desc("Translations to perform"),
+                            llvm::cl::Required);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerTranslationCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  llvm::cl::ParseCommandLineOptions(argc, argv, "tile translation driver\n");
+
+  DefaultTimingManager tm;
+  applyDefaultTimingManagerCLOptions(tm);
+  TimingScope timing = tm.getRootScope();
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input;
+  if (auto alignment = translationsRequested[0]->getInputAlignment())
+    input = openInputFile(inputFilename, *alignment, &errorMessage);
+  else
+    input = openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+
+  auto processBuffer = [&](std::unique_ptr<llvm::MemoryBuffer> ownedBuffer,
+                           llvm::raw_ostream &os) -> LogicalResult {
+    // Translations expect a null-terminated buffer, which a split chunk
+    // need not be.
+    if (!ownedBuffer->getBuffer().ends_with('\0'))
+      ownedBuffer = llvm::MemoryBuffer::getMemBufferCopy(
+          ownedBuffer->getBuffer(), ownedBuffer->getBufferIdentifier());
+    std::string dataIn, dataOut;
+    for (size_t i = 0, e = translationsRequested.size(); i < e; ++i) {
+      llvm::raw_string_ostream dataStream(dataOut);
+      llvm::raw_ostream &stream = i == e - 1 ? os : dataStream;
+      const Translation *translation = translationsRequested[i];
+      TimingScope translationTiming = timing.nest(translation->getDescription());
+      MLIRContext context;
+      context.allowUnregisteredDialects(allowUnregisteredDialects);
+      context.printOpOnDiagnostic(verifyDiagnostics.getNumOccurrences() == 0);
+      auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+      sourceMgr->AddNewSourceBuffer(std::move(ownedBuffer), llvm::SMLoc());
+      LogicalResult result = success();
+      if (verifyDiagnostics.getNumOccurrences()) {
+        SourceMgrDiagnosticVerifierHandler handler(*sourceMgr, &context,
+                                                   verifyDiagnostics);
+        (void)(*translation)(sourceMgr, os, &context);
+        result = handler.verify();
+      } else if (errorDiagnosticsOnly) {
+        SourceMgrDiagnosticHandler handler(*sourceMgr, &context);
+        ErrorDiagnosticFilter filter(&context);
+        result = (*translation)(sourceMgr, stream, &context);
+      } else {
+        SourceMgrDiagnosticHandler handler(*sourceMgr, &context);
+        result = (*translation)(sourceMgr, stream, &context);
+      }
+      if (failed(result))
+        return result;
+      if (i < e - 1) {
+        dataIn = dataOut;
+        dataOut.clear();
+        ownedBuffer = llvm::MemoryBuffer::getMemBuffer(dataIn);
+      }
+    }
+    return success();
+  };
+
+  return runGuarded(
+      "tile-translate",
+      [&]() -> LogicalResult {
+        // Held in memory and written once every chunk translated: a binary
+        // cubin is not streamed to a terminal half-way either.
+        std::string output;
+        llvm::raw_string_ostream os(output);
+        if (failed(splitAndProcessBuffer(std::move(input), processBuffer, os,
+                                         inputSplitMarker, outputSplitMarker)))
+          return failure();
+        return writeOutput(outputFilename, output);
+      },
+      [] { return currentTranslateStage().str(); },
+      [] {
+        return std::string("no output written; rerun with --tile-timing to "
+                           "see the stages that completed");
+      });
+}
