@@ -28,7 +28,7 @@
 // --kernel-info naming the output file (directly, through another spelling,
 // or stdout for both).
 // RUN: not tile-translate --tile-to-ptx %s -o %t.ptx --kernel-info=%t.ptx
-// RUN: ln -sf %t.ptx %t.link
+// RUN: rm -f %t.ptx %t.link && touch %t.ptx && ln -s %t.ptx %t.link
 // RUN: not tile-translate --tile-to-ptx %s -o %t.ptx --kernel-info=%t.link
 // RUN: not tile-translate --tile-to-ptx %s --kernel-info=-
 // ptxas options that make it assemble nothing (exit 0, no ELF file).
