@@ -64,26 +64,23 @@ struct CpAsyncCopyLowering
       return op.emitOpError("moves ")
              << runBytes << "-byte runs, and cp.async moves 16: its mechanism "
              << "must be vector";
-    bool async = op.getAsync();
-    if (!async)
-      ctaBarrier(rewriter, loc);
-    copy->tid = threadId(rewriter, loc);
-    scf::IfOp::create(
-        rewriter, loc, copy->from.aligned,
-        [&](OpBuilder &b, Location l) {
-          issueRuns(b, l, *copy, runBytes);
-          if (!async) {
-            NVVM::CpAsyncCommitGroupOp::create(b, l);
-            NVVM::CpAsyncWaitGroupOp::create(b, l, b.getI32IntegerAttr(0));
-          }
-          scf::YieldOp::create(b, l);
-        },
-        [&](OpBuilder &b, Location l) {
-          copy->throughRegisters(b, l);
-          scf::YieldOp::create(b, l);
-        });
-    if (!async)
-      publishSharedWrites(rewriter, loc, chip);
+    copy->emit(rewriter, loc, chip, [&] {
+      scf::IfOp::create(
+          rewriter, loc, copy->from.aligned,
+          [&](OpBuilder &b, Location l) {
+            issueRuns(b, l, *copy, runBytes);
+            // An {async} copy's group is the program's to commit and wait.
+            if (!op.getAsync()) {
+              NVVM::CpAsyncCommitGroupOp::create(b, l);
+              NVVM::CpAsyncWaitGroupOp::create(b, l, b.getI32IntegerAttr(0));
+            }
+            scf::YieldOp::create(b, l);
+          },
+          [&](OpBuilder &b, Location l) {
+            copy->throughRegisters(b, l);
+            scf::YieldOp::create(b, l);
+          });
+    });
     rewriter.eraseOp(op);
     return success();
   }

@@ -193,6 +193,17 @@ FailureOr<RegisterCopy> RegisterCopy::prepare(CopyOp op,
   return copy;
 }
 
+void RegisterCopy::emit(OpBuilder &b, Location loc, const ChipInfo &chip,
+                        function_ref<void()> moveRuns) {
+  bool synchronous = to.space == MemorySpace::Shared && !op.getAsync();
+  if (synchronous)
+    ctaBarrier(b, loc);
+  tid = threadId(b, loc);
+  moveRuns();
+  if (synchronous)
+    publishSharedWrites(b, loc, chip);
+}
+
 void RegisterCopy::forEachRun(OpBuilder &b, Location loc, RunFn fn,
                               function_ref<bool(int64_t)> keep) const {
   for (int64_t r = 0; r < dist.runsPerThread(); ++r) {

@@ -56,9 +56,15 @@ struct RegisterCopy {
   SmallVector<bool> runInSlice; // per run of a sliced source
   SmallVector<int64_t> dstShape;
   IntegerAttr destSwizzle; // null when the destination is not swizzled
-  /// The thread id, set by the pattern where the runs start (after the
-  /// barrier that orders a shared destination's earlier readers).
+  /// The thread id, read where the runs start (set by `emit`).
   Value tid;
+
+  /// Emits `moveRuns` between what a copy into shared memory owes the CTA
+  /// unless it is {async}: a CTA barrier before (earlier readers are done
+  /// with the tile) and the published writes after (the copy is complete
+  /// for the whole CTA when the op returns).
+  void emit(OpBuilder &b, Location loc, const ChipInfo &chip,
+            function_ref<void()> moveRuns);
 };
 
 } // namespace mlir::tile::lowering

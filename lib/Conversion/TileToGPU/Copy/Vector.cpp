@@ -25,18 +25,12 @@ struct VectorCopyLowering : MechanismPattern<CopyOp, CopyMechanism::vector> {
     FailureOr<RegisterCopy> copy = RegisterCopy::prepare(op, adaptor, rewriter);
     if (failed(copy))
       return failure();
-    // Earlier readers of the shared tile must be done before it changes.
-    bool synchronous = copy->to.space == MemorySpace::Shared && !op.getAsync();
-    if (synchronous)
-      ctaBarrier(rewriter, loc);
-    copy->tid = threadId(rewriter, loc);
-    if (copy->needsRunByRun())
-      copy->runByRun(rewriter, loc);
-    else
-      copy->throughRegisters(rewriter, loc);
-    // The copy is complete for the whole CTA when the op returns.
-    if (synchronous)
-      publishSharedWrites(rewriter, loc, chip);
+    copy->emit(rewriter, loc, chip, [&] {
+      if (copy->needsRunByRun())
+        copy->runByRun(rewriter, loc);
+      else
+        copy->throughRegisters(rewriter, loc);
+    });
     rewriter.eraseOp(op);
     return success();
   }
