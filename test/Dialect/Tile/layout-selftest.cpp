@@ -157,6 +157,11 @@ int main() {
         MmaLayoutAttr::get(&context, warpsM, warpsN));
   };
 
+  auto tmem = [&](int64_t groups) {
+    return cast<FragmentLayoutAttrInterface>(
+        Tmem32x32bLayoutAttr::get(&context, groups));
+  };
+
   check(b, blocked(128, 4), {128, 64});
   check(b, blocked(128, 4), {1024});
   check(b, blocked(64, 8), {4, 8, 16});
@@ -172,6 +177,9 @@ int main() {
   check(b, mma(2, 2), {64, 32});
   check(b, mma(1, 4), {16, 64});
   check(b, mma(4, 1), {128, 16});
+  check(b, tmem(1), {128, 32});
+  check(b, tmem(2), {128, 256});
+  check(b, tmem(4), {128, 64});
 
   // Lanes and warps per dimension, spelled out.
   if (blocked(128, 4).getLaneDims({128, 64}) != SmallVector<int64_t>{0, 1} ||
@@ -237,6 +245,8 @@ int main() {
       {wgmma(1), {64, 264}, 0},        {wgmma(1), {64, 64}, 256},
       {mma(2, 2), {48, 32}, 0},        {mma(1, 1), {16, 8, 8}, 0},
       {mma(2, 2), {64, 32}, 64},
+      {tmem(1), {64, 32}, 0},          {tmem(2), {128, 12}, 0},
+      {tmem(2), {128, 64}, 128},
   };
   for (const Refused &r : refused)
     if (r.layout.accepts(r.shape, r.threads))

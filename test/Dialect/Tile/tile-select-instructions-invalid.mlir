@@ -62,7 +62,7 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     %a = tile.alloc_shared : memref<64x16xbf16, #gpu.address_space<workgroup>>
     %b = tile.alloc_shared : memref<16x16xbf16, #gpu.address_space<workgroup>>
     %acc = tile.alloc_fragment : !tile.fragment<64x16xf32, #tile.blocked<threads = 128, vector = 4>>
-    // expected-error @+1 {{'tile.gemm' op expects C in a fragment with a matrix layout (#tile.wgmma or #tile.mma, which tile-assign-layouts gives), got #tile.blocked<threads = 128, vector = 4>}}
+    // expected-error @+1 {{'tile.gemm' op expects C in a fragment with a matrix layout (#tile.wgmma, #tile.mma or #tile.tmem_32x32b, which tile-assign-layouts gives), got #tile.blocked<threads = 128, vector = 4>}}
     tile.gemm %a, %b, %acc : memref<64x16xbf16, #gpu.address_space<workgroup>>, memref<16x16xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x16xf32, #tile.blocked<threads = 128, vector = 4>>
   }
 }
@@ -101,11 +101,68 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
 
 // -----
 
-module attributes {tile.target = #tile.target<"sm_100a">} {
-  tile.kernel @tmem_not_lowered() threads(128) {
-    // expected-error @+1 {{'tile.alloc_tmem' op is not lowered yet, for any chip: tensor memory (tcgen05.alloc/dealloc)}}
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @tcgen05_on_hopper() threads(128) {
+    %c0 = arith.constant 0 : index
+    %a = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+    %bar = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
+    // expected-error @+1 {{'tile.alloc_tmem' op needs tensor memory, which sm_90a does not have}}
     %t = tile.alloc_tmem : !tile.tmem<128x64xf32>
-    tile.dealloc_tmem %t : !tile.tmem<128x64xf32>
+    tile.gemm %a, %b, %t barrier %bar[%c0] : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.tmem<128x64xf32>, !tile.barrier<1>
+  }
+}
+
+// -----
+
+// A hand-written tcgen05 mechanism on a chip without it.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @tcgen05_by_hand() threads(128) {
+    %a = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+    %acc = tile.alloc_fragment : !tile.fragment<128x64xf32>
+    // expected-error @+1 {{'tile.gemm' op mechanism tcgen05 needs tcgen05, which sm_90a does not have}}
+    tile.gemm %a, %b, %acc {mechanism = #tile.mma_mechanism<tcgen05>} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x64xf32>
+  }
+}
+
+// -----
+
+// Registers accumulate only where the chip's products do: on sm_100a, C in
+// registers outside a warp-specialised pipeline says what to write.
+module attributes {tile.target = #tile.target<"sm_100a">} {
+  tile.kernel @register_accumulator() threads(128) {
+    %a = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+    %b = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+    %acc = tile.alloc_fragment : !tile.fragment<128x64xf32>
+    // expected-error @+1 {{'tile.gemm' op accumulates in registers, but on sm_100a products accumulate in tensor memory: allocate C with tile.alloc_tmem (and give the gemm a barrier), put the gemm in a warp_specialized tile.pipelined_for (which keeps C in tensor memory for you), or ask for mma.sync with mechanism = #tile.mma_mechanism<mma_sync>}}
+    tile.gemm %a, %b, %acc : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x64xf32>
+  }
+}
+
+// -----
+
+// Kinds tile does not lower: fp8 into tensor memory.
+module attributes {tile.target = #tile.target<"sm_100a">} {
+  tile.kernel @fp8_kind() threads(128) {
+    %c0 = arith.constant 0 : index
+    %a = tile.alloc_shared : memref<128x64xf8E4M3FN, #gpu.address_space<workgroup>>
+    %b = tile.alloc_shared : memref<64x64xf8E4M3FN, #gpu.address_space<workgroup>>
+    %bar = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
+    %t = tile.alloc_tmem : !tile.tmem<128x64xf32>
+    // expected-error @+1 {{'tile.gemm' op multiplies 'f8E4M3FN' into 'f32', but tile lowers tcgen05.mma for kind::f16 (bf16 or f16 inputs) and kind::tf32 (f32 inputs) with an f32 accumulator only}}
+    tile.gemm %a, %b, %t barrier %bar[%c0] : memref<128x64xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x64xf8E4M3FN, #gpu.address_space<workgroup>>, !tile.tmem<128x64xf32>, !tile.barrier<1>
+  }
+}
+
+// -----
+
+module attributes {tile.target = #tile.target<"sm_100a">} {
+  tile.kernel @shared_to_tmem() threads(128) {
+    %s = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+    %t = tile.alloc_tmem : !tile.tmem<128x64xf16>
+    // expected-error @+1 {{'tile.copy' op from shared to tensor memory (tcgen05.cp) is not lowered yet; copy through a fragment (shared -> fragment -> tensor memory)}}
+    tile.copy %s[] to %t[] : memref<128x64xf16, #gpu.address_space<workgroup>>, !tile.tmem<128x64xf16>
   }
 }
 

@@ -1,9 +1,8 @@
 // tile-select-instructions: the mechanism of every copy and gemm, per chip.
-// The same kernels for sm_90a (TMA, wgmma), sm_80 (cp.async, mma.sync) and
-// sm_100a (TMA; mma.sync until tcgen05.mma is lowered).
+// The same kernels for sm_90a (TMA, wgmma) and sm_80 (cp.async, mma.sync);
+// sm_100a's tcgen05 and tensor memory: tile-select-instructions-sm100a.mlir.
 // RUN: tile-opt %s --tile-attach-target=chip=sm_90a --tile-select-instructions
 // RUN: tile-opt %s --tile-attach-target=chip=sm_80 --tile-select-instructions
-// RUN: tile-opt %s --tile-attach-target=chip=sm_100a --tile-select-instructions
 
 // Plain copies: global -> shared takes cp.async where runs are 16 bytes,
 // registers otherwise (8-byte runs of a 2-element row); everything else

@@ -2,6 +2,8 @@
 
 #include "TileOpsCommon.h"
 
+#include "tile/Target/Tcgen05.h"
+
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -69,6 +71,16 @@ static LogicalResult verifyMechanism(CopyOp op, MemorySpace src,
   case CopyMechanism::tma_store:
     if (!op.getTma())
       return op.emitOpError("takes mechanism tma_store only with {tma}");
+    return success();
+  case CopyMechanism::tmem_load:
+    if (src != MemorySpace::Tmem || dst != MemorySpace::Fragment)
+      return op.emitOpError("takes mechanism tmem_load only for a tensor "
+                            "memory to fragment copy");
+    return success();
+  case CopyMechanism::tmem_store:
+    if (src != MemorySpace::Fragment || dst != MemorySpace::Tmem)
+      return op.emitOpError("takes mechanism tmem_store only for a fragment "
+                            "to tensor memory copy");
     return success();
   }
   return success();
@@ -275,14 +287,39 @@ LogicalResult GemmOp::verify() {
     return emitOpError("expects an index into the barrier ring");
   if (auto fragment = dyn_cast<FragmentType>(c); fragment && getMechanism()) {
     Attribute layout = fragment.getLayout();
-    bool wgmma = *getMechanism() == MmaMechanism::wgmma;
-    if (layout && (wgmma ? !isa<WgmmaLayoutAttr>(layout)
-                         : !isa<MmaLayoutAttr>(layout)))
+    MmaMechanism mechanism = *getMechanism();
+    bool fits = !layout ||
+                (mechanism == MmaMechanism::wgmma
+                     ? isa<WgmmaLayoutAttr>(layout)
+                 : mechanism == MmaMechanism::tcgen05
+                     ? isa<Tmem32x32bLayoutAttr>(layout)
+                     : isa<MmaLayoutAttr>(layout));
+    if (!fits)
       return emitOpError("takes mechanism ")
-             << stringifyMmaMechanism(*getMechanism()) << ", whose C has the "
-             << (wgmma ? "#tile.wgmma" : "#tile.mma") << " layout, not "
-             << layout;
+             << stringifyMmaMechanism(mechanism) << ", whose C has the "
+             << (mechanism == MmaMechanism::wgmma     ? "#tile.wgmma"
+                 : mechanism == MmaMechanism::tcgen05 ? "#tile.tmem_32x32b"
+                                                      : "#tile.mma")
+             << " layout, not " << layout;
   }
+  if (getMechanism() == MmaMechanism::tcgen05 ||
+      cSpace == MemorySpace::Tmem) {
+    if (std::optional<std::string> why = tcgen05::checkMmaShape(m, n))
+      return emitOpError("is a tcgen05 product with ")
+             << *why << "; split the tile into legal products";
+    int64_t k = tcgen05::mmaK(a.getElementTypeBitWidth());
+    if (ka % k != 0)
+      return emitOpError("is a tcgen05 product with K = ")
+             << ka << ", which must be a multiple of " << k
+             << " (32 bytes of the operand type)";
+  }
+  // tcgen05.mma completes asynchronously, by tcgen05.commit onto an
+  // mbarrier: the program must name one to know when C is ready.
+  if (cSpace == MemorySpace::Tmem && !getBarrier())
+    return emitOpError("accumulates in tensor memory, so it completes "
+                       "asynchronously: write `barrier %b[%i]` (a barrier "
+                       "expecting one arrival) and wait on it before reading "
+                       "C or reusing A and B");
   if (getAsync() && getBarrier())
     return emitOpError("takes {async} or a barrier, not both: a product "
                        "that completes on a barrier is waited for by it");

@@ -534,6 +534,76 @@ WgmmaLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
           : std::string("wgmma layouts need a multiple of 128 threads"));
 }
 
+//===- #tile.tmem_32x32b --------------------------------------------------===//
+
+// Thread 128 g + 32 w + l: row 32 w + l, columns from g N / G in runs of 4.
+static constexpr int64_t kTmemRun = 4;
+
+int64_t Tmem32x32bLayoutAttr::getNumThreads() const {
+  return 128 * getWarpgroups();
+}
+
+int64_t Tmem32x32bLayoutAttr::getRunWidth(ArrayRef<int64_t>) const {
+  return kTmemRun;
+}
+
+SmallVector<int64_t>
+Tmem32x32bLayoutAttr::getRunCoordinates(ArrayRef<int64_t> shape, int64_t tid,
+                                        int64_t run) const {
+  int64_t columns = shape[1] / getWarpgroups();
+  return {tid % 128, (tid / 128) * columns + kTmemRun * run};
+}
+
+SmallVector<Value>
+Tmem32x32bLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
+                                          ArrayRef<int64_t> shape, Value tid,
+                                          int64_t run) const {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  int64_t columns = shape[1] / getWarpgroups();
+  Value row = arith::RemUIOp::create(b, loc, tid, cst(128));
+  Value col = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, tid, cst(128)),
+                            cst(columns)),
+      cst(kTmemRun * run));
+  return {row, col};
+}
+
+std::optional<SmallVector<int64_t>>
+Tmem32x32bLayoutAttr::getRunOffset(ArrayRef<int64_t>, int64_t run) const {
+  return SmallVector<int64_t>{0, kTmemRun * run};
+}
+
+FailureOr<SmallVector<DimSpread>>
+Tmem32x32bLayoutAttr::getSpread(ArrayRef<int64_t> shape) const {
+  if (shape.size() != 2)
+    return failure();
+  return SmallVector<DimSpread>{{32, 4}, {1, getWarpgroups()}};
+}
+
+LogicalResult Tmem32x32bLayoutAttr::verifyShape(
+    function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> shape,
+    int64_t threads) const {
+  int64_t groups = getWarpgroups();
+  if (groups < 1 || shape.size() != 2 || shape[0] != 128 ||
+      shape[1] % (kTmemRun * groups) != 0)
+    return layoutError(emitError,
+                       "tmem_32x32b layout needs a 128 x N tile (one row per "
+                       "thread of a warpgroup) with N a multiple of 4 x "
+                       "warpgroups, got " +
+                           formatShape(shape) + " with warpgroups = " +
+                           Twine(groups));
+  return verifyLayoutThreads(
+      emitError, getNumThreads(), threads,
+      threads % 128 == 0
+          ? ("write #tile.tmem_32x32b<warpgroups = " + Twine(threads / 128) +
+             ">")
+                .str()
+          : std::string("tmem_32x32b layouts need a multiple of 128 threads"));
+}
+
 //===- #tile.mma ----------------------------------------------------------===//
 
 int64_t MmaLayoutAttr::getNumThreads() const {

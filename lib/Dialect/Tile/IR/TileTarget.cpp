@@ -127,6 +127,9 @@ std::optional<Feature> mlir::tile::requiredFeature(CopyMechanism mechanism) {
   case CopyMechanism::tma_load:
   case CopyMechanism::tma_store:
     return Feature::Tma;
+  case CopyMechanism::tmem_load:
+  case CopyMechanism::tmem_store:
+    return Feature::TensorMemory;
   }
   llvm_unreachable("unknown copy mechanism");
 }
@@ -137,6 +140,8 @@ std::optional<Feature> mlir::tile::requiredFeature(MmaMechanism mechanism) {
     return std::nullopt; // every chip in the table is sm_80+
   case MmaMechanism::wgmma:
     return Feature::Wgmma;
+  case MmaMechanism::tcgen05:
+    return Feature::Tcgen05;
   }
   llvm_unreachable("unknown mma mechanism");
 }

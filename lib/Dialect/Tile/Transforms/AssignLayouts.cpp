@@ -84,8 +84,9 @@ struct TileAssignLayoutsPass
   // meet them in an elementwise op take it too, so no shuffle is needed.
   LogicalResult assignMatrixLayouts() {
     WalkResult result = getOperation().walk([&](GemmOp gemm) {
-      // The layouts follow the gemm's instruction: only wgmma reads
-      // swizzled tiles; ldmatrix reads them plain.
+      // The layouts follow the gemm's instruction: wgmma and tcgen05.mma
+      // read swizzled tiles (the same canonical layouts); ldmatrix reads
+      // them plain.
       std::optional<MmaMechanism> mechanism = gemm.getMechanism();
       if (!mechanism) {
         gemm.emitOpError("has no mechanism: run tile-select-instructions "
@@ -93,6 +94,7 @@ struct TileAssignLayoutsPass
         return WalkResult::interrupt();
       }
       bool wgmma = *mechanism == MmaMechanism::wgmma;
+      bool swizzled = wgmma || *mechanism == MmaMechanism::tcgen05;
       for (Value operand : {Value(gemm.getA()), Value(gemm.getB())}) {
         AllocSharedOp alloc = getSharedAllocation(operand);
         if (!alloc || alloc.getSwizzle())
@@ -103,16 +105,17 @@ struct TileAssignLayoutsPass
         // K-major rows of 32/64/128 bytes swizzle by their size; wider
         // (MN-major) rows are stored as 128-byte column blocks.
         int64_t swizzle = 0;
-        if (wgmma && (rowBytes == 32 || rowBytes == 64))
+        if (swizzled && (rowBytes == 32 || rowBytes == 64))
           swizzle = rowBytes;
-        else if (wgmma && rowBytes % 128 == 0)
+        else if (swizzled && rowBytes % 128 == 0)
           swizzle = 128;
         alloc.setSwizzle(swizzle);
       }
       auto c = dyn_cast<FragmentType>(gemm.getC().getType());
       if (!c)
         return WalkResult::advance();
-      if (!c.getLayout() && failed(assignAccumulatorLayout(gemm, c, wgmma)))
+      if (!c.getLayout() &&
+          failed(assignAccumulatorLayout(gemm, c, *mechanism)))
         return WalkResult::interrupt();
       // A in registers takes C's wgmma layout: a warpgroup's 64 x K slice of
       // A sits in wgmma's A registers as the pairs of an accumulator would.
@@ -126,13 +129,47 @@ struct TileAssignLayoutsPass
     });
     if (result.wasInterrupted())
       return failure();
+    if (failed(assignTensorMemoryCopyLayouts()))
+      return failure();
     return spreadToElementwise();
   }
 
+  // A fragment copied from or to tensor memory has the layout of the
+  // tcgen05.ld/st that moves it.
+  LogicalResult assignTensorMemoryCopyLayouts() {
+    WalkResult result = getOperation().walk([&](CopyOp copy) {
+      std::optional<CopyMechanism> mechanism = copy.getMechanism();
+      if (mechanism != CopyMechanism::tmem_load &&
+          mechanism != CopyMechanism::tmem_store)
+        return WalkResult::advance();
+      Value fragment = *mechanism == CopyMechanism::tmem_load ? copy.getDest()
+                                                              : copy.getSource();
+      if (cast<FragmentType>(fragment.getType()).getLayout())
+        return WalkResult::advance();
+      int64_t threads = getKernelThreads(copy);
+      return failed(setTmemLayout(copy, fragment, threads))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
+
+  LogicalResult setTmemLayout(Operation *op, Value fragment, int64_t threads) {
+    if (threads % 128 != 0)
+      return op->emitOpError("reads tensor memory with tcgen05.ld/st, which "
+                             "needs whole warpgroups; the kernel has ")
+             << threads << " threads";
+    return setCheckedLayout(
+        op, fragment,
+        Tmem32x32bLayoutAttr::get(op->getContext(), threads / 128), threads);
+  }
+
   LogicalResult assignAccumulatorLayout(GemmOp gemm, FragmentType c,
-                                        bool wgmma) {
+                                        MmaMechanism mechanism) {
     int64_t threads = getKernelThreads(gemm);
-    if (!wgmma) {
+    if (mechanism == MmaMechanism::tcgen05)
+      return setTmemLayout(gemm, gemm.getC(), threads);
+    if (mechanism == MmaMechanism::mma_sync) {
       FailureOr<MmaLayoutAttr> mma = chooseMma(c, threads);
       if (failed(mma))
         return gemm.emitOpError("has no mma.sync warp grid: a ")
@@ -159,7 +196,8 @@ struct TileAssignLayoutsPass
         Attribute layout;
         for (Value v : op->getOperands())
           if (auto f = dyn_cast<FragmentType>(v.getType()))
-            if (isa_and_present<WgmmaLayoutAttr, MmaLayoutAttr>(f.getLayout()))
+            if (isa_and_present<WgmmaLayoutAttr, MmaLayoutAttr,
+                                Tmem32x32bLayoutAttr>(f.getLayout()))
               layout = f.getLayout();
         if (!layout)
           return WalkResult::advance();

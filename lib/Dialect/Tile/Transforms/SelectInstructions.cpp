@@ -26,9 +26,13 @@ static FailureOr<CopyMechanism> selectCopy(CopyOp op, const ChipInfo &chip) {
     if (failed(requireFeature(op, chip, Feature::TensorMemory,
                               "copying to or from tensor memory")))
       return failure();
-    return op.emitOpError("to or from tensor memory is not lowered yet "
-                          "(tcgen05.ld/st/cp on ")
-           << chip.name << ")";
+    if (src == MemorySpace::Tmem)
+      return CopyMechanism::tmem_load;
+    if (src == MemorySpace::Fragment)
+      return CopyMechanism::tmem_store;
+    return op.emitOpError("from shared to tensor memory (tcgen05.cp) is not "
+                          "lowered yet; copy through a fragment (shared -> "
+                          "fragment -> tensor memory)");
   }
   if (op.getBarrier()) {
     if (failed(requireFeature(op, chip, Feature::Tma,
@@ -96,19 +100,38 @@ static LogicalResult checkGemmShape(GemmOp op, MmaMechanism mechanism) {
          << llvm::alignTo(m, 16) << "x" << llvm::alignTo(n, 8);
 }
 
+// The tcgen05.mma forms tile lowers: A and B in shared memory, kinds f16
+// (bf16 or f16 in, f32 out) and tf32 (f32 in, f32 out).
+static LogicalResult checkTcgen05Form(GemmOp op) {
+  if (isa<TmemType>(op.getA().getType()))
+    return op.emitOpError("takes A from tensor memory, which is not lowered "
+                          "yet; keep A in shared memory");
+  if (isa<FragmentType>(op.getA().getType()))
+    return op.emitOpError("takes A from registers, which tcgen05.mma cannot "
+                          "read; keep A in shared memory");
+  Type ab = cast<ShapedType>(op.getA().getType()).getElementType();
+  Type c = cast<ShapedType>(op.getC().getType()).getElementType();
+  if (!(ab.isBF16() || ab.isF16() || ab.isF32()) || !c.isF32())
+    return op.emitOpError("multiplies ")
+           << ab << " into " << c
+           << ", but tile lowers tcgen05.mma for kind::f16 (bf16 or f16 "
+              "inputs) and kind::tf32 (f32 inputs) with an f32 accumulator "
+              "only";
+  return success();
+}
+
 static FailureOr<MmaMechanism> selectGemm(GemmOp op, const ChipInfo &chip) {
   if (getMemorySpace(op.getC().getType()) == MemorySpace::Tmem) {
     if (failed(requireFeature(op, chip, Feature::Tcgen05,
-                              "a product into tensor memory (tcgen05.mma)")))
+                              "a product into tensor memory (tcgen05.mma)")) ||
+        failed(checkTcgen05Form(op)))
       return failure();
-    return op.emitOpError("with C in tensor memory is not lowered yet "
-                          "(tcgen05.mma on ")
-           << chip.name << ")";
+    return MmaMechanism::tcgen05;
   }
   Attribute layout = cast<FragmentType>(op.getC().getType()).getLayout();
-  if (layout && !isa<MmaLayoutAttr, WgmmaLayoutAttr>(layout))
+  if (layout && !isa<MmaLayoutAttr, WgmmaLayoutAttr, Tmem32x32bLayoutAttr>(layout))
     return op.emitOpError("expects C in a fragment with a matrix layout "
-                          "(#tile.wgmma or #tile.mma, which "
+                          "(#tile.wgmma, #tile.mma or #tile.tmem_32x32b, which "
                           "tile-assign-layouts gives), got ")
            << layout;
   // An #tile.mma accumulator asks for mma.sync on any chip.
@@ -120,7 +143,34 @@ static FailureOr<MmaMechanism> selectGemm(GemmOp op, const ChipInfo &chip) {
       return failure();
     return MmaMechanism::wgmma;
   }
-  // sm_100a takes mma.sync until tcgen05.mma is lowered.
+  if (chip.has(Feature::Tcgen05)) {
+    // The accumulator lives in tensor memory. A warp-specialised pipeline
+    // places it there itself (and reads it back into C for the epilogue);
+    // anywhere else the program allocates it.
+    auto loop = dyn_cast<PipelinedForOp>(op->getParentOp());
+    if (!loop || !loop.getWarpSpecialized())
+      return op.emitOpError("accumulates in registers, but on ")
+             << chip.name
+             << " products accumulate in tensor memory: allocate C with "
+                "tile.alloc_tmem (and give the gemm a barrier), put the gemm "
+                "in a warp_specialized tile.pipelined_for (which keeps C in "
+                "tensor memory for you), or ask for mma.sync with "
+                "mechanism = #tile.mma_mechanism<mma_sync>";
+    if (failed(checkTcgen05Form(op)))
+      return failure();
+    // The epilogue reads C back with tcgen05.ld 32x32b, one row per thread.
+    if (cast<FragmentType>(op.getC().getType()).getDimSize(0) != 128)
+      return op.emitOpError("accumulates ")
+             << cast<FragmentType>(op.getC().getType()).getDimSize(0)
+             << " rows; a warp-specialised tcgen05 pipeline reads 128-row "
+                "accumulators back into registers so far (M = 128)";
+    return MmaMechanism::tcgen05;
+  }
+  if (isa_and_present<Tmem32x32bLayoutAttr>(layout)) {
+    (void)requireFeature(op, chip, Feature::Tcgen05,
+                         "a #tile.tmem_32x32b accumulator");
+    return failure();
+  }
   return chip.has(Feature::Wgmma) ? MmaMechanism::wgmma
                                   : MmaMechanism::mma_sync;
 }
@@ -131,11 +181,8 @@ static LogicalResult checkOtherOp(Operation *op, const ChipInfo &chip) {
   auto notLowered = [&](StringRef what) {
     return op->emitOpError() << "is not lowered yet, for any chip: " << what;
   };
-  if (isa<AllocTmemOp, DeallocTmemOp>(op)) {
-    if (failed(requireFeature(op, chip, Feature::TensorMemory, "")))
-      return failure();
-    return notLowered("tensor memory (tcgen05.alloc/dealloc)");
-  }
+  if (isa<AllocTmemOp, DeallocTmemOp>(op))
+    return requireFeature(op, chip, Feature::TensorMemory, "");
   if (auto kernel = dyn_cast<KernelOp>(op); kernel && kernel.getCluster())
     return requireFeature(op, chip, Feature::Clusters, "a cluster");
   if (auto arrive = dyn_cast<MBarrierArriveOp>(op); arrive && arrive.getCluster())

@@ -85,9 +85,12 @@ def Tile_CopyVector : I32EnumAttrCase<"vector", 0>;
 def Tile_CopyCpAsync : I32EnumAttrCase<"cp_async", 1>;
 def Tile_CopyTmaLoad : I32EnumAttrCase<"tma_load", 2>;
 def Tile_CopyTmaStore : I32EnumAttrCase<"tma_store", 3>;
+def Tile_CopyTmemLoad : I32EnumAttrCase<"tmem_load", 4>;
+def Tile_CopyTmemStore : I32EnumAttrCase<"tmem_store", 5>;
 def Tile_CopyMechanism : I32EnumAttr<"CopyMechanism",
     "hardware mechanism of a tile.copy",
-    [Tile_CopyVector, Tile_CopyCpAsync, Tile_CopyTmaLoad, Tile_CopyTmaStore]> {
+    [Tile_CopyVector, Tile_CopyCpAsync, Tile_CopyTmaLoad, Tile_CopyTmaStore,
+     Tile_CopyTmemLoad, Tile_CopyTmemStore]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }
@@ -103,6 +106,11 @@ def Tile_CopyMechanismAttr
       `cp.async.bulk.tensor` completing on the copy's mbarrier (sm_90+);
       with `{multicast}` each CTA of the cluster loads a slice for all.
     - `tma_store`: shared -> global as a bulk tensor store (sm_90+).
+    - `tmem_load`: tensor memory -> registers, `tcgen05.ld` 32x32b then
+      `tcgen05.wait::ld` (sm_100a); the fragment has the
+      `#tile.tmem_32x32b` layout.
+    - `tmem_store`: registers -> tensor memory, `tcgen05.st` 32x32b then
+      `tcgen05.wait::st` (sm_100a).
   }];
   let assemblyFormat = "`<` $value `>`";
 }
@@ -110,8 +118,10 @@ def Tile_CopyMechanismAttr
 // The matrix instruction a tile.gemm lowers to.
 def Tile_MmaSync : I32EnumAttrCase<"mma_sync", 0>;
 def Tile_MmaWgmma : I32EnumAttrCase<"wgmma", 1>;
+def Tile_MmaTcgen05 : I32EnumAttrCase<"tcgen05", 2>;
 def Tile_MmaMechanism : I32EnumAttr<"MmaMechanism",
-    "matrix instruction of a tile.gemm", [Tile_MmaSync, Tile_MmaWgmma]> {
+    "matrix instruction of a tile.gemm",
+    [Tile_MmaSync, Tile_MmaWgmma, Tile_MmaTcgen05]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }
@@ -123,6 +133,12 @@ def Tile_MmaMechanismAttr
       `ldmatrix` (sm_80+); C has the `#tile.mma` layout.
     - `wgmma`: per warpgroup, `wgmma.mma_async` from swizzled shared tiles,
       or with A in registers (sm_90a); C has the `#tile.wgmma` layout.
+    - `tcgen05`: one thread issues `tcgen05.mma` (cta_group::1) from
+      swizzled shared tiles into a tensor-memory accumulator and commits
+      it to the gemm's barrier (sm_100a). In a `warp_specialized`
+      `tile.pipelined_for` C may be a fragment: the pipeliner keeps the
+      accumulator in tensor memory and the epilogue reads it into C, which
+      then has the `#tile.tmem_32x32b` layout.
   }];
   let assemblyFormat = "`<` $value `>`";
 }
@@ -181,6 +197,32 @@ def Tile_WgmmaLayoutAttr : Tile_FragmentLayoutAttr<"WgmmaLayout"> {
     in a kernel (or team) of 128 x warpgroups threads.
 
     Example: `!tile.fragment<128x256xf32, #tile.wgmma<warpgroups = 2>>`
+  }];
+  let parameters = (ins "int64_t":$warpgroups);
+  let assemblyFormat = "`<` `warpgroups` `=` $warpgroups `>`";
+}
+#endif
+
+#ifndef TILE_TMEM_LAYOUT_ATTR
+#define TILE_TMEM_LAYOUT_ATTR
+def Tile_Tmem32x32bLayoutAttr : Tile_FragmentLayoutAttr<"Tmem32x32bLayout"> {
+  let mnemonic = "tmem_32x32b";
+  let summary = "fragment layout of a tcgen05.ld/st 32x32b access to 128 lanes";
+  let description = [{
+    The registers a `tcgen05.ld` / `tcgen05.st` of shape 32x32b fills from
+    (or drains into) a 128-lane tensor-memory tile: a warp may only reach
+    the 32 lanes of its quarter of tensor memory (its warp index within the
+    warpgroup), lane `l` of the warp reading row `32 (w mod 4) + l`. With
+    several warpgroups they split the columns: thread `tid` = 128 g + 32 w
+    + l holds row `32 w + l` and the `N / warpgroups` columns from
+    `g N / warpgroups`, in runs of 4 consecutive columns (slot `j` is
+    column `g N / warpgroups + j`). This is the row-per-thread layout of an
+    sm_100a accumulator read back for the epilogue.
+
+    The tile must be 128 x N with N a multiple of 4 x warpgroups, in a
+    kernel (or team) of 128 x warpgroups threads.
+
+    Example: `!tile.fragment<128x256xf32, #tile.tmem_32x32b<warpgroups = 2>>`
   }];
   let parameters = (ins "int64_t":$warpgroups);
   let assemblyFormat = "`<` `warpgroups` `=` $warpgroups `>`";

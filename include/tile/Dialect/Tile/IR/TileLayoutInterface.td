@@ -1,7 +1,7 @@
 //===- TileLayoutInterface.td - what a fragment layout means -*- tablegen -*-===//
 //
 // The interface every fragment layout (`#tile.blocked`, `#tile.wgmma`,
-// `#tile.mma`) implements: which thread of the CTA holds which elements of a
+// `#tile.mma`, `#tile.tmem_32x32b`) implements: which thread of the CTA holds which elements of a
 // `!tile.fragment`. Verifiers, layout assignment and the lowerings of copies,
 // element-wise ops and products ask the layout through it instead of
 // switching over layout kinds.
@@ -69,6 +69,11 @@ def Tile_FragmentLayoutAttrInterface
       row `wm M / WM + 16 i + l / 4 + 8 h`, column
       `wn N / WN + 8 j + 2 (l mod 4)`. Lanes: 8 along rows, 4 along columns;
       warps: WM along rows, WN along columns.
+    * `#tile.tmem_32x32b<warpgroups = G>` on a 128 x N tile (what
+      `tcgen05.ld` 32x32b reads from tensor memory): thread
+      `tid` = 128 g + 32 w + l holds row `32 w + l`, columns
+      `g N / G .. (g + 1) N / G - 1`, in runs of 4. Lanes: 32 along rows;
+      warps: 4 along rows, G along columns.
 
     **Slices (future).** A `#tile.slice<dim = d, parent = P>` layout, the
     layout of a row or column of a tile laid out by `P` (what a reduction
