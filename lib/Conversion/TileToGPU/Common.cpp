@@ -26,6 +26,11 @@ TileToGPUTypeConverter::TileToGPUTypeConverter(MLIRContext *context) {
     return MemRefType::get({layout.getSlotsPerThread(type.getShape())},
                            type.getElementType());
   });
+  // A tensor-memory tile is its address: lane in bits 16.., column below.
+  addConversion([context](TmemType) -> Type {
+    return LLVM::LLVMPointerType::get(
+        context, static_cast<unsigned>(NVVM::NVVMMemorySpace::Tensor));
+  });
   addConversion([context](BarrierType type) -> Type {
     return nvgpu::MBarrierGroupType::get(
         context,

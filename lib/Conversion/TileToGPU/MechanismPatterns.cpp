@@ -34,6 +34,7 @@ void mlir::tile::populateTileCopyToGPUPatterns(
   populateVectorCopyPatterns(converter, patterns, chip);
   populateCpAsyncCopyPatterns(converter, patterns, chip);
   populateTmaCopyPatterns(converter, patterns, chip);
+  populateTmemCopyPatterns(converter, patterns, chip);
   patterns.add<UnselectedLowering<CopyOp>>(converter, patterns.getContext());
 }
 
@@ -42,5 +43,6 @@ void mlir::tile::populateTileGemmToNVVMPatterns(
     const ChipInfo &chip) {
   populateWgmmaPatterns(converter, patterns, chip);
   populateMmaSyncPatterns(converter, patterns, chip);
+  populateTcgen05Patterns(converter, patterns, chip);
   patterns.add<UnselectedLowering<GemmOp>>(converter, patterns.getContext());
 }

@@ -105,11 +105,13 @@ struct ConvertTileMemoryToGPUPass
   using Base::Base;
   void runOnOperation() override {
     const ChipInfo *target = getTargetChip(getOperation());
-    if (!target || failed(assignSharedOffsets(getOperation(), *target)) ||
+    if (!target || failed(allocateTensorMemory(getOperation())) ||
+        failed(assignSharedOffsets(getOperation(), *target)) ||
         failed(convert(getOperation(), {populateTileMemoryToGPUPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalOp<AllocSharedOp, AllocFragmentOp,
-                                        AllocBarrierOp>();
+                                        AllocBarrierOp, AllocTmemOp,
+                                        DeallocTmemOp>();
                        })))
       signalPassFailure();
   }
@@ -189,6 +191,7 @@ struct ConvertTileToGPUPass
     ModuleOp module = getOperation();
     const ChipInfo *target = getTargetChip(module);
     if (!target || failed(outlineTileKernels(module, *target)) ||
+        failed(allocateTensorMemory(module)) ||
         failed(assignSharedOffsets(module, *target)) ||
         (target->has(Feature::Tma) && failed(assignTmaParameters(module))) ||
         failed(annotateSharedSwizzles(module)))

@@ -35,6 +35,16 @@ LogicalResult assignSharedOffsets(ModuleOp module, const ChipInfo &chip);
 /// runtime. Copies learn their parameter through an attribute.
 LogicalResult assignTmaParameters(ModuleOp module);
 
+/// Packs every tile.alloc_tmem of each outlined kernel into one tensor-memory
+/// allocation (columns rounded up to a power of two of at least 32, checked
+/// against 512): warp 0 allocates it at the kernel's start into a shared
+/// slot and gives up the right to allocate again, every thread reads its
+/// address, and warp 0 frees it at the kernel's end. Replaces the allocs by
+/// their column addresses and erases tile.dealloc_tmem. Runs before
+/// assignSharedOffsets (the slot is a shared tile). See
+/// lib/Conversion/TileToGPU/TensorMemoryAllocation.cpp.
+LogicalResult allocateTensorMemory(ModuleOp module);
+
 void populateTileMemoryToGPUPatterns(TileToGPUTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const ChipInfo &chip);
@@ -54,6 +64,10 @@ void populateCpAsyncCopyPatterns(TileToGPUTypeConverter &converter,
 void populateTmaCopyPatterns(TileToGPUTypeConverter &converter,
                              RewritePatternSet &patterns,
                              const ChipInfo &chip);
+/// tile.copy {mechanism = tmem_load | tmem_store}: tcgen05.ld/st 32x32b.
+void populateTmemCopyPatterns(TileToGPUTypeConverter &converter,
+                              RewritePatternSet &patterns,
+                              const ChipInfo &chip);
 void populateTileElementwiseToGPUPatterns(TileToGPUTypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           const ChipInfo &chip);
@@ -67,6 +81,11 @@ void populateTileGemmToNVVMPatterns(TileToGPUTypeConverter &converter,
 void populateWgmmaPatterns(TileToGPUTypeConverter &converter,
                            RewritePatternSet &patterns, const ChipInfo &chip);
 void populateMmaSyncPatterns(TileToGPUTypeConverter &converter,
+                             RewritePatternSet &patterns,
+                             const ChipInfo &chip);
+/// tile.gemm {mechanism = tcgen05}: tcgen05.mma into tensor memory,
+/// committed to the gemm's barrier.
+void populateTcgen05Patterns(TileToGPUTypeConverter &converter,
                              RewritePatternSet &patterns,
                              const ChipInfo &chip);
 /// Records on each tile.gemm the swizzles of its shared operands, and refuses

@@ -64,3 +64,36 @@ LogicalResult mlir::tile::lowering::checkF32Accumulator(GemmOp op,
   return success();
 }
 
+
+FailureOr<SharedOperand>
+mlir::tile::lowering::describeOperand(GemmOp op, StringRef name,
+                                      MemRefType tile, bool kMajor,
+                                      int64_t swizzle) {
+  int64_t elementBytes = tile.getElementTypeBitWidth() / 8;
+  int64_t rowBytes = tile.getShape()[1] * elementBytes;
+  if (kMajor) {
+    if (swizzle != rowBytes || !llvm::is_contained({32, 64, 128}, rowBytes))
+      return op.emitOpError("needs ")
+             << name << "'s K-major rows of 32, 64 or 128 bytes, swizzled to "
+             << "match (got " << rowBytes << "-byte rows, swizzle " << swizzle
+             << ")";
+    return SharedOperand{swizzle, 16, 8 * swizzle, 32, 64 * rowBytes};
+  }
+  if (elementBytes != 2)
+    return op.emitOpError("needs ")
+           << name << " K-major for 32-bit (tf32) elements";
+  if (swizzle != 128 || rowBytes % 128 != 0)
+    return op.emitOpError("needs ")
+           << name << "'s M- or N-major rows in 128-byte swizzled column "
+           << "blocks (got " << rowBytes << "-byte rows, swizzle " << swizzle
+           << ")";
+  int64_t blockBytes = tile.getShape()[0] * 128;
+  return SharedOperand{128, blockBytes, 1024, 16 * 128, blockBytes};
+}
+
+Value mlir::tile::lowering::sharedAddress(OpBuilder &b, Location loc,
+                                          Value memref) {
+  SmallVector<Value> origin(cast<MemRefType>(memref.getType()).getRank(),
+                            constIndex(b, loc, 0));
+  return elementAddress(b, loc, memref, origin);
+}

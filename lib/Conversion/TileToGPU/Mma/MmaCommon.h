@@ -21,6 +21,29 @@ void arriveOnCompletion(OpBuilder &b, Location loc, Value barrier, Value index);
 
 LogicalResult checkF32Accumulator(GemmOp op, StringRef instruction);
 
+/// How wgmma and tcgen05.mma read one shared operand (PTX ISA, "Shared
+/// Memory Matrix Layout", the canonical layouts both share): K-major tiles
+/// have rows of K (32/64/128 bytes, swizzled by their size); MN-major tiles
+/// have rows of M or N stored as 128-byte swizzled column blocks (64 16-bit
+/// elements), one block after another.
+struct SharedOperand {
+  int64_t swizzle;
+  int64_t leadingBytes; // MN-major: between 64-element column blocks
+  int64_t strideBytes;  // between groups of 8 rows (K-major) or 8 K (MN-major)
+  int64_t kStepBytes;   // start advance per instruction (32 bytes of K)
+  int64_t mn64Bytes;    // start advance per 64 elements of M or N
+};
+
+/// The layout of operand `name` (A or B) of `op` in shared tile `tile`,
+/// K-major or not, with the swizzle the tile was given; a located error
+/// when the matrix instructions cannot read it.
+FailureOr<SharedOperand> describeOperand(GemmOp op, StringRef name,
+                                         MemRefType tile, bool kMajor,
+                                         int64_t swizzle);
+
+/// Shared-window byte address of a shared tile's first element, as i64.
+Value sharedAddress(OpBuilder &b, Location loc, Value memref);
+
 } // namespace mlir::tile::lowering
 
 #endif // TILE_LIB_CONVERSION_TILETOGPU_MMA_MMACOMMON_H

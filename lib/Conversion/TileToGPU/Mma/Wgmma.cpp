@@ -21,55 +21,10 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
-// Shared-window byte address of a shared tile's first element, as i64.
-static Value sharedAddress(OpBuilder &b, Location loc, Value memref) {
-  SmallVector<Value> origin(cast<MemRefType>(memref.getType()).getRank(),
-                            constIndex(b, loc, 0));
-  return elementAddress(b, loc, memref, origin);
-}
-
-namespace {
-// How wgmma reads one shared operand (PTX ISA, "Shared Memory Matrix
-// Layout"): K-major tiles have rows of K (32/64/128 bytes, swizzled by
-// their size); MN-major tiles have rows of M or N stored as 128-byte
-// swizzled column blocks (64 16-bit elements), one block after another.
-struct WgmmaOperand {
-  int64_t swizzle;
-  int64_t leadingBytes; // MN-major: between 64-element column blocks
-  int64_t strideBytes;  // between groups of 8 rows (K-major) or 8 K (MN-major)
-  int64_t kStepBytes;   // start advance per wgmma along K
-  int64_t mn64Bytes;    // start advance per 64 elements of M or N
-};
-} // namespace
-
-static FailureOr<WgmmaOperand> describeOperand(GemmOp op, StringRef name,
-                                               MemRefType tile, bool kMajor,
-                                               int64_t swizzle) {
-  int64_t elementBytes = tile.getElementTypeBitWidth() / 8;
-  int64_t rowBytes = tile.getShape()[1] * elementBytes;
-  if (kMajor) {
-    if (swizzle != rowBytes || !llvm::is_contained({32, 64, 128}, rowBytes))
-      return op.emitOpError("needs ")
-             << name << "'s K-major rows of 32, 64 or 128 bytes, swizzled to "
-             << "match (got " << rowBytes << "-byte rows, swizzle " << swizzle
-             << ")";
-    return WgmmaOperand{swizzle, 16, 8 * swizzle, 32, 64 * rowBytes};
-  }
-  if (elementBytes != 2)
-    return op.emitOpError("needs ")
-           << name << " K-major for 32-bit (tf32) elements";
-  if (swizzle != 128 || rowBytes % 128 != 0)
-    return op.emitOpError("needs ")
-           << name << "'s M- or N-major rows in 128-byte swizzled column "
-           << "blocks (got " << rowBytes << "-byte rows, swizzle " << swizzle
-           << ")";
-  int64_t blockBytes = tile.getShape()[0] * 128;
-  return WgmmaOperand{128, blockBytes, 1024, 16 * 128, blockBytes};
-}
 
 // The wgmma matrix descriptor of an operand whose tile starts at `address`.
 static Value descriptor(OpBuilder &b, Location loc, Value address,
-                        const WgmmaOperand &operand) {
+                        const SharedOperand &operand) {
   auto i64 = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, v, 64);
   };
@@ -211,13 +166,13 @@ struct WgmmaLowering : MechanismPattern<GemmOp, MmaMechanism::wgmma> {
     FailureOr<std::pair<int64_t, int64_t>> swizzles = recordedSwizzles(op);
     if (failed(swizzles))
       return failure();
-    FailureOr<WgmmaOperand> opA = WgmmaOperand{};
+    FailureOr<SharedOperand> opA = SharedOperand{};
     if (!aInRegisters)
       opA = describeOperand(op, "A", cast<MemRefType>(a), aKMajor,
                             swizzles->first);
     if (failed(opA))
       return failure();
-    FailureOr<WgmmaOperand> opB =
+    FailureOr<SharedOperand> opB =
         describeOperand(op, "B", bType, bKMajor, swizzles->second);
     if (failed(opB))
       return failure();
@@ -253,7 +208,7 @@ struct WgmmaLowering : MechanismPattern<GemmOp, MmaMechanism::wgmma> {
     SmallVector<SmallVector<Value>> aSteps;
     SmallVector<Value> bSteps;
     for (int64_t kk = 0; kk < k / kStep; ++kk) {
-      auto step = [&](const WgmmaOperand &operand) -> Value {
+      auto step = [&](const SharedOperand &operand) -> Value {
         return arith::ConstantIntOp::create(rewriter, loc,
                                             kk * operand.kStepBytes, 64);
       };

@@ -1,0 +1,170 @@
+//===- Tcgen05.cpp - tile.gemm {mechanism = tcgen05} ----------------------===//
+//
+// sm_100a: A and B in swizzled shared tiles, C in tensor memory. One thread
+// (thread 0 of the threads that run the gemm) orders itself after their
+// synchronisation (tcgen05.fence::after_thread_sync), issues one
+// tcgen05.mma per 32 bytes of K over the whole M x N tile, and commits them
+// to the gemm's barrier, which tracks their completion: the product is
+// asynchronous, and C, A and B are the program's again once that barrier's
+// phase completes. The instruction descriptor and the constant part of the
+// shared-memory descriptors are built at compile time
+// (tile/Target/Tcgen05.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MmaCommon.h"
+#include "tile/Conversion/TileToGPU/TileToGPU.h"
+#include "tile/Target/Tcgen05.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+static tcgen05::Format formatOf(Type type) {
+  if (type.isBF16())
+    return tcgen05::Format::BF16;
+  if (type.isF16())
+    return tcgen05::Format::F16;
+  return type.isF32() ? tcgen05::Format::TF32 : tcgen05::Format::F32;
+}
+
+// The descriptor of the operand whose K step `kk` starts at `address` (an
+// i64 shared-window address): the address bits ORed into the constant rest.
+static Value smemDescriptor(OpBuilder &b, Location loc, Value address,
+                            const SharedOperand &operand) {
+  tcgen05::SmemDescriptor desc;
+  desc.leadingByteOffset = operand.leadingBytes;
+  desc.strideByteOffset = operand.strideBytes;
+  desc.swizzle = *tcgen05::swizzleOfBytes(operand.swizzle);
+  auto i64 = [&](uint64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, static_cast<int64_t>(v), 64);
+  };
+  Value start = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, address, i64(0x3FFFF)), i64(4));
+  return arith::OrIOp::create(b, loc, start, i64(tcgen05::encode(desc)));
+}
+
+// The shared-memory address of barrier `index` of a converted ring, as the
+// pointer tcgen05.commit takes.
+static Value barrierPointer(OpBuilder &b, Location loc, Value barriers,
+                            Value index) {
+  Value address =
+      nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(), barriers, index);
+  auto shared = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  return LLVM::IntToPtrOp::create(b, loc, shared, address);
+}
+
+namespace {
+struct Tcgen05Lowering : MechanismPattern<GemmOp, MmaMechanism::tcgen05> {
+  using MechanismPattern::MechanismPattern;
+
+  LogicalResult lower(GemmOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    auto a = dyn_cast<MemRefType>(op.getA().getType());
+    auto bType = cast<MemRefType>(op.getB().getType());
+    auto c = dyn_cast<TmemType>(op.getC().getType());
+    if (!a || getMemorySpace(a) != MemorySpace::Shared)
+      return op.emitOpError("tcgen05 lowering takes A from shared memory "
+                            "only so far");
+    if (!c)
+      return op.emitOpError("expects C in tensor memory (tile.alloc_tmem); a "
+                            "fragment accumulator is placed there by a "
+                            "warp_specialized tile.pipelined_for");
+    if (!op.getBarrier())
+      return op.emitOpError("expects a barrier to commit the product to");
+    if (failed(checkF32Accumulator(op, "tcgen05")))
+      return failure();
+    Type element = a.getElementType();
+    tcgen05::InstrDescriptor idesc;
+    idesc.a = idesc.b = formatOf(element);
+    idesc.d = tcgen05::Format::F32;
+    std::optional<const char *> kind =
+        tcgen05::kindOf(idesc.a, idesc.b, idesc.d);
+    if (!kind)
+      return op.emitOpError("has no tcgen05.mma kind for ")
+             << element << " inputs (bf16, f16 and f32 as tf32 are lowered)";
+    // A is K-major unless transposed (K x M); B is K-major when transposed
+    // (N x K), N-major otherwise (K x N).
+    bool aKMajor = !op.getTransposeA(), bKMajor = op.getTransposeB();
+    idesc.transposeA = !aKMajor;
+    idesc.transposeB = !bKMajor;
+    idesc.m = c.getShape()[0];
+    idesc.n = c.getShape()[1];
+    if (std::optional<std::string> why = tcgen05::checkMmaShape(idesc.m, idesc.n))
+      return op.emitOpError("cannot issue tcgen05.mma: ") << *why;
+    FailureOr<std::pair<int64_t, int64_t>> swizzles = recordedSwizzles(op);
+    if (failed(swizzles))
+      return failure();
+    FailureOr<SharedOperand> opA =
+        describeOperand(op, "A", a, aKMajor, swizzles->first);
+    FailureOr<SharedOperand> opB =
+        describeOperand(op, "B", bType, bKMajor, swizzles->second);
+    if (failed(opA) || failed(opB))
+      return failure();
+    int64_t k = aKMajor ? a.getShape()[1] : a.getShape()[0];
+    int64_t kStep = tcgen05::mmaK(a.getElementTypeBitWidth());
+    if (k % kStep != 0)
+      return op.emitOpError("needs K to be a multiple of ") << kStep;
+
+    Location loc = op.getLoc();
+    Value addrA = sharedAddress(rewriter, loc, adaptor.getA());
+    Value addrB = sharedAddress(rewriter, loc, adaptor.getB());
+    Value instr = arith::ConstantIntOp::create(
+        rewriter, loc, static_cast<int64_t>(tcgen05::encode(idesc)), 32);
+    auto issue = scf::IfOp::create(rewriter, loc,
+                                   isThreadZero(rewriter, loc),
+                                   /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(issue.thenBlock());
+    // The operands' writers and C's readers synchronised with this thread
+    // (a barrier wait, a CTA barrier): order the MMAs after that.
+    NVVM::Tcgen05FenceOp::create(rewriter, loc,
+                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    auto kindAttr = NVVM::Tcgen05MMAKindAttr::get(
+        rewriter.getContext(), StringRef(*kind) == "tf32"
+                                   ? NVVM::Tcgen05MMAKind::TF32
+                                   : NVVM::Tcgen05MMAKind::F16);
+    auto group = NVVM::CTAGroupKindAttr::get(rewriter.getContext(),
+                                             NVVM::CTAGroupKind::CTA_1);
+    for (int64_t kk = 0; kk < k / kStep; ++kk) {
+      auto at = [&](Value base, const SharedOperand &operand) {
+        return smemDescriptor(
+            rewriter, loc,
+            arith::AddIOp::create(
+                rewriter, loc, base,
+                arith::ConstantIntOp::create(rewriter, loc,
+                                             kk * operand.kStepBytes, 64)),
+            operand);
+      };
+      // The first step overwrites C when the gemm clears it.
+      Value accumulate = arith::ConstantIntOp::create(
+          rewriter, loc, kk > 0 || !op.getClearAccum(), 1);
+      NVVM::Tcgen05MMAOp::create(
+          rewriter, loc, kindAttr, group,
+          NVVM::Tcgen05MMACollectorOpAttr::get(
+              rewriter.getContext(), NVVM::Tcgen05MMACollectorOp::DISCARD),
+          /*aShift=*/UnitAttr(), adaptor.getC(), at(addrA, *opA),
+          at(addrB, *opB), instr, accumulate, /*scaleInputD=*/Value(),
+          /*disableOutputLane=*/Value());
+    }
+    NVVM::Tcgen05CommitOp::create(
+        rewriter, loc,
+        barrierPointer(rewriter, loc, adaptor.getBarrier(),
+                       adaptor.getBarrierIndex()),
+        /*multicastMask=*/Value(), group);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tile::populateTcgen05Patterns(TileToGPUTypeConverter &converter,
+                                         RewritePatternSet &patterns,
+                                         const ChipInfo &chip) {
+  patterns.add<Tcgen05Lowering>(converter, patterns.getContext(), chip);
+}
