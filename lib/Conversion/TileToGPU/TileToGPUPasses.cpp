@@ -154,7 +154,7 @@ struct ConvertTileGemmToNVVMPass
     if (failed(annotateSharedSwizzles(getOperation())) ||
         failed(convert(getOperation(), {populateTileGemmToNVVMPatterns},
                        [](ConversionTarget &t) {
-                         t.addIllegalOp<GemmOp, WaitGemmsOp>();
+                         t.addIllegalOp<GemmOp, WaitGemmsOp, CommitGemmsOp>();
                        })))
       signalPassFailure();
   }

@@ -14,6 +14,7 @@
 
 #include "MmaCommon.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
+#include "tile/Target/Chip.h"
 #include "tile/Target/Tcgen05.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -161,10 +162,36 @@ struct Tcgen05Lowering : MechanismPattern<GemmOp, MmaMechanism::tcgen05> {
     return success();
   }
 };
+
+// tcgen05.commit by the thread that issues the products (thread 0).
+struct CommitGemmsLowering : ChipPattern<CommitGemmsOp> {
+  using ChipPattern::ChipPattern;
+  LogicalResult
+  matchAndRewrite(CommitGemmsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireFeature(op, chip, Feature::Tcgen05, "(tcgen05.commit)")))
+      return failure();
+    Location loc = op.getLoc();
+    auto issue = scf::IfOp::create(rewriter, loc, isThreadZero(rewriter, loc),
+                                   /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(issue.thenBlock());
+    NVVM::Tcgen05CommitOp::create(
+        rewriter, loc,
+        barrierPointer(rewriter, loc, adaptor.getBarrier(),
+                       adaptor.getBarrierIndex()),
+        /*multicastMask=*/Value(),
+        NVVM::CTAGroupKindAttr::get(rewriter.getContext(),
+                                    NVVM::CTAGroupKind::CTA_1));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::tile::populateTcgen05Patterns(TileToGPUTypeConverter &converter,
                                          RewritePatternSet &patterns,
                                          const ChipInfo &chip) {
-  patterns.add<Tcgen05Lowering>(converter, patterns.getContext(), chip);
+  patterns.add<Tcgen05Lowering, CommitGemmsLowering>(
+      converter, patterns.getContext(), chip);
 }

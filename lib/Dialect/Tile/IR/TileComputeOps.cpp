@@ -326,6 +326,12 @@ LogicalResult GemmOp::verify() {
   return verifyBarrierIndex(*this, getBarrier(), getBarrierIndex());
 }
 
+LogicalResult CommitGemmsOp::verify() {
+  if (failed(verifyInKernel(*this)))
+    return failure();
+  return verifyBarrierIndex(*this, getBarrier(), getBarrierIndex());
+}
+
 LogicalResult WaitGemmsOp::verify() {
   int64_t pending = getPendingAttr().getInt();
   if (pending < 0 || pending > 7)

@@ -43,8 +43,8 @@ static FailureOr<bool> usesCpAsyncGroups(PipelinedForOp loop) {
   return cpAsync.value_or(false);
 }
 
-// A warp-specialised loop releases slots after wgmma waits and fills them
-// by TMA only.
+// A warp-specialised loop fills its slots by TMA only and releases them
+// after wgmma waits or on tcgen05 commits.
 static LogicalResult checkWarpSpecializable(PipelinedForOp loop,
                                             bool cpAsync) {
   if (cpAsync)
@@ -52,14 +52,15 @@ static LogicalResult checkWarpSpecializable(PipelinedForOp loop,
                             "producers take cp.async or vector copies on "
                             "this chip)");
   WalkResult result = loop.walk([&](GemmOp gemm) {
-    if (gemm.getMechanism() == MmaMechanism::wgmma)
+    if (gemm.getMechanism() == MmaMechanism::wgmma ||
+        gemm.getMechanism() == MmaMechanism::tcgen05)
       return WalkResult::advance();
-    gemm.emitOpError("in a warp_specialized loop must take wgmma (its slots "
-                     "are released after wgmma waits); it takes ")
+    gemm.emitOpError("in a warp_specialized loop must take wgmma or tcgen05 "
+                     "(its slots are released after wgmma waits or on "
+                     "tcgen05 commits); it takes ")
         << (gemm.getMechanism()
                 ? stringifyMmaMechanism(*gemm.getMechanism())
-                : StringRef("no mechanism"))
-        << " (tcgen05 is not lowered yet)";
+                : StringRef("no mechanism"));
     return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());

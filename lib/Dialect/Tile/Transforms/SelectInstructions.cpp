@@ -181,6 +181,8 @@ static LogicalResult checkOtherOp(Operation *op, const ChipInfo &chip) {
   auto notLowered = [&](StringRef what) {
     return op->emitOpError() << "is not lowered yet, for any chip: " << what;
   };
+  if (isa<CommitGemmsOp>(op))
+    return requireFeature(op, chip, Feature::Tcgen05, "(tcgen05.commit)");
   if (isa<AllocTmemOp, DeallocTmemOp>(op))
     return requireFeature(op, chip, Feature::TensorMemory, "");
   if (auto kernel = dyn_cast<KernelOp>(op); kernel && kernel.getCluster())

@@ -136,8 +136,11 @@ def Tile_GemmOp : Tile_Op<"gemm", [AttrSizedOperandSegments]> {
     product is complete, so the barrier must count one arrival per thread of
     the kernel (on sm_90a the warpgroup waits for its wgmma group first:
     Hopper cannot tie a group to an mbarrier); with C in tensor memory
-    (`tcgen05.commit` on sm_100a, not lowered yet) the product will arrive
-    once, asynchronously.
+    (sm_100a) one thread issues the product (`tcgen05.mma`) and commits it
+    to the barrier (`tcgen05.commit`): it arrives once, asynchronously, when
+    the product is complete, so the barrier expects one arrival. A gemm
+    into tensor memory must have a barrier, and C, A and B are the
+    program's again only once its phase completes.
 
     `{async}` (no barrier): the product may still be in flight when the op
     returns (wgmma: its group is committed, not waited for); the program
@@ -187,6 +190,30 @@ def Tile_WaitGemmsOp : Tile_Op<"wait_gemms",
   }];
   let arguments = (ins I32Attr:$pending);
   let assemblyFormat = "`pending` `(` $pending `)` attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_CommitGemmsOp : Tile_Op<"commit_gemms"> {
+  let summary = "arrives on a barrier once this thread's tensor-memory products are complete";
+  let description = [{
+    Makes barrier `%b[%i]` track every `tile.gemm` into tensor memory
+    (tcgen05.mma) that the threads running this op have issued so far: the
+    barrier gets one arrival once they are all complete (`tcgen05.commit`,
+    by the thread that issues them). A gemm with a barrier commits to it
+    already; this op is for a second barrier, such as the one that tells an
+    epilogue that a whole tile's accumulation is done while each step's
+    gemm releases its operands' ring slot. The barrier must expect one
+    arrival per commit.
+
+    Example: `tile.commit_gemms barrier %acc_full[%b] : !tile.barrier<2>`
+
+    Rules: inside a `tile.kernel`; sm_100a (tcgen05).
+  }];
+  let arguments = (ins Arg<Tile_BarrierType, "", [MemRead, MemWrite]>:$barrier,
+                       Index:$barrierIndex);
+  let assemblyFormat = [{
+    `barrier` $barrier `[` $barrierIndex `]` attr-dict `:` type($barrier)
+  }];
   let hasVerifier = 1;
 }
 

@@ -44,6 +44,8 @@ struct WarpSplit {
   llvm::SetVector<Operation *> moved;
   /// Pure ops of the tile loop the producer's copy of it recomputes.
   llvm::SetVector<Operation *> outerSlice;
+  /// The role of the consumer threads (the kernel's original ones).
+  unsigned consumerRole = 1;
   /// Slot releases, and with ping-pong the teams' turns.
   Value empty, turn;
   /// With ping-pong: the consumers' team index, and the first tile and
@@ -70,6 +72,9 @@ private:
   // The two schedules run() chooses between, after the rings are built.
   LogicalResult emitSoftwarePipelined();
   LogicalResult emitWarpSpecialized();
+  // Tcgen05Split.cpp: the sm_100a split (producer, MMA and epilogue roles,
+  // accumulators in tensor memory).
+  LogicalResult emitTcgen05Split();
 
   // WarpSpecialize.cpp, in the order emitWarpSpecialized takes them.
   LogicalResult checkSplitPlacement(WarpSplit &split);
@@ -84,6 +89,16 @@ private:
   void emitConsumerIteration(WarpSplit &split, scf::ForOp consumerLoop,
                              Value base, Value iterations);
   Value emitTurnWait(WarpSplit &split);
+  // Tcgen05Split.cpp, in the order emitTcgen05Split takes them.
+  LogicalResult checkTcgen05Body(GemmOp &gemm, FillOp &clear);
+  void emitMmaRole(WarpSplit &split, GemmOp gemm, ArrayRef<Value> accumulators,
+                   Value accFull, Value accEmpty);
+  void emitEpilogueWait(WarpSplit &split, GemmOp gemm,
+                        ArrayRef<Value> accumulators, Value accFull,
+                        Value accEmpty);
+  // The tile-loop iteration the current insertion point is in (0 outside
+  // one): which accumulator buffer it uses, and that buffer's round.
+  Value tileOrdinal(WarpSplit &split);
   void emitTurnHandOver(WarpSplit &split, scf::ForOp consumerLoop,
                         Value iterations, Value otherTeam);
 

@@ -20,8 +20,17 @@ LogicalResult LoopPipeliner::run() {
     return loop.emitOpError(
         "has a {multicast} copy, which needs `warp_specialized` (its slots "
         "are released to every CTA of the cluster)");
-  if (failed(loop.getWarpSpecialized() ? emitWarpSpecialized()
-                                       : emitSoftwarePipelined()))
+  bool tcgen05 = loop.getWarpSpecialized() &&
+                 loop.getBody()
+                     .walk([](GemmOp gemm) {
+                       return gemm.getMechanism() == MmaMechanism::tcgen05
+                                  ? WalkResult::interrupt()
+                                  : WalkResult::advance();
+                     })
+                     .wasInterrupted();
+  if (failed(tcgen05                    ? emitTcgen05Split()
+             : loop.getWarpSpecialized() ? emitWarpSpecialized()
+                                         : emitSoftwarePipelined()))
     return failure();
   loop.erase();
   for (Ring &r : rings)

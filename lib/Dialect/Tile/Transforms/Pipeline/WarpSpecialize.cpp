@@ -31,7 +31,7 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
   outerMapping.clear();
   emitConsumerLoop(split, moveIntoConsumers(split));
   // What followed the loop (or the tile loop) runs in the consumers too.
-  Block *consumers = &split.ws.getRoles()[1].front();
+  Block *consumers = &split.ws.getRoles()[split.consumerRole].front();
   for (Operation *op : split.moved)
     if (op->getBlock() == split.ws->getBlock())
       op->moveBefore(consumers->getTerminator());
@@ -243,7 +243,7 @@ void LoopPipeliner::emitProducer(WarpSplit &split) {
 // loop).
 Value LoopPipeliner::moveIntoConsumers(WarpSplit &split) {
   Location loc = loop.getLoc();
-  Block *consumers = &split.ws.getRoles()[1].front();
+  Block *consumers = &split.ws.getRoles()[split.consumerRole].front();
   b.setInsertionPointToStart(consumers);
   scf::ForOp outer = split.outer;
   Value perTile;
