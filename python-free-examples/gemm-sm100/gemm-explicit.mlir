@@ -9,7 +9,8 @@
 // One CTA of 256 threads per 128 x 256 tile of C (two warpgroups, each
 // reading half of the accumulator's columns back); K in steps of 64, each
 // loaded by TMA on the `loaded` barrier. No pipelining: the loads of step
-// k + 1 wait for the product of step k (gemm-sm100.mlir overlaps them).
+// k + 1 wait for the product of step k (gemm.mlir, built for sm_100a,
+// overlaps them).
 tile.kernel @gemm_explicit(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
                            %C: memref<?x?xf32>) threads(256) {
   %c0 = arith.constant 0 : index

@@ -6,21 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GemmHost.h"
+#include "GemmBench.h"
+#include "HopperKernels.h"
 
 #include <algorithm>
 #include <cstdlib>
-#include <optional>
-#include <cublas_v2.h>
 
 using namespace tile;
 using namespace tile::examples;
-
-static void checkCublas(cublasStatus_t status, const char *call) {
-  if (status != CUBLAS_STATUS_SUCCESS)
-    throw rt::Error(std::string(call) +
-                    " failed: " + cublasGetStatusName(status));
-}
 
 int main(int argc, char **argv) {
   requireGpu("gemm-bench");
@@ -36,22 +29,21 @@ int main(int argc, char **argv) {
       variantTileN = std::atoi(variant.c_str() + at + 1);
       variant = variant.substr(0, at);
     }
-    TileGemm gemm =
-        variant == "mma"     ? TileGemm::mmaSync()
-        : variant == "mma80" ? TileGemm::mmaSync(/*sm80=*/true)
-                             : TileGemm::hopper(device, variant, variantTileN);
+    TileGemm gemm = variant == "mma" ? mmaSyncGemm()
+                    : variant == "mma80"
+                        ? mmaSyncGemm(/*sm80=*/true)
+                        : hopperGemm(device, variant, variantTileN);
     // Without a variant, the 128 x 192 and 128 x 128 kernels,
     // gemm-cluster.mlir, gemm-pingpong.mlir and gemm-tma-store.mlir run too
     // and the fastest counts (a six-entry autotuner).
     std::vector<TileGemm> others;
     if (variant.empty()) {
-      others.push_back(TileGemm::hopper(device, "", 192));
-      others.push_back(TileGemm::hopper(device, "", 128));
-      others.push_back(TileGemm::hopperCluster(device));
-      others.push_back(TileGemm::hopperPingpong(device));
+      others.push_back(hopperGemm(device, "", 192));
+      others.push_back(hopperGemm(device, "", 128));
+      others.push_back(hopperCluster(device));
+      others.push_back(hopperPingpong(device));
     }
-    cublasHandle_t handle;
-    checkCublas(cublasCreate(&handle), "cublasCreate");
+    CublasGemm cublas;
     std::printf("gemm-bench on %s: C = A B^T, bf16 in, fp32 out; "
                 "kernel %s; ratio: the faster tile kernel\n",
                 device.name().c_str(),
@@ -67,18 +59,14 @@ int main(int argc, char **argv) {
     if (variant.empty() &&
         std::all_of(sizes.begin(), sizes.end(),
                     [](int64_t s) { return s % 4 == 0; }))
-      others.push_back(TileGemm::hopperTmaStore(device));
+      others.push_back(hopperTmaStore(device));
     for (int64_t s : sizes) {
       int64_t m = s, n = s, k = s;
-      std::vector<uint16_t> a = toBf16(randomFloats(m * k));
-      std::vector<uint16_t> b = toBf16(randomFloats(n * k));
-      rt::DeviceBuffer da(a.size() * 2), db(b.size() * 2),
-          dc(size_t(m) * n * 4);
-      da.upload(a);
-      db.upload(b);
-      gemm.bind(da.ptr(), db.ptr(), dc.ptr(), m, n, k);
+      BenchOperands ops(m, n, k);
+      CUdeviceptr da = ops.a.ptr(), db = ops.b.ptr(), dc = ops.c.ptr();
+      gemm.bind(da, db, dc, m, n, k);
       for (TileGemm &other : others)
-        other.bind(da.ptr(), db.ptr(), dc.ptr(), m, n, k);
+        other.bind(da, db, dc, m, n, k);
       // The persistent kernels' grids (clusters: as many as run at once).
       if (s == sizes.front()) {
         std::vector<const TileGemm *> all{&gemm};
@@ -90,39 +78,18 @@ int main(int argc, char **argv) {
                         g->kernelInfo().name.c_str(), g->launchConfig().grid.x,
                         g->launchConfig().cluster.x);
       }
-      float alpha = 1, beta = 0;
-      auto cublas = [&] {
-        // Row-major C = A B^T is column-major C^T = B^T(op T on B's KxN) A.
-        checkCublas(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, int(n),
-                                 int(m), int(k), &alpha, (void *)db.ptr(),
-                                 CUDA_R_16BF, int(k), (void *)da.ptr(),
-                                 CUDA_R_16BF, int(k), &beta, (void *)dc.ptr(),
-                                 CUDA_R_32F, int(n), CUBLAS_COMPUTE_32F,
-                                 CUBLAS_GEMM_DEFAULT),
-                    "cublasGemmEx");
-      };
-      rt::Timer timer;
-      int iters = s >= 8192 ? 10 : 30;
       // Interleave the contenders: clocks and power drift within a run.
-      std::vector<float> tileMs, cublasMs;
-      std::vector<std::vector<float>> otherMs(others.size());
-      for (int round = 0; round < 3; ++round) {
-        tileMs.push_back(timer.timeMs([&] { gemm.launch(); }, 3, iters));
-        for (size_t i = 0; i < others.size(); ++i)
-          otherMs[i].push_back(
-              timer.timeMs([&] { others[i].launch(); }, 3, iters));
-        cublasMs.push_back(timer.timeMs(cublas, 3, iters));
-      }
-      auto median = [](std::vector<float> &v) {
-        std::sort(v.begin(), v.end());
-        return v[v.size() / 2];
-      };
-      double flops = 2.0 * m * n * k;
-      double tileTf = flops / (median(tileMs) * 1e9),
-             cublasTf = flops / (median(cublasMs) * 1e9);
+      std::vector<std::function<void()>> contenders{[&] { gemm.launch(); }};
+      for (TileGemm &other : others)
+        contenders.push_back([&other] { other.launch(); });
+      contenders.push_back([&] { cublas.run(da, db, dc, m, n, k); });
+      std::vector<float> ms =
+          interleavedMedianMs(contenders, benchIterations(s));
+      double tileTf = tflops(m, n, k, ms.front()),
+             cublasTf = tflops(m, n, k, ms.back());
       double otherTf[5] = {0, 0, 0, 0, 0};
       for (size_t i = 0; i < others.size(); ++i)
-        otherTf[i] = flops / (median(otherMs[i]) * 1e9);
+        otherTf[i] = tflops(m, n, k, ms[i + 1]);
       double best = std::max(
           {tileTf, otherTf[0], otherTf[1], otherTf[2], otherTf[3], otherTf[4]});
       std::printf("%6lld %6lld %6lld %12.1f %12.1f %12.1f %12.1f %12.1f %12.1f "
@@ -131,7 +98,6 @@ int main(int argc, char **argv) {
                   otherTf[1], otherTf[2], otherTf[3], otherTf[4], cublasTf,
                   best / cublasTf);
     }
-    cublasDestroy(handle);
     return 0;
   } catch (const rt::Error &error) {
     std::fprintf(stderr, "gemm-bench: %s\n", error.what());

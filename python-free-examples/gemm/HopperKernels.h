@@ -1,0 +1,85 @@
+//===- HopperKernels.h - gemm/'s kernels as TileGemms -----------*- C++ -*-===//
+//
+// The kernels this folder builds, by the file names tile_target_use_kernel
+// defines: GEMM_KERNEL_{CUBIN,KINFO} and its siblings (see CMakeLists.txt).
+// Only a program that uses all of those kernels may include this.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_EXAMPLES_GEMM_HOPPERKERNELS_H
+#define TILE_EXAMPLES_GEMM_HOPPERKERNELS_H
+
+#include "GemmHost.h"
+
+namespace tile::examples {
+
+namespace detail {
+/// The cubin of gemm.mlir, one of its 128 x N siblings, or a variant.
+inline TileGemm hopperKernel(const std::string &variant, int tileN) {
+  if (variant.empty() && tileN == 128)
+    return TileGemm(kernelFile(GEMM_NARROW_KERNEL_CUBIN),
+                    kernelFile(GEMM_NARROW_KERNEL_KINFO), "gemm_bf16_128x128",
+                    128, 128);
+  if (variant.empty() && tileN == 192)
+    return TileGemm(kernelFile(GEMM_192_KERNEL_CUBIN),
+                    kernelFile(GEMM_192_KERNEL_KINFO), "gemm_bf16_128x192", 128,
+                    192);
+  if (variant.empty())
+    return TileGemm(kernelFile(GEMM_KERNEL_CUBIN),
+                    kernelFile(GEMM_KERNEL_KINFO), "gemm_bf16", 128, 256);
+  // A variant of gemm.mlir or of the 128 x tileN kernels, by kernel name.
+  std::string name =
+      tileN == 256 ? "gemm_bf16" : "gemm_bf16_128x" + std::to_string(tileN);
+  return TileGemm(kernelFile(variant + ".cubin"),
+                  kernelFile(variant + ".kinfo"), name, 128, tileN);
+}
+} // namespace detail
+
+/// gemm.mlir (sm_90a: TMA + wgmma, persistent), or `variant`.cubin/.kinfo
+/// beside the program (other configurations of it compiled with
+/// tile-translate; persistent when the name starts with "p-"). `tileN` 128
+/// or 192 picks gemm-128x128.mlir's or gemm-128x192.mlir's kernel instead.
+inline TileGemm hopperGemm(const rt::Device &device,
+                           const std::string &variant = "", int tileN = 256) {
+  TileGemm gemm = detail::hopperKernel(variant, tileN);
+  if ((variant.empty() && tileN == 256) || variant.rfind("p-", 0) == 0)
+    gemm.setPersistent(device);
+  return gemm;
+}
+
+/// gemm-tma-store.mlir: gemm.mlir with the epilogue stored by TMA from
+/// shared memory (persistent; N must be a multiple of 4).
+inline TileGemm hopperTmaStore(const rt::Device &device) {
+  return persistentGemm(device, GEMM_TMA_STORE_KERNEL_CUBIN,
+                        GEMM_TMA_STORE_KERNEL_KINFO, "gemm_bf16_tma_store",
+                        128);
+}
+
+/// gemm-cluster.mlir: gemm.mlir in clusters of two CTAs that share B by
+/// TMA multicast (persistent: as many clusters as the device runs at once).
+inline TileGemm hopperCluster(const rt::Device &device) {
+  return persistentGemm(device, GEMM_CLUSTER_KERNEL_CUBIN,
+                        GEMM_CLUSTER_KERNEL_KINFO, "gemm_bf16_cluster", 128);
+}
+
+/// gemm-pingpong.mlir: 64 x 256 tiles, two consumer teams taking turns
+/// (one's epilogue under the other's main loop); persistent.
+inline TileGemm hopperPingpong(const rt::Device &device) {
+  return persistentGemm(device, GEMM_PINGPONG_KERNEL_CUBIN,
+                        GEMM_PINGPONG_KERNEL_KINFO, "gemm_bf16_pingpong", 64);
+}
+
+/// gemm-sm80.mlir (mma.sync) compiled for sm_90 (its pipeline loads by
+/// TMA), or with `sm80` for sm_80 as PTX (the cp.async pipeline), which
+/// the driver compiles for the GPU at hand: the path for chips without
+/// wgmma, run on Hopper.
+inline TileGemm mmaSyncGemm(bool sm80 = false) {
+  return TileGemm(
+      kernelFile(sm80 ? GEMM_MMA80_KERNEL_CUBIN : GEMM_MMA_KERNEL_CUBIN),
+      kernelFile(sm80 ? GEMM_MMA80_KERNEL_KINFO : GEMM_MMA_KERNEL_KINFO),
+      "gemm_bf16_mma", 128, 128);
+}
+
+} // namespace tile::examples
+
+#endif // TILE_EXAMPLES_GEMM_HOPPERKERNELS_H
