@@ -188,3 +188,14 @@ module attributes {tile.target = #tile.target<"sm_80">} {
     }
   }
 }
+
+// -----
+
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @commit_on_hopper() threads(128) {
+    %c0 = arith.constant 0 : index
+    %bar = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
+    // expected-error @+1 {{'tile.commit_gemms' op (tcgen05.commit) needs tcgen05, which sm_90a does not have}}
+    tile.commit_gemms barrier %bar[%c0] : !tile.barrier<1>
+  }
+}
