@@ -2,7 +2,8 @@
 //
 // The Blackwell GEMMs, C[M, N] (fp32) = A[M, K] (bf16) * B[N, K]^T (bf16):
 // gemm/gemm.mlir built for sm_100a (128 x 256 tiles, persistent: one CTA per
-// SM) and gemm-explicit.mlir (one CTA per 128 x 256 tile). Skipped (exit 77)
+// SM), gemm/gemm-tma-store.mlir likewise (C through shared memory and TMA)
+// and gemm-explicit.mlir (one CTA per 128 x 256 tile). Skipped (exit 77)
 // on anything but an sm_100 GPU (B200/GB200). First gemm-check's sweep for
 // both (GemmCheck.h); then, when built with cuBLAS and all shapes passed,
 // gemm-bench's comparison (GemmBench.h) at 4096^3 and 8192^3.
@@ -10,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "../gemm/GemmCheck.h"
+
+#include <tuple>
 #ifdef TILE_HAVE_CUBLAS
 #include "../gemm/GemmBench.h"
 #endif
@@ -61,6 +64,9 @@ int main() {
     TileGemm persistent =
         persistentGemm(device, GEMM_SM100_KERNEL_CUBIN, GEMM_SM100_KERNEL_KINFO,
                        "gemm_bf16", 128);
+    TileGemm tmaStore = persistentGemm(device, GEMM_SM100_TMA_STORE_KERNEL_CUBIN,
+                                       GEMM_SM100_TMA_STORE_KERNEL_KINFO,
+                                       "gemm_bf16_tma_store", 128);
     // Grid (ceil(M / 128), ceil(N / 256)): block_id x picks the tile row.
     TileGemm explicitStyle(kernelFile(GEMM_EXPLICIT_KERNEL_CUBIN),
                            kernelFile(GEMM_EXPLICIT_KERNEL_KINFO),
@@ -69,17 +75,22 @@ int main() {
     std::string persistentLabel =
         "gemm.mlir built for sm_100a (128 x 256 tiles, persistent on " +
         std::to_string(device.smCount()) + " SMs, warp-specialised)";
-    const std::pair<std::string, TileGemm *> kernels[] = {
-        {persistentLabel, &persistent},
+    GemmCheckSpec plain, cByTma;
+    cByTma.cTma = true;
+    const std::tuple<std::string, TileGemm *, GemmCheckSpec> kernels[] = {
+        {persistentLabel, &persistent, plain},
+        {"gemm-tma-store.mlir built for sm_100a (C through shared memory and "
+         "TMA stores)",
+         &tmaStore, cByTma},
         {"gemm-explicit.mlir (one CTA per 128 x 256 tile, tensor memory and "
          "barriers by hand)",
-         &explicitStyle},
+         &explicitStyle, plain},
     };
     bool ok = true;
-    for (const auto &[label, gemm] : kernels) {
+    for (const auto &[label, gemm, spec] : kernels) {
       std::printf("gemm-sm100 on %s: %s; C = A B^T, bf16 in, fp32 out\n",
                   device.name().c_str(), label.c_str());
-      ok &= checkGemmShapes(*gemm, GemmCheckSpec{}, gemmCheckShapes());
+      ok &= checkGemmShapes(*gemm, spec, gemmCheckShapes());
     }
     std::printf("%s\n",
                 ok ? "gemm-sm100: all shapes passed" : "gemm-sm100: FAILED");

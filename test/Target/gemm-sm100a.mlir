@@ -31,3 +31,12 @@
 // producer/MMA warpgroup), 4 x (16 KiB of A + 32 KiB of B) of ring, 1 KiB
 // for the tensor-memory address slot and 1 KiB to realign.
 // RUN: cat %t.kinfo
+// The epilogue through shared memory and TMA on sm_100a: gemm-tma-store.mlir
+// with only the chip changed. The accumulator comes back by tcgen05.ld into
+// the #tile.tmem_32x32b layout, whose warpgroups hold different columns, so
+// each 128 x 32 slice is written to its swizzled shared buffer by the
+// threads that hold it (a run-time check per run) and stored by TMA.
+// RUN: tile-translate --tile-to-cubin --chip=sm_100a %S/../../python-free-examples/gemm/gemm-tma-store.mlir -o %ttma.cubin --ptxas-options=-v 2>%ttma.ptxas
+// RUN: grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' %ttma.ptxas
+// RUN: tile-translate --tile-to-ptx --chip=sm_100a %S/../../python-free-examples/gemm/gemm-tma-store.mlir -o %ttma.ptx
+// RUN: grep -oE 'tcgen05\.(mma|ld|commit)|cp\.async\.bulk\.tensor\.2d\.global\.shared::cta|cp\.async\.bulk\.wait_group\.read' %ttma.ptx | sort | uniq -c

@@ -131,20 +131,24 @@ FailureOr<RegisterCopy> RegisterCopy::prepare(CopyOp op,
   copy.dstShape = llvm::to_vector(cast<ShapedType>(dstType).getShape());
   // A slice of a fragment: the layout says, run by run, whether the run
   // is in it for every thread or for none, so the choice is made at
-  // compile time (a slice that cuts runs, or splits them between threads,
-  // is not lowered).
+  // compile time; where it depends on the thread (a layout that splits
+  // columns between warpgroups), a run-time check decides. A slice that
+  // cuts runs is not lowered.
   for (Value offset : op.getSourceOffsets())
     if (src == MemorySpace::Fragment)
       copy.slice.push_back(getConstantIntValue(offset).value_or(-1));
   ArrayRef<int64_t> dstShape = copy.dstShape;
+  bool wholeRuns = !copy.slice.empty() &&
+                   copy.slice.back() % dist->vector == 0 &&
+                   dstShape.back() % dist->vector == 0;
   for (int64_t r = 0; !copy.slice.empty() && r < dist->runsPerThread(); ++r) {
     std::optional<bool> inSlice =
         dist->layout.isRunInBox(dist->shape, r, copy.slice, dstShape);
-    if (!inSlice)
+    if (!inSlice && !(wholeRuns && dist->layout.getRunOffset(dist->shape, r)))
       return op.emitOpError("copies a slice of a fragment that cuts its ")
              << dist->layout << " runs or holds them in some threads only "
              << "(for #tile.wgmma: whole rows and groups of 8 columns)";
-    copy.runInSlice.push_back(*inSlice);
+    copy.runInSlice.push_back(inSlice);
   }
   // Fragment -> shared: the destination's swizzle, recorded before shared
   // memory was lowered (null when 0).
@@ -247,19 +251,41 @@ void RegisterCopy::runByRun(OpBuilder &b, Location loc) const {
   int64_t elementBytes =
       cast<ShapedType>(to.value.getType()).getElementTypeBitWidth() / 8;
   ArrayRef<int64_t> shape = dstShape;
-  auto inSlice = [&](int64_t r) { return runInSlice[r]; };
+  auto inSlice = [&](int64_t r) { return runInSlice[r] != false; };
+  auto move = [&](OpBuilder &rb, Location rl, ArrayRef<Value> coords,
+                  int64_t r) {
+    SmallVector<Value> at(coords);
+    for (auto [d, offset] : llvm::enumerate(slice))
+      if (offset != 0)
+        at[d] = arith::SubIOp::create(rb, rl, at[d],
+                                      constIndex(rb, rl, offset));
+    if (destSwizzle)
+      at = swizzledCoordinates(rb, rl, at, shape, elementBytes,
+                               destSwizzle.getInt());
+    to.write(rb, rl, from.read(rb, rl, coords, r), at, r);
+  };
   forEachRun(
       b, loc,
       [&](OpBuilder &rb, Location rl, ArrayRef<Value> coords, int64_t r) {
-        SmallVector<Value> at(coords);
-        for (auto [d, offset] : llvm::enumerate(slice))
-          if (offset != 0)
-            at[d] = arith::SubIOp::create(rb, rl, at[d],
-                                          constIndex(rb, rl, offset));
-        if (destSwizzle)
-          at = swizzledCoordinates(rb, rl, at, shape, elementBytes,
-                                   destSwizzle.getInt());
-        to.write(rb, rl, from.read(rb, rl, coords, r), at, r);
+        if (slice.empty() || runInSlice[r])
+          return move(rb, rl, coords, r);
+        // In the slice for some threads: whole runs (checked when
+        // prepared), so the run's first element decides.
+        Value inside;
+        for (auto [d, offset] : llvm::enumerate(slice)) {
+          Value c = coords[d];
+          Value lo = arith::CmpIOp::create(rb, rl, arith::CmpIPredicate::uge,
+                                           c, constIndex(rb, rl, offset));
+          Value hi = arith::CmpIOp::create(
+              rb, rl, arith::CmpIPredicate::ult, c,
+              constIndex(rb, rl, offset + shape[d]));
+          Value both = arith::AndIOp::create(rb, rl, lo, hi);
+          inside = inside ? arith::AndIOp::create(rb, rl, inside, both) : both;
+        }
+        scf::IfOp::create(rb, rl, inside, [&](OpBuilder &ib, Location il) {
+          move(ib, il, coords, r);
+          scf::YieldOp::create(ib, il);
+        });
       },
       slice.empty() ? function_ref<bool(int64_t)>() : inSlice);
 }

@@ -53,7 +53,9 @@ struct RegisterCopy {
   Distribution dist;
   CopySide from, to;
   SmallVector<int64_t> slice;  // fragment offsets of a sliced source
-  SmallVector<bool> runInSlice; // per run of a sliced source
+  /// Per run of a sliced source: in the slice for every thread (true), for
+  /// none (false), or for some (nullopt: checked at run time).
+  SmallVector<std::optional<bool>> runInSlice;
   SmallVector<int64_t> dstShape;
   IntegerAttr destSwizzle; // null when the destination is not swizzled
   /// The thread id, read where the runs start (set by `emit`).
