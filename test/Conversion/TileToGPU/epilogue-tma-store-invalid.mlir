@@ -2,26 +2,15 @@
 // located error (and the conversion driver's "failed to legalize").
 // RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --convert-tile-to-gpu --verify-diagnostics -o /dev/null
 
-// Slices are lowered for the wgmma accumulator layout only.
-tile.kernel @blocked_slice() threads(128) {
+// A slice must take whole runs: the wgmma layout's are 2 columns wide.
+tile.kernel @cut_runs() threads(128) {
   %c0 = arith.constant 0 : index
-  %f = tile.alloc_fragment : !tile.fragment<8x64xf32, #tile.blocked<threads = 128, vector = 4>>
-  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
-  // expected-error @below {{'tile.copy' op copies a slice of a fragment that cuts its #tile.blocked<threads = 128, vector = 4> runs or holds them in some threads only (for #tile.wgmma: whole rows and groups of 8 columns)}}
-  // expected-error @below {{failed to legalize operation 'tile.copy' that was explicitly marked illegal}}
-  tile.copy %f[%c0, %c0] to %s[] : !tile.fragment<8x64xf32, #tile.blocked<threads = 128, vector = 4>>, memref<8x32xf32, #gpu.address_space<workgroup>>
-}
-
-// -----
-
-// ... of whole rows and groups of 8 columns.
-tile.kernel @partial_rows() threads(128) {
-  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
   %f = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
-  %s = tile.alloc_shared : memref<32x32xf32, #gpu.address_space<workgroup>>
-  // expected-error @below {{'tile.copy' op copies a slice of a fragment that cuts its #tile.wgmma<warpgroups = 1> runs or holds them in some threads only (for #tile.wgmma: whole rows and groups of 8 columns)}}
+  %s = tile.alloc_shared : memref<64x8xf32, #gpu.address_space<workgroup>>
+  // expected-error @below {{'tile.copy' op copies a slice of a fragment that cuts its #tile.wgmma<warpgroups = 1> runs: the slice's columns must start and end on whole runs of 2 elements}}
   // expected-error @below {{failed to legalize operation 'tile.copy' that was explicitly marked illegal}}
-  tile.copy %f[%c0, %c0] to %s[] : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>, memref<32x32xf32, #gpu.address_space<workgroup>>
+  tile.copy %f[%c0, %c1] to %s[] : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>, memref<64x8xf32, #gpu.address_space<workgroup>>
 }
 
 // -----

@@ -138,18 +138,14 @@ FailureOr<RegisterCopy> RegisterCopy::prepare(CopyOp op,
     if (src == MemorySpace::Fragment)
       copy.slice.push_back(getConstantIntValue(offset).value_or(-1));
   ArrayRef<int64_t> dstShape = copy.dstShape;
-  bool wholeRuns = !copy.slice.empty() &&
-                   copy.slice.back() % dist->vector == 0 &&
-                   dstShape.back() % dist->vector == 0;
-  for (int64_t r = 0; !copy.slice.empty() && r < dist->runsPerThread(); ++r) {
-    std::optional<bool> inSlice =
-        dist->layout.isRunInBox(dist->shape, r, copy.slice, dstShape);
-    if (!inSlice && !(wholeRuns && dist->layout.getRunOffset(dist->shape, r)))
-      return op.emitOpError("copies a slice of a fragment that cuts its ")
-             << dist->layout << " runs or holds them in some threads only "
-             << "(for #tile.wgmma: whole rows and groups of 8 columns)";
-    copy.runInSlice.push_back(inSlice);
-  }
+  if (!copy.slice.empty() && (copy.slice.back() % dist->vector != 0 ||
+                              dstShape.back() % dist->vector != 0))
+    return op.emitOpError("copies a slice of a fragment that cuts its ")
+           << dist->layout << " runs: the slice's columns must start and "
+           << "end on whole runs of " << dist->vector << " elements";
+  for (int64_t r = 0; !copy.slice.empty() && r < dist->runsPerThread(); ++r)
+    copy.runInSlice.push_back(
+        dist->layout.isRunInBox(dist->shape, r, copy.slice, dstShape));
   // Fragment -> shared: the destination's swizzle, recorded before shared
   // memory was lowered (null when 0).
   if (src == MemorySpace::Fragment && dst == MemorySpace::Shared) {
@@ -269,8 +265,8 @@ void RegisterCopy::runByRun(OpBuilder &b, Location loc) const {
       [&](OpBuilder &rb, Location rl, ArrayRef<Value> coords, int64_t r) {
         if (slice.empty() || runInSlice[r])
           return move(rb, rl, coords, r);
-        // In the slice for some threads: whole runs (checked when
-        // prepared), so the run's first element decides.
+        // In the slice for some threads: runs are whole in the slice or
+        // out of it (checked when prepared), so the first element decides.
         Value inside;
         for (auto [d, offset] : llvm::enumerate(slice)) {
           Value c = coords[d];
