@@ -20,8 +20,8 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     are equal and no offsets are given, except that a fragment -> shared
     copy may take constant `[offsets]` on the fragment: it copies the slice
     of the fragment, of the shared tile's shape, that starts there (part of
-    an accumulator staged through shared memory; with a matrix layout the
-    slice spans whole rows and multiples of 8 columns).
+    an accumulator staged through shared memory; the slice's columns start
+    and end on whole runs of the fragment's layout).
 
     Legal directions: global -> shared / fragment, shared / fragment ->
     global, shared <-> fragment, shared -> tmem (`tcgen05.cp`), tmem <->
