@@ -95,6 +95,29 @@ def ConvertTileMBarrierToNVGPU : TileToGPUPass<"convert-tile-mbarrier-to-nvgpu",
     (`fence.mbarrier_init` + `barrier.cluster.arrive/wait`).
   }]>;
 
+def ConvertTileDistributedToNVVM : TileToGPUPass<
+    "convert-tile-distributed-to-nvvm",
+    "Lowers put, get, signal, wait, fence, quiet, barrier_all, rank and num_ranks", [{
+    `level cluster` (lib/Conversion/TileToGPU/Distributed/Cluster.cpp): the
+    CTAs of the kernel's cluster through distributed shared memory: puts
+    and gets move the tile's runs over the scope's threads with `mapa` and
+    loads/stores to `shared::cluster`; signals are one thread's
+    `st.release` / `red.release.add` at cluster scope after the scope's
+    synchronisation; waits spin one thread on `ld.acquire.cluster` of the
+    local word, then synchronise; fence and quiet are
+    `fence.acq_rel.cluster`; rank and num_ranks `%cluster_ctarank` /
+    `%cluster_nctarank`. (`barrier_all level cluster` is lowered with the
+    mbarriers.)
+    `level world` (Distributed/Nvshmem.cpp): calls of NVSHMEM's device
+    library, declared as external functions in the gpu.module
+    (`nvshmemx_putmem_{block,warp}`, `nvshmemx_putmem_signal_nbi_*`,
+    `nvshmemx_getmem_*`, `nvshmemx_signal_op`, `nvshmem_signal_wait_until`,
+    `nvshmem_fence`, `nvshmem_quiet`, `nvshmemx_barrier_all_block`,
+    `nvshmem_my_pe`, `nvshmem_n_pes`), one per row of a tile whose rows are
+    not contiguous remotely; the runtime links the library in when it loads
+    the kernel.
+  }]>;
+
 def ConvertTileWarpSpecializeToNVVM : TileToGPUPass<
     "convert-tile-warp-specialize-to-nvvm",
     "Splits warp-specialised kernels into producer and consumer branches", [{
@@ -114,7 +137,8 @@ def ConvertTileToGPU : TileToGPUPass<"convert-tile-to-gpu",
     "Runs every tile-to-GPU conversion at once", [{
     Kernel outlining followed by one conversion with all patterns of
     `convert-tile-{memory,copy,elementwise}-to-gpu`,
-    `convert-tile-gemm-to-nvvm` and `convert-tile-mbarrier-to-nvgpu`, then
+    `convert-tile-gemm-to-nvvm`, `convert-tile-mbarrier-to-nvgpu` and
+    `convert-tile-distributed-to-nvvm`, then
     redundant CTA barriers are dropped (a barrier only side-effect-free ops
     separate from the previous one) and `convert-tile-warp-specialize-to-nvvm`
     runs. Any tile op left is an error naming the op that has no lowering

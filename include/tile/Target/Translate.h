@@ -55,6 +55,11 @@ translateToNVPTXModule(ModuleOp module, llvm::LLVMContext &context,
 FailureOr<std::string> compileToPTX(llvm::Module &module,
                                     const TargetOptions &options, Location loc);
 
+/// Whether `ptx` declares NVSHMEM device functions it calls (a kernel
+/// with `level world` communication): such PTX is assembled as
+/// relocatable code for the runtime's link with libnvshmem_device.a.
+bool callsNvshmem(StringRef ptx);
+
 /// CUDA's ptxas; its diagnostics are passed on as an error at `loc`.
 FailureOr<std::string> assembleCubin(StringRef ptx,
                                      const TargetOptions &options,

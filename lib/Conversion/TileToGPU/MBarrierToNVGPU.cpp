@@ -59,8 +59,9 @@ struct BarrierAllLowering : ChipPattern<BarrierAllOp> {
   LogicalResult
   matchAndRewrite(BarrierAllOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // World level: NVSHMEM's barrier (Distributed/Nvshmem.cpp).
     if (op.getLevel() != Level::cluster)
-      return op.emitOpError("at level world (NVSHMEM) is not lowered yet");
+      return rewriter.notifyMatchFailure(op, "world level");
     if (failed(requireFeature(op, chip, Feature::Clusters,
                               "a cluster barrier")))
       return failure();

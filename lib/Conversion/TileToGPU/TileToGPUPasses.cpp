@@ -22,6 +22,7 @@ namespace mlir::tile {
 #define GEN_PASS_DEF_CONVERTTILEELEMENTWISETOGPU
 #define GEN_PASS_DEF_CONVERTTILEGEMMTONVVM
 #define GEN_PASS_DEF_CONVERTTILEMBARRIERTONVGPU
+#define GEN_PASS_DEF_CONVERTTILEDISTRIBUTEDTONVVM
 #define GEN_PASS_DEF_CONVERTTILEWARPSPECIALIZETONVVM
 #define GEN_PASS_DEF_CONVERTTILETOGPU
 #include "tile/Conversion/Passes.h.inc"
@@ -174,6 +175,26 @@ struct ConvertTileMBarrierToNVGPUPass
   }
 };
 
+struct ConvertTileDistributedToNVVMPass
+    : tile::impl::ConvertTileDistributedToNVVMBase<
+          ConvertTileDistributedToNVVMPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (failed(convert(getOperation(),
+                       {populateTileDistributedToNVVMPatterns},
+                       [](ConversionTarget &t) {
+                         t.addIllegalOp<PutOp, GetOp, SignalOp, WaitOp,
+                                        FenceOp, QuietOp, RankOp,
+                                        NumRanksOp>();
+                         t.addDynamicallyLegalOp<BarrierAllOp>(
+                             [](BarrierAllOp op) {
+                               return op.getLevel() != Level::world;
+                             });
+                       })))
+      signalPassFailure();
+  }
+};
+
 struct ConvertTileWarpSpecializeToNVVMPass
     : tile::impl::ConvertTileWarpSpecializeToNVVMBase<
           ConvertTileWarpSpecializeToNVVMPass> {
@@ -202,6 +223,7 @@ struct ConvertTileToGPUPass
                         populateTileCopyToGPUPatterns,
                         populateTileElementwiseToGPUPatterns,
                         populateTileMBarrierToNVGPUPatterns,
+                        populateTileDistributedToNVVMPatterns,
                         populateTileLoopToSCFPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalDialect<TileDialect>();

@@ -13,8 +13,11 @@ tile.kernel @multicast_sync(%A: memref<?x?xbf16>) threads(128) cluster(2, 1, 1) 
 
 // -----
 
-// Between GPUs (NVSHMEM) nothing is lowered yet.
-tile.kernel @world() threads(128) {
-  // expected-error @below {{'tile.barrier_all' op is not lowered yet, for any chip: barrier_all level world (NVSHMEM)}}
-  tile.barrier_all level world
+// Communication between the CTAs of a cluster needs a cluster.
+tile.kernel @no_cluster(%A: memref<?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 1 : i32
+  %s = tile.alloc_shared : memref<128xf32, #gpu.address_space<workgroup>>
+  // expected-error @below {{'tile.put' op at level cluster needs a kernel with a cluster: write cluster(N, 1, 1) on the tile.kernel}}
+  tile.put %s to %s[%c0] peer %p scope block level cluster : memref<128xf32, #gpu.address_space<workgroup>>, memref<128xf32, #gpu.address_space<workgroup>>
 }

@@ -2,7 +2,7 @@
 // RUN: tile-opt %s --split-input-file --tile-attach-target=chip=sm_80 --tile-select-instructions --convert-tile-to-gpu --verify-diagnostics -o /dev/null
 
 tile.kernel @no_clusters() threads(128) {
-  // expected-error @below {{'tile.barrier_all' op a cluster barrier needs thread-block clusters, which sm_80 does not have}}
+  // expected-error @below {{'tile.barrier_all' op level cluster needs thread-block clusters, which sm_80 does not have}}
   tile.barrier_all level cluster
 }
 

@@ -4,7 +4,7 @@
 // buffer, or two reads of a tile across an op that writes or synchronises.
 // RUN: tile-opt %s --cse
 
-tile.kernel @cse(%g: memref<?x?xf32>, %flags: memref<?xi64>, %v: i64, %m: index, %phase: i1) threads(128) {
+tile.kernel @cse(%g: memref<?x?xf32>, %flags: memref<?xi64> {tile.symmetric}, %v: i64, %m: index, %phase: i1) threads(128) {
   %c0 = arith.constant 0 : index
   %s = tile.alloc_shared : memref<64x64xf32, #gpu.address_space<workgroup>>
   %s2 = tile.alloc_shared : memref<64x64xf32, #gpu.address_space<workgroup>>

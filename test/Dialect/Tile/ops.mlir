@@ -216,7 +216,7 @@ tile.kernel @warp_roles(%A: memref<?x?xbf16>, %kt: index) threads(384) {
 
 // Communication at world level (NVSHMEM): put with and without a signal, get,
 // signal, wait with every comparison, fence, barrier_all, rank, num_ranks.
-tile.kernel @world(%buf: memref<1024xf32>, %recv: memref<?xf32>, %recv2: memref<?x?xf32>, %flags: memref<?xi64>, %idx: index) threads(128) {
+tile.kernel @world(%buf: memref<1024xf32>, %recv: memref<?xf32> {tile.symmetric}, %recv2: memref<?x?xf32> {tile.symmetric}, %flags: memref<?xi64> {tile.symmetric}, %idx: index) threads(128) {
   %c0 = arith.constant 0 : index
   %one = arith.constant 1 : i64
   %me = tile.rank level world : i32
@@ -224,8 +224,9 @@ tile.kernel @world(%buf: memref<1024xf32>, %recv: memref<?xf32>, %recv2: memref<
   %tile = tile.alloc_shared : memref<32x32xf32, #gpu.address_space<workgroup>>
   tile.put %buf to %recv[%idx] peer %n scope block level world : memref<1024xf32>, memref<?xf32>
   tile.put %tile to %recv2[%c0, %idx] peer %me scope warp level world : memref<32x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
-  tile.put %buf to %recv[%idx] peer %n scope thread level world signal %flags[%c0] set %one : memref<1024xf32>, memref<?xf32>, memref<?xi64>
-  tile.put %buf to %recv[%idx] peer %n scope warpgroup level world signal %flags[%idx] add %one : memref<1024xf32>, memref<?xf32>, memref<?xi64>
+  tile.put %buf to %recv[%idx] peer %n scope block level world signal %flags[%c0] set %one : memref<1024xf32>, memref<?xf32>, memref<?xi64>
+  tile.put %buf to %recv[%idx] peer %n scope warp level world signal %flags[%idx] add %one : memref<1024xf32>, memref<?xf32>, memref<?xi64>
+  tile.quiet level world
   tile.fence level world
   tile.get %recv[%idx] peer %me scope block level world to %buf : memref<?xf32>, memref<1024xf32>
   tile.get %recv2[%idx, %c0] peer %me scope warp level world to %tile : memref<?x?xf32>, memref<32x32xf32, #gpu.address_space<workgroup>>

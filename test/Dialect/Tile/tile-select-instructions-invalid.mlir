@@ -168,10 +168,10 @@ module attributes {tile.target = #tile.target<"sm_100a">} {
 
 // -----
 
-module attributes {tile.target = #tile.target<"sm_90a">} {
+module attributes {tile.target = #tile.target<"sm_80">} {
   tile.kernel @rank() threads(128) {
-    // expected-error @+1 {{'tile.rank' op is not lowered yet, for any chip: put/get/signal/wait across CTAs or GPUs}}
-    %r = tile.rank level world : i32
+    // expected-error @+1 {{'tile.rank' op level cluster needs thread-block clusters, which sm_80 does not have}}
+    %r = tile.rank level cluster : i32
   }
 }
 

@@ -97,6 +97,19 @@ void populateTileLoopToSCFPatterns(TileToGPUTypeConverter &converter,
 void populateTileMBarrierToNVGPUPatterns(TileToGPUTypeConverter &converter,
                                          RewritePatternSet &patterns,
                                          const ChipInfo &chip);
+/// Every distributed op (put, get, signal, wait, fence, quiet, rank,
+/// num_ranks) at both levels: the cluster's CTAs through distributed shared
+/// memory (Distributed/Cluster.cpp) and the job's GPUs through NVSHMEM
+/// (Distributed/Nvshmem.cpp).
+void populateTileDistributedToNVVMPatterns(TileToGPUTypeConverter &converter,
+                                           RewritePatternSet &patterns,
+                                           const ChipInfo &chip);
+void populateClusterCommunicationPatterns(TileToGPUTypeConverter &converter,
+                                          RewritePatternSet &patterns,
+                                          const ChipInfo &chip);
+void populateNvshmemCommunicationPatterns(TileToGPUTypeConverter &converter,
+                                          RewritePatternSet &patterns,
+                                          const ChipInfo &chip);
 
 /// Replaces each tile.warp_specialize, once the ops inside are lowered, by a
 /// chain of branches on the thread id, one per role placed by

@@ -12,10 +12,26 @@ using namespace mlir::tile::detail;
 // Distributed ops
 //===----------------------------------------------------------------------===//
 
+bool mlir::tile::isSymmetricBuffer(Value buffer) {
+  while (Operation *def = buffer.getDefiningOp()) {
+    if (!isa<memref::SubViewOp, memref::CastOp, memref::ReinterpretCastOp>(
+            def))
+      return false;
+    buffer = def->getOperand(0);
+  }
+  auto arg = cast<BlockArgument>(buffer);
+  auto function =
+      dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  return function && arg.getOwner()->isEntryBlock() &&
+         function.getArgAttr(arg.getArgNumber(),
+                             TileDialect::SymmetricAttrHelper::getNameStr());
+}
+
 // World-level buffers are symmetric global memory; cluster-level remote
 // buffers are shared memory of a peer CTA.
-static LogicalResult verifyPeerBuffer(Operation *op, StringRef name, Type type,
-                                      Level level) {
+static LogicalResult verifyPeerBuffer(Operation *op, StringRef name,
+                                      Value buffer, Level level) {
+  Type type = buffer.getType();
   MemorySpace space = getMemorySpace(type);
   MemorySpace expected =
       level == Level::world ? MemorySpace::Global : MemorySpace::Shared;
@@ -25,6 +41,26 @@ static LogicalResult verifyPeerBuffer(Operation *op, StringRef name, Type type,
            << " memory at level '" << stringifyLevel(level) << "', got "
            << stringifyMemorySpace(space) << " memory";
   return success();
+}
+
+// Scopes the lowering moves a tile with: the CTA (or role) or one warp.
+static LogicalResult verifyScope(Operation *op, Scope scope) {
+  if (scope == Scope::block || scope == Scope::warp)
+    return success();
+  return op->emitOpError("moves a tile at scope 'block' or 'warp', not '")
+         << stringifyScope(scope) << "'";
+}
+
+// Checked last, once the buffer is known to be global memory at world level.
+static LogicalResult verifySymmetric(Operation *op, StringRef name,
+                                     Value buffer, Level level) {
+  if (level != Level::world || isSymmetricBuffer(buffer))
+    return success();
+  return op->emitOpError("expects ")
+         << name
+         << " to be a symmetric buffer at level 'world' (the same buffer on "
+            "every rank): a kernel argument marked {tile.symmetric}, "
+            "allocated with the runtime's symmetric allocator";
 }
 
 static LogicalResult verifyLocalTile(Operation *op, StringRef name, Type type) {
@@ -62,8 +98,9 @@ static LogicalResult verifySignalWord(Operation *op, Type type) {
 
 LogicalResult PutOp::verify() {
   if (failed(verifyLocalTile(*this, "the source", getSource().getType())) ||
-      failed(verifyPeerBuffer(*this, "the destination", getDest().getType(),
+      failed(verifyPeerBuffer(*this, "the destination", getDest(),
                               getLevel())) ||
+      failed(verifyScope(*this, getScope())) ||
       failed(verifyTransfer(*this, getSource().getType(), getDest().getType(),
                             getDestOffsets())))
     return failure();
@@ -76,27 +113,32 @@ LogicalResult PutOp::verify() {
                        "together");
   if (getSignal()) {
     if (failed(verifySignalWord(*this, getSignal().getType())) ||
-        failed(verifyPeerBuffer(*this, "the signal", getSignal().getType(),
-                                getLevel())))
+        failed(verifyPeerBuffer(*this, "the signal", getSignal(),
+                                getLevel())) ||
+        failed(verifySymmetric(*this, "the signal", getSignal(), getLevel())))
       return failure();
   }
-  return success();
+  return verifySymmetric(*this, "the destination", getDest(), getLevel());
 }
 
 LogicalResult GetOp::verify() {
   if (failed(verifyLocalTile(*this, "the destination", getDest().getType())) ||
-      failed(verifyPeerBuffer(*this, "the source", getSource().getType(),
-                              getLevel())))
+      failed(verifyPeerBuffer(*this, "the source", getSource(),
+                              getLevel())) ||
+      failed(verifyScope(*this, getScope())))
     return failure();
-  return verifyTransfer(*this, getDest().getType(), getSource().getType(),
-                        getSourceOffsets());
+  if (failed(verifyTransfer(*this, getDest().getType(), getSource().getType(),
+                            getSourceOffsets())))
+    return failure();
+  return verifySymmetric(*this, "the source", getSource(), getLevel());
 }
 
 LogicalResult SignalOp::verify() {
   if (failed(verifySignalWord(*this, getSignal().getType())))
     return failure();
-  return verifyPeerBuffer(*this, "the signal", getSignal().getType(),
-                          getLevel());
+  if (failed(verifyPeerBuffer(*this, "the signal", getSignal(), getLevel())))
+    return failure();
+  return verifySymmetric(*this, "the signal", getSignal(), getLevel());
 }
 
 LogicalResult WaitOp::verify() {
@@ -105,5 +147,9 @@ LogicalResult WaitOp::verify() {
   MemorySpace space = getMemorySpace(getSignal().getType());
   if (space != MemorySpace::Global && space != MemorySpace::Shared)
     return emitOpError("expects the signal in global or shared memory");
+  if (space == MemorySpace::Global && !isSymmetricBuffer(getSignal()))
+    return emitOpError("waits on a signal in global memory, which must be a "
+                       "symmetric buffer (a kernel argument marked "
+                       "{tile.symmetric}) that peers signal");
   return success();
 }

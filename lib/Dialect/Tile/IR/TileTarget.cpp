@@ -1,6 +1,7 @@
 //===- TileTarget.cpp - #tile.target and the target queries ---------------===//
 
 #include "tile/Dialect/Tile/IR/TileTarget.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -67,6 +68,9 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                 "a power of two of at most 1024, got "
              << attribute.getValue();
   }
+  if (attribute.getName() == D::SymmetricAttrHelper::getNameStr())
+    return op->emitError() << "expects '" << attribute.getName().getValue()
+                           << "' on a kernel argument, not on an op";
   if (attribute.getName() != kTargetAttrName)
     return success();
   if (!isa<TargetAttr>(attribute.getValue()))
@@ -166,4 +170,26 @@ LogicalResult mlir::tile::requireMechanism(Operation *op, const ChipInfo &chip,
                                            MmaMechanism mechanism) {
   return requireMechanismImpl(op, chip, mechanism,
                               stringifyMmaMechanism(mechanism));
+}
+
+LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned region,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attribute) {
+  if (attribute.getName() != SymmetricAttrHelper::getNameStr())
+    return op->emitError() << "unknown tile argument attribute '"
+                           << attribute.getName().getValue() << "'";
+  if (!isa<UnitAttr>(attribute.getValue()))
+    return op->emitError() << "expects '" << attribute.getName().getValue()
+                           << "' to be a unit attribute";
+  if (!isa<KernelOp, gpu::GPUFuncOp>(op))
+    return op->emitError() << "expects '" << attribute.getName().getValue()
+                           << "' on a tile.kernel argument";
+  Type type = op->getRegion(region).getArgument(argIndex).getType();
+  if (!isa<MemRefType>(type) || getMemorySpace(type) != MemorySpace::Global)
+    return op->emitError() << "expects '" << attribute.getName().getValue()
+                           << "' on a global memref argument (a symmetric "
+                              "buffer), got argument "
+                           << argIndex << " of type " << type;
+  return success();
 }

@@ -175,12 +175,9 @@ static FailureOr<MmaMechanism> selectGemm(GemmOp op, const ChipInfo &chip) {
                                   : MmaMechanism::mma_sync;
 }
 
-// Ops that are not copies or gemms but still need something of the chip,
-// or are not lowered at all yet.
+// Ops that are not copies or gemms but still need something of the chip
+// (or of the kernel).
 static LogicalResult checkOtherOp(Operation *op, const ChipInfo &chip) {
-  auto notLowered = [&](StringRef what) {
-    return op->emitOpError() << "is not lowered yet, for any chip: " << what;
-  };
   if (isa<CommitGemmsOp>(op))
     return requireFeature(op, chip, Feature::Tcgen05, "(tcgen05.commit)");
   if (isa<AllocTmemOp, DeallocTmemOp>(op))
@@ -194,13 +191,21 @@ static LogicalResult checkOtherOp(Operation *op, const ChipInfo &chip) {
       split && split.setsRegisters())
     return requireFeature(op, chip, Feature::Setmaxnreg,
                           "registers(...) (setmaxnreg)");
-  if (auto barrier = dyn_cast<BarrierAllOp>(op)) {
-    if (barrier.getLevel() == Level::world)
-      return notLowered("barrier_all level world (NVSHMEM)");
-    return requireFeature(op, chip, Feature::Clusters, "a cluster barrier");
+  // Distributed ops at cluster level need a cluster; at world level NVSHMEM
+  // (any chip tile knows).
+  if (isa<PutOp, GetOp, SignalOp, WaitOp, FenceOp, QuietOp, BarrierAllOp,
+          RankOp, NumRanksOp>(op)) {
+    auto level = op->getAttrOfType<LevelAttr>("level");
+    if (!level || level.getValue() == Level::world)
+      return success();
+    if (failed(requireFeature(op, chip, Feature::Clusters, "level cluster")))
+      return failure();
+    auto kernel = op->getParentOfType<KernelOp>();
+    if (kernel && !kernel.getCluster())
+      return op->emitOpError("at level cluster needs a kernel with a cluster: "
+                             "write cluster(N, 1, 1) on the tile.kernel");
+    return success();
   }
-  if (isa<PutOp, GetOp, SignalOp, WaitOp, FenceOp, RankOp, NumRanksOp>(op))
-    return notLowered("put/get/signal/wait across CTAs or GPUs");
   return success();
 }
 

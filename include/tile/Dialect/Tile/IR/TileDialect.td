@@ -73,12 +73,18 @@ def Tile_Dialect : Dialect {
     "::mlir::DenseI64ArrayAttr":$scratch_request,
     "::mlir::IntegerAttr":$scratch_offset,
     // Tests only: asks for this many bytes of scratch for the op.
-    "::mlir::IntegerAttr":$test_scratch_bytes
+    "::mlir::IntegerAttr":$test_scratch_bytes,
+    // On a tile.kernel argument (a global memref): a symmetric buffer,
+    // allocated on every rank by the runtime's symmetric allocator
+    // (NVSHMEM), which world-level put/get/signal/wait may address.
+    "::mlir::UnitAttr":$symmetric
   );
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   // `tile.target` on a module must be a #tile.target.
   let hasOperationAttrVerify = 1;
+  // `tile.symmetric` on a kernel argument must be a unit on a global memref.
+  let hasRegionArgAttrVerify = 1;
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];

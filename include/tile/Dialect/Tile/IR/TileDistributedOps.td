@@ -12,12 +12,35 @@ include "tile/Dialect/Tile/IR/TileOpBase.td"
 def Tile_PutOp : Tile_Op<"put", [AttrSizedOperandSegments]> {
   let summary = "copies a local tile into a peer's symmetric buffer";
   let description = [{
-    Copies tile `%source` into `%dest` at `[offsets]` on peer `%peer`: another
-    CTA of the cluster (`level cluster`, distributed shared memory; `%dest`
-    is in shared memory) or another process of the job (`level world`,
-    NVSHMEM; `%dest` is a symmetric global buffer). `scope` names the threads
-    that issue it together. With `signal %sig[%i] <set|add> %v` the peer's
-    signal word is updated after the data has arrived.
+    Copies tile `%source` into the same-named buffer `%dest` of rank
+    `%peer`, at `[offsets]` (in elements of the tile's type; one per
+    dimension, the tile must lie inside `%dest`).
+
+    Ranks and buffers by `level`:
+    - `cluster`: the ranks are the CTAs of the kernel's thread-block
+      cluster (`tile.rank level cluster` is `%cluster_ctarank`); `%dest` is
+      a shared tile, and the peer's tile of that name is written through
+      distributed shared memory (`mapa`, stores to `shared::cluster`). The
+      kernel must have a cluster. The put is complete when it returns: the
+      data is written, and visible to the peer after a `tile.fence`, a
+      signal or `tile.barrier_all level cluster`.
+    - `world`: the ranks are processes, one per GPU (NVSHMEM processing
+      elements); `%dest` is a symmetric buffer, a kernel argument marked
+      `{tile.symmetric}` (allocated with the runtime's symmetric allocator,
+      the same on every rank). It lowers to NVSHMEM's device library
+      (`nvshmemx_putmem_{block,warp}`, with a signal
+      `nvshmemx_putmem_signal_nbi_{block,warp}`): without a signal the
+      source may be reused when it returns (delivery is ensured by
+      `tile.quiet` or a barrier); with one, the put returns once issued.
+
+    `scope` names the threads that issue it together, each with its part:
+    `block` (every thread of the CTA, or of its warp-specialised role) or
+    `warp` (each warp that runs it moves the whole tile on its own).
+
+    With `signal %sig[%i] set|add %v`, word `%i` of the peer's signal
+    buffer (i64 words: a shared tile at cluster level, a symmetric buffer at
+    world level) is set to or increased by `%v` once the data has landed
+    (put-with-signal), so the peer can `tile.wait` for it.
 
     Example:
 
@@ -27,9 +50,12 @@ def Tile_PutOp : Tile_Op<"put", [AttrSizedOperandSegments]> {
         : memref<1024xf32>, memref<?xf32>, memref<?xi64>
     ```
 
-    Rules: element types agree; `%dest` rank equals the tile's rank and one
-    offset per dimension is given; world-level buffers are in global memory,
-    cluster-level destinations in shared memory; signal words are i64.
+    Rules: element types agree; `%dest`'s rank equals the tile's rank and
+    one offset per dimension is given; the source is a shared tile (or at
+    world level a global or shared one) of static shape; world-level
+    buffers and signals are `{tile.symmetric}` kernel arguments,
+    cluster-level ones shared tiles; signal words are i64; scope `block` or
+    `warp`.
   }];
   let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$source,
                        Arg<AnyMemRef, "", [MemWrite]>:$dest,
@@ -51,9 +77,13 @@ def Tile_PutOp : Tile_Op<"put", [AttrSizedOperandSegments]> {
 def Tile_GetOp : Tile_Op<"get"> {
   let summary = "copies a tile out of a peer's symmetric buffer";
   let description = [{
-    Copies the tile at `[offsets]` of `%source` on peer `%peer` into the local
-    tile `%dest` (shape of `%dest`). Levels and scopes as for `tile.put`; the
-    data is in `%dest` when the op returns.
+    Copies the tile at `[offsets]` of the same-named buffer `%source` of
+    rank `%peer` into the local tile `%dest` (of `%dest`'s shape). Levels,
+    buffers and scopes as for `tile.put` (`ld.shared::cluster` through
+    `mapa` at cluster level, `nvshmemx_getmem_{block,warp}` at world level);
+    the data is in `%dest`, for all the threads of the scope, when the op
+    returns. The program makes sure the peer wrote it first (a signal and a
+    `tile.wait`, or a barrier).
 
     Example:
 
@@ -78,9 +108,12 @@ def Tile_GetOp : Tile_Op<"get"> {
 def Tile_SignalOp : Tile_Op<"signal", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "sets or adds to a peer's signal word";
   let description = [{
-    Updates word `%index` of the symmetric i64 buffer `%signal` on peer
-    `%peer`: `set` stores `%value`, `add` adds it atomically. Ordered after
-    the issuing threads' earlier puts to that peer.
+    Updates word `%index` of the i64 signal buffer `%signal` on rank
+    `%peer`: `set` stores `%value`, `add` adds it atomically. The CTA (or
+    its role) runs it together and the update happens once, after every
+    put the CTA issued before it to that peer has landed (a release at
+    cluster scope; `nvshmemx_signal_op` after `nvshmem_fence` at world
+    level).
 
     Example: `tile.signal %flags[%i] add %one peer %p level world : memref<?xi64>`
   }];
@@ -97,8 +130,13 @@ def Tile_SignalOp : Tile_Op<"signal", [MemoryEffects<[MemRead, MemWrite]>]> {
 def Tile_WaitOp : Tile_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "waits until a local signal word satisfies a comparison";
   let description = [{
-    Spins with acquire loads until word `%index` of the local signal buffer
-    compares true against `%value`.
+    Blocks until word `%index` of this rank's signal buffer compares true
+    against `%value` (`eq`, `ne`, `gt`, `ge`, `lt`, `le`, unsigned), with
+    acquire semantics: what the peers put before signalling is then
+    visible to every thread of the CTA (or its role), which run the op
+    together. At cluster level the buffer is a shared tile (an acquire spin
+    at cluster scope); in global memory (a symmetric buffer) it is
+    `nvshmem_signal_wait_until`.
 
     Example: `tile.wait %flags[%i] ge %expected : memref<?xi64>`
   }];
@@ -111,11 +149,26 @@ def Tile_WaitOp : Tile_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
 def Tile_FenceOp : Tile_Op<"fence", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "orders earlier puts before later ones to the same peer";
   let description = [{
-    Orders the calling thread's earlier puts and signals before its later
-    ones (`nvshmem_fence` at world level, `fence.acq_rel.cluster` at cluster
-    level).
+    Orders the calling threads' earlier puts and signals before their later
+    ones to the same peer (`nvshmem_fence` at world level,
+    `fence.acq_rel.cluster` at cluster level); it does not wait for
+    delivery (`tile.quiet` does).
 
     Example: `tile.fence level world`
+  }];
+  let arguments = (ins Tile_LevelAttr:$level);
+  let assemblyFormat = "`level` `` $level attr-dict";
+}
+
+def Tile_QuietOp : Tile_Op<"quiet", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits until this rank's puts and signals are delivered";
+  let description = [{
+    Returns when every put and signal the calling threads issued before it
+    is complete at its peer (`nvshmem_quiet` at world level;
+    `fence.acq_rel.cluster` at cluster level, where puts are stores that
+    complete as they are issued).
+
+    Example: `tile.quiet level world`
   }];
   let arguments = (ins Tile_LevelAttr:$level);
   let assemblyFormat = "`level` `` $level attr-dict";
@@ -138,6 +191,8 @@ def Tile_BarrierAllOp : Tile_Op<"barrier_all",
 def Tile_RankOp : Tile_Op<"rank", [Pure]> {
   let summary = "this CTA's rank in its cluster, or this process's in the job";
   let description = [{
+    `level cluster`: `%cluster_ctarank`; `level world`: `nvshmem_my_pe()`.
+
     Example: `%me = tile.rank level world : i32`
   }];
   let arguments = (ins Tile_LevelAttr:$level);
@@ -148,6 +203,8 @@ def Tile_RankOp : Tile_Op<"rank", [Pure]> {
 def Tile_NumRanksOp : Tile_Op<"num_ranks", [Pure]> {
   let summary = "number of CTAs in the cluster, or of processes in the job";
   let description = [{
+    `level cluster`: `%cluster_nctarank`; `level world`: `nvshmem_n_pes()`.
+
     Example: `%n = tile.num_ranks level cluster : i32`
   }];
   let arguments = (ins Tile_LevelAttr:$level);

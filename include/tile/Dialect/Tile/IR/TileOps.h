@@ -24,6 +24,10 @@ int64_t getMaxRunElements(ShapedType type);
 /// tile.pipelined_for with stages > 1: the copy tile-pipeline-loops
 /// multi-buffers and makes asynchronous.
 bool isPipelineProducer(CopyOp copy);
+
+/// Whether `buffer` is (a view of) a kernel argument marked
+/// `{tile.symmetric}`: the same buffer on every rank of the job.
+bool isSymmetricBuffer(Value buffer);
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_H

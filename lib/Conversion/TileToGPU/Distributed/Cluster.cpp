@@ -1,0 +1,296 @@
+//===- Cluster.cpp - put/get/signal/wait across the CTAs of a cluster -----===//
+//
+// `level cluster`: the ranks are the CTAs of the kernel's cluster and the
+// buffers shared tiles, the same in every CTA. A put writes the peer's tile
+// through distributed shared memory: each thread of the scope moves its
+// runs (the blocked layout over the scope's threads), storing to the peer's
+// address that `mapa` gives for its local one. With a signal, the scope
+// synchronises and one thread updates the peer's word with release
+// semantics at cluster scope (`st.release` / `red.release ... add`), which
+// orders every thread's stores before it. A get loads through `mapa`
+// likewise. A wait spins one thread on acquire loads of the local word,
+// then the scope synchronises; a signal is one thread's release after the
+// scope's synchronisation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Common.h"
+#include "tile/Conversion/TileToGPU/TileToGPU.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+namespace {
+// The threads that run a put or get together and their index among them.
+struct ScopeThreads {
+  Value tid;
+  int64_t count;
+  bool warp;
+};
+} // namespace
+
+static ScopeThreads scopeThreads(OpBuilder &b, Location loc, Operation *op,
+                                 Scope scope) {
+  if (scope == Scope::warp)
+    return {arith::IndexCastUIOp::create(
+                b, loc, b.getIndexType(),
+                NVVM::LaneIdOp::create(b, loc, b.getI32Type())),
+            32, true};
+  return {threadId(b, loc), getKernelThreads(op), false};
+}
+
+// Every thread of the scope has reached this point (and its stores are
+// ordered before what follows in the scope).
+static void syncScope(OpBuilder &b, Location loc, const ScopeThreads &scope) {
+  if (scope.warp)
+    NVVM::SyncWarpOp::create(b, loc,
+                             arith::ConstantIntOp::create(b, loc, -1, 32));
+  else
+    gpu::BarrierOp::create(b, loc);
+}
+
+// `body` in the scope's first thread.
+static void inLeader(OpBuilder &b, Location loc, const ScopeThreads &scope,
+                     function_ref<void(OpBuilder &)> body) {
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      scope.tid, constIndex(b, loc, 0));
+  auto branch = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  body(b);
+}
+
+// The peer CTA's address of element `indices` of shared tile `memref`.
+static Value peerPointer(OpBuilder &b, Location loc, Value memref,
+                         ValueRange indices, Value peer) {
+  Value local = elementPointer(b, loc, memref, indices,
+                               static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  auto cluster = LLVM::LLVMPointerType::get(
+      b.getContext(),
+      static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+  return NVVM::MapaOp::create(b, loc, cluster, local, peer);
+}
+
+// Word `index` of the peer's signal tile updated with release semantics at
+// cluster scope: stored (`set`) or added atomically (`add`).
+static void signalPeer(OpBuilder &b, Location loc, Value signal, Value index,
+                       SignalKind kind, Value value, Value peer) {
+  Value word = peerPointer(b, loc, signal, ValueRange{index}, peer);
+  Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), word);
+  StringRef text = kind == SignalKind::set
+                       ? "st.release.cluster.shared::cluster.u64 [$0], $1;"
+                       : "red.release.cluster.shared::cluster.add.u64 [$0], $1;";
+  createInlinePtx(b, loc, Type(), ValueRange{address, value}, text, "l,l");
+}
+
+static Value compare(OpBuilder &b, Location loc, Cmp cmp, Value lhs,
+                     Value rhs) {
+  arith::CmpIPredicate predicate;
+  switch (cmp) {
+  case Cmp::eq:
+    predicate = arith::CmpIPredicate::eq;
+    break;
+  case Cmp::ne:
+    predicate = arith::CmpIPredicate::ne;
+    break;
+  case Cmp::gt:
+    predicate = arith::CmpIPredicate::ugt;
+    break;
+  case Cmp::ge:
+    predicate = arith::CmpIPredicate::uge;
+    break;
+  case Cmp::lt:
+    predicate = arith::CmpIPredicate::ult;
+    break;
+  case Cmp::le:
+    predicate = arith::CmpIPredicate::ule;
+    break;
+  }
+  return arith::CmpIOp::create(b, loc, predicate, lhs, rhs);
+}
+
+// Moves the tile between local memory and the peer's shared tile, each
+// thread of the scope its runs; `toPeer` for a put.
+static void moveTile(OpBuilder &b, Location loc, Value local, Value remote,
+                     ValueRange offsets, Value peer, const ScopeThreads &scope,
+                     bool toPeer) {
+  auto type = cast<MemRefType>(local.getType());
+  Distribution dist = Distribution::forMemRef(type, scope.count);
+  auto vecType = VectorType::get({dist.vector}, type.getElementType());
+  // Offsets are run-time values: only element alignment is known.
+  unsigned align = type.getElementTypeBitWidth() / 8;
+  for (int64_t r = 0; r < dist.runsPerThread(); ++r) {
+    auto move = [&](OpBuilder &b, Location loc) {
+      SmallVector<Value> coords = dist.runCoordinates(b, loc, scope.tid, r);
+      Value at = peerPointer(b, loc, remote, addIndices(b, loc, offsets, coords),
+                             peer);
+      if (toPeer) {
+        Value run = vector::LoadOp::create(b, loc, vecType, local, coords);
+        LLVM::StoreOp::create(b, loc, run, at, align);
+      } else {
+        Value run = LLVM::LoadOp::create(b, loc, vecType, at, align);
+        vector::StoreOp::create(b, loc, run, local, coords);
+      }
+    };
+    if (dist.isEven()) {
+      move(b, loc);
+      continue;
+    }
+    scf::IfOp::create(b, loc, dist.runExists(b, loc, scope.tid, r),
+                      [&](OpBuilder &ib, Location il) {
+                        move(ib, il);
+                        scf::YieldOp::create(ib, il);
+                      });
+  }
+}
+
+namespace {
+template <typename OpT> struct ClusterPattern : ChipPattern<OpT> {
+  using ChipPattern<OpT>::ChipPattern;
+  using Adaptor = typename OpT::Adaptor;
+  LogicalResult
+  matchAndRewrite(OpT op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    if (op.getLevel() != Level::cluster)
+      return rewriter.notifyMatchFailure(op, "world level");
+    if (failed(requireFeature(op, this->chip, Feature::Clusters,
+                              "level cluster")))
+      return failure();
+    lower(op, adaptor, rewriter);
+    return success();
+  }
+  // Replaces or erases `op`.
+  virtual void lower(OpT op, Adaptor adaptor,
+                     ConversionPatternRewriter &rewriter) const = 0;
+};
+
+struct PutLowering : ClusterPattern<PutOp> {
+  using ClusterPattern::ClusterPattern;
+  void lower(PutOp op, Adaptor adaptor,
+             ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ScopeThreads scope = scopeThreads(rewriter, loc, op, op.getScope());
+    // The source tile is complete for the scope before it is read.
+    syncScope(rewriter, loc, scope);
+    moveTile(rewriter, loc, adaptor.getSource(), adaptor.getDest(),
+             adaptor.getDestOffsets(), adaptor.getPeer(), scope,
+             /*toPeer=*/true);
+    syncScope(rewriter, loc, scope);
+    if (op.getSignal())
+      inLeader(rewriter, loc, scope, [&](OpBuilder &b) {
+        signalPeer(b, loc, adaptor.getSignal(), adaptor.getSignalIndex(),
+                   *op.getSignalKind(), adaptor.getSignalValue(),
+                   adaptor.getPeer());
+      });
+    rewriter.eraseOp(op);
+  }
+};
+
+struct GetLowering : ClusterPattern<GetOp> {
+  using ClusterPattern::ClusterPattern;
+  void lower(GetOp op, Adaptor adaptor,
+             ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ScopeThreads scope = scopeThreads(rewriter, loc, op, op.getScope());
+    moveTile(rewriter, loc, adaptor.getDest(), adaptor.getSource(),
+             adaptor.getSourceOffsets(), adaptor.getPeer(), scope,
+             /*toPeer=*/false);
+    syncScope(rewriter, loc, scope);
+    rewriter.eraseOp(op);
+  }
+};
+
+struct SignalLowering : ClusterPattern<SignalOp> {
+  using ClusterPattern::ClusterPattern;
+  void lower(SignalOp op, Adaptor adaptor,
+             ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ScopeThreads scope = scopeThreads(rewriter, loc, op, Scope::block);
+    syncScope(rewriter, loc, scope);
+    inLeader(rewriter, loc, scope, [&](OpBuilder &b) {
+      signalPeer(b, loc, adaptor.getSignal(), adaptor.getIndex(),
+                 op.getKind(), adaptor.getValue(), adaptor.getPeer());
+    });
+    rewriter.eraseOp(op);
+  }
+};
+
+// A wait on a shared signal word (the cluster's); a global one is a
+// symmetric buffer, which NVSHMEM waits on (Nvshmem.cpp).
+struct WaitLowering : ChipPattern<WaitOp> {
+  using ChipPattern::ChipPattern;
+  LogicalResult
+  matchAndRewrite(WaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (getMemorySpace(op.getSignal().getType()) != MemorySpace::Shared)
+      return rewriter.notifyMatchFailure(op, "a global signal");
+    Location loc = op.getLoc();
+    ScopeThreads scope = scopeThreads(rewriter, loc, op, Scope::block);
+    Value word = elementPointer(
+        rewriter, loc, adaptor.getSignal(), ValueRange{adaptor.getIndex()},
+        static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+    Value address =
+        LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), word);
+    inLeader(rewriter, loc, scope, [&](OpBuilder &b) {
+      auto spin = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
+      Block *before = b.createBlock(&spin.getBefore());
+      Value seen = createInlinePtx(
+          b, loc, b.getI64Type(), ValueRange{address},
+          "ld.acquire.cluster.shared::cta.u64 $0, [$1];", "=l,l");
+      Value done = compare(b, loc, op.getCmp(), seen, adaptor.getValue());
+      scf::ConditionOp::create(
+          b, loc,
+          arith::XOrIOp::create(b, loc, done,
+                                arith::ConstantIntOp::create(b, loc, 1, 1)),
+          ValueRange{});
+      b.createBlock(&spin.getAfter());
+      scf::YieldOp::create(b, loc);
+    });
+    syncScope(rewriter, loc, scope);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+// Puts are stores that complete as they are issued: fence and quiet both
+// order them before what follows, at cluster scope.
+template <typename OpT> struct FenceLowering : ClusterPattern<OpT> {
+  using ClusterPattern<OpT>::ClusterPattern;
+  void lower(OpT op, typename OpT::Adaptor,
+             ConversionPatternRewriter &rewriter) const override {
+    createInlinePtx(rewriter, op.getLoc(), Type(), ValueRange{},
+                    "fence.acq_rel.cluster;", "");
+    rewriter.eraseOp(op);
+  }
+};
+
+struct RankLowering : ClusterPattern<RankOp> {
+  using ClusterPattern::ClusterPattern;
+  void lower(RankOp op, Adaptor,
+             ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, NVVM::ClusterId::create(rewriter, op.getLoc(),
+                                                   rewriter.getI32Type()));
+  }
+};
+
+struct NumRanksLowering : ClusterPattern<NumRanksOp> {
+  using ClusterPattern::ClusterPattern;
+  void lower(NumRanksOp op, Adaptor,
+             ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, NVVM::ClusterDim::create(rewriter, op.getLoc(),
+                                                    rewriter.getI32Type()));
+  }
+};
+} // namespace
+
+void mlir::tile::populateClusterCommunicationPatterns(
+    TileToGPUTypeConverter &converter, RewritePatternSet &patterns,
+    const ChipInfo &chip) {
+  patterns.add<PutLowering, GetLowering, SignalLowering, WaitLowering,
+               FenceLowering<FenceOp>, FenceLowering<QuietOp>, RankLowering,
+               NumRanksLowering>(converter, patterns.getContext(), chip);
+}

@@ -1,0 +1,76 @@
+// What the distributed ops refuse, each with a located error saying what to
+// write: world-level buffers that are not symmetric, scopes the lowering
+// does not move tiles with, the symmetric marker in the wrong place.
+// RUN: tile-opt %s --split-input-file --verify-diagnostics -o /dev/null
+
+tile.kernel @not_symmetric(%X: memref<?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 1 : i32
+  %t = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  // expected-error @below {{'tile.put' op expects the destination to be a symmetric buffer at level 'world' (the same buffer on every rank): a kernel argument marked {tile.symmetric}, allocated with the runtime's symmetric allocator}}
+  tile.put %t to %X[%c0] peer %p scope block level world : memref<64xf32, #gpu.address_space<workgroup>>, memref<?xf32>
+}
+
+// -----
+
+tile.kernel @signal_not_symmetric(%X: memref<?xf32> {tile.symmetric}, %f: memref<?xi64>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 1 : i32
+  %v = arith.constant 1 : i64
+  %t = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  // expected-error @below {{'tile.put' op expects the signal to be a symmetric buffer at level 'world'}}
+  tile.put %t to %X[%c0] peer %p scope block level world signal %f[%c0] set %v : memref<64xf32, #gpu.address_space<workgroup>>, memref<?xf32>, memref<?xi64>
+}
+
+// -----
+
+tile.kernel @get_not_symmetric(%X: memref<?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 1 : i32
+  %t = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  // expected-error @below {{'tile.get' op expects the source to be a symmetric buffer at level 'world'}}
+  tile.get %X[%c0] peer %p scope block level world to %t : memref<?xf32>, memref<64xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @wait_not_symmetric(%f: memref<?xi64>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant 1 : i64
+  // expected-error @below {{'tile.wait' op waits on a signal in global memory, which must be a symmetric buffer (a kernel argument marked {tile.symmetric}) that peers signal}}
+  tile.wait %f[%c0] ge %v : memref<?xi64>
+}
+
+// -----
+
+tile.kernel @thread_scope(%X: memref<?xf32> {tile.symmetric}) threads(128) {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 1 : i32
+  %t = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  // expected-error @below {{'tile.put' op moves a tile at scope 'block' or 'warp', not 'thread'}}
+  tile.put %t to %X[%c0] peer %p scope thread level world : memref<64xf32, #gpu.address_space<workgroup>>, memref<?xf32>
+}
+
+// -----
+
+// expected-error @below {{expects 'tile.symmetric' on a global memref argument (a symmetric buffer), got argument 0 of type 'index'}}
+tile.kernel @symmetric_index(%i: index {tile.symmetric}) threads(128) {
+}
+
+// -----
+
+tile.kernel @symmetric_on_op() threads(128) {
+  // expected-error @below {{expects 'tile.symmetric' on a kernel argument, not on an op}}
+  %c0 = arith.constant {tile.symmetric} 0 : index
+}
+
+// -----
+
+// A wait comparison must be one of eq, ne, gt, ge, lt, le.
+tile.kernel @bad_comparison(%f: memref<?xi64> {tile.symmetric}) threads(128) {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant 1 : i64
+  // expected-error @below {{expected ::mlir::tile::Cmp to be one of: eq, ne, gt, ge, lt, le}}
+  // expected-error @below {{failed to parse Tile_CmpAttr parameter 'value' which is to be a `::mlir::tile::Cmp`}}
+  tile.wait %f[%c0] gte %v : memref<?xi64>
+}

@@ -1,0 +1,53 @@
+// convert-tile-distributed-to-nvvm alone (after outlining), both levels.
+// RUN: tile-opt %s --split-input-file --tile-attach-target=chip=sm_90a --tile-select-instructions --convert-tile-kernel-to-gpu --convert-tile-distributed-to-nvvm --canonicalize --cse
+
+// Cluster level: rank and size from %cluster_ctarank / %cluster_nctarank;
+// a block-scope put of a 256-element shared tile: a CTA barrier (the source
+// is complete), each of the 128 threads stores its 2-element run at the
+// peer's address `mapa` gives for its local one, a barrier, then thread 0
+// adds to the peer's signal word with release semantics at cluster scope;
+// the wait spins thread 0 on acquire loads of the local word, then the
+// barrier; a warp-scope get loads the runs through `mapa` (32 lanes, 8
+// elements each), then the warp synchronises; fence is fence.acq_rel.cluster.
+tile.kernel @cluster(%X: memref<?xf32>) threads(128) cluster(2, 1, 1) {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1 : i64
+  %c1 = arith.constant 1 : i32
+  %me = tile.rank level cluster : i32
+  %n = tile.num_ranks level cluster : i32
+  %next0 = arith.addi %me, %c1 : i32
+  %next = arith.remui %next0, %n : i32
+  %mine = tile.alloc_shared : memref<256xf32, #gpu.address_space<workgroup>>
+  %recv = tile.alloc_shared : memref<256xf32, #gpu.address_space<workgroup>>
+  %flags = tile.alloc_shared : memref<2xi64, #gpu.address_space<workgroup>>
+  tile.put %mine to %recv[%c0] peer %next scope block level cluster signal %flags[%c0] add %one : memref<256xf32, #gpu.address_space<workgroup>>, memref<256xf32, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
+  tile.wait %flags[%c0] ge %one : memref<2xi64, #gpu.address_space<workgroup>>
+  tile.get %recv[%c0] peer %next scope warp level cluster to %mine : memref<256xf32, #gpu.address_space<workgroup>>, memref<256xf32, #gpu.address_space<workgroup>>
+  tile.fence level cluster
+}
+
+// -----
+
+// World level: NVSHMEM device calls on symmetric buffers, declared in the
+// gpu.module. A 4 x 64 tile put with a signal: three rows by
+// nvshmemx_putmem_nbi_block, then nvshmem_fence and the last row by
+// nvshmemx_putmem_signal_nbi_block (signal add = 10); the wait is thread 0's
+// nvshmem_signal_wait_until (ge = 5) and a CTA barrier; a warp-scope get per
+// row (nvshmemx_getmem_warp); the signal op is thread 0's fence and
+// nvshmemx_signal_op (set = 9) after a CTA barrier; quiet and barrier_all
+// are nvshmem_quiet and nvshmemx_barrier_all_block; shared tiles pass their
+// generic address.
+tile.kernel @world(%X: memref<?x?xf32> {tile.symmetric}, %flags: memref<?xi64> {tile.symmetric}) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i64
+  %me = tile.rank level world : i32
+  %n = tile.num_ranks level world : i32
+  %t = tile.alloc_shared : memref<4x64xf32, #gpu.address_space<workgroup>>
+  tile.put %t to %X[%c0, %c0] peer %n scope block level world signal %flags[%c0] add %one : memref<4x64xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>, memref<?xi64>
+  tile.wait %flags[%c0] ge %one : memref<?xi64>
+  tile.get %X[%c0, %c0] peer %me scope warp level world to %t : memref<?x?xf32>, memref<4x64xf32, #gpu.address_space<workgroup>>
+  tile.signal %flags[%c1] set %one peer %me level world : memref<?xi64>
+  tile.quiet level world
+  tile.barrier_all level world
+}
