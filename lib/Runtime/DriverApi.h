@@ -33,6 +33,8 @@
   X(cuDevicePrimaryCtxRetain)                                                  \
   X(cuDevicePrimaryCtxRelease)                                                 \
   X(cuCtxSetCurrent)                                                           \
+  X(cuCtxGetCurrent)                                                           \
+  X(cuCtxGetDevice)                                                            \
   X(cuCtxSynchronize)                                                          \
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
@@ -44,6 +46,11 @@
   X(cuModuleLoadData)                                                          \
   X(cuModuleUnload)                                                            \
   X(cuModuleGetFunction)                                                       \
+  X(cuLinkCreate)                                                              \
+  X(cuLinkAddData)                                                             \
+  X(cuLinkAddFile)                                                             \
+  X(cuLinkComplete)                                                            \
+  X(cuLinkDestroy)                                                             \
   X(cuFuncSetAttribute)                                                        \
   X(cuLaunchKernel)                                                            \
   X(cuLaunchKernelEx)                                                          \

@@ -83,8 +83,15 @@ tile::rt::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
       }
       os << ' ' << kSwizzle << ' ' << t.spec.swizzleBytes << '\n';
     }
+    if (k.linksNvshmem)
+      os << kLink << ' ' << k.name << ' ' << kNvshmem << '\n';
   }
   return os.str();
+}
+
+bool tile::rt::needsNvshmem(const std::vector<KernelInfo> &infos) {
+  return std::any_of(infos.begin(), infos.end(),
+                     [](const KernelInfo &k) { return k.linksNvshmem; });
 }
 
 //===----------------------------------------------------------------------===//
@@ -229,21 +236,60 @@ PendingTma parseTmaRecord(LineParser &p, unsigned line) {
   return tma;
 }
 
-/// Attaches each tma record to its kernel.
-void resolveTmas(std::vector<KernelInfo> &kernels,
-                 std::vector<PendingTma> &tmas) {
+/// A link record, resolved like a tma record.
+struct PendingLink {
+  std::string kernel;
+  unsigned line;
+};
+
+/// The rest of a link record, after its record name. NVSHMEM is the only
+/// library a kernel can ask for so far.
+PendingLink parseLinkRecord(LineParser &p, unsigned line) {
+  PendingLink link;
+  link.line = line;
+  link.kernel = p.next("a kernel name");
+  const std::string &library = p.next("a library name");
+  if (library != kinfo::kNvshmem)
+    p.fail("unknown library '" + library + "' in a link record (expected '" +
+           kinfo::kNvshmem + "')");
+  p.end();
+  return link;
+}
+
+KernelInfo &kernelOfRecord(std::vector<KernelInfo> &kernels,
+                           const std::string &kernel, const char *record,
+                           unsigned line) {
+  auto it =
+      std::find_if(kernels.begin(), kernels.end(),
+                   [&](const KernelInfo &k) { return k.name == kernel; });
+  if (it == kernels.end())
+    LineParser({}, line).fail(std::string(record) +
+                              " record names unknown kernel '" + kernel + "'");
+  return *it;
+}
+
+/// Attaches each tma and link record to its kernel.
+void resolveRecords(std::vector<KernelInfo> &kernels,
+                    std::vector<PendingTma> &tmas,
+                    const std::vector<PendingLink> &links) {
   for (PendingTma &tma : tmas) {
-    auto it = std::find_if(
-        kernels.begin(), kernels.end(),
-        [&](const KernelInfo &k) { return k.name == tma.kernel; });
-    LineParser p({}, tma.line);
-    if (it == kernels.end())
-      p.fail("tma record names unknown kernel '" + tma.kernel + "'");
-    for (const TmaInfo &other : it->tmas)
+    KernelInfo &kernel =
+        kernelOfRecord(kernels, tma.kernel, kinfo::kTma, tma.line);
+    for (const TmaInfo &other : kernel.tmas)
       if (other.param == tma.info.param)
-        p.fail("kernel '" + tma.kernel + "' has two tma records for param " +
-               std::to_string(tma.info.param));
-    it->tmas.push_back(std::move(tma.info));
+        LineParser({}, tma.line)
+            .fail("kernel '" + tma.kernel + "' has two tma records for param " +
+                  std::to_string(tma.info.param));
+    kernel.tmas.push_back(std::move(tma.info));
+  }
+  for (const PendingLink &link : links) {
+    KernelInfo &kernel =
+        kernelOfRecord(kernels, link.kernel, kinfo::kLink, link.line);
+    if (kernel.linksNvshmem)
+      LineParser({}, link.line)
+          .fail("kernel '" + link.kernel + "' has two '" + kinfo::kLink + " " +
+                kinfo::kNvshmem + "' records");
+    kernel.linksNvshmem = true;
   }
 }
 } // namespace
@@ -252,6 +298,7 @@ std::vector<KernelInfo> tile::rt::parseKernelInfo(const std::string &text) {
   std::vector<KernelInfo> kernels;
   std::map<std::string, unsigned> kernelLines;
   std::vector<PendingTma> tmas;
+  std::vector<PendingLink> links;
 
   std::istringstream stream(text);
   std::string lineText;
@@ -270,12 +317,14 @@ std::vector<KernelInfo> tile::rt::parseKernelInfo(const std::string &text) {
       kernels.push_back(std::move(info));
     } else if (record == kinfo::kTma) {
       tmas.push_back(parseTmaRecord(p, lineNo));
+    } else if (record == kinfo::kLink) {
+      links.push_back(parseLinkRecord(p, lineNo));
     } else {
       p.fail("unknown record '" + record + "' (expected '" + kinfo::kKernel +
-             "' or '" + kinfo::kTma + "')");
+             "', '" + kinfo::kTma + "' or '" + kinfo::kLink + "')");
     }
   }
-  resolveTmas(kernels, tmas);
+  resolveRecords(kernels, tmas, links);
   return kernels;
 }
 

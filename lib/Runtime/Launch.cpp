@@ -6,8 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverApi.h"
+#include "NvshmemApi.h"
 #include "tile/Runtime/Launch.h"
+#include "tile/Runtime/Nvshmem.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -19,7 +22,7 @@ using namespace tile::rt::detail;
 // Module
 //===----------------------------------------------------------------------===//
 
-Module Module::loadCubinFile(const std::string &path) {
+static std::vector<char> readImage(const std::string &path) {
   std::ifstream file(path, std::ios::binary);
   if (!file)
     throw Error("Module::loadCubinFile: cannot read '" + path + "'");
@@ -29,11 +32,51 @@ Module Module::loadCubinFile(const std::string &path) {
     throw Error("Module::loadCubinFile: error reading '" + path + "'");
   if (image.empty())
     throw Error("Module::loadCubinFile: '" + path + "' is empty");
+  return image;
+}
+
+Module Module::loadCubinFile(const std::string &path) {
+  std::vector<char> image = readImage(path);
   try {
     return loadImage(image.data(), image.size());
   } catch (const Error &e) {
     throw Error(std::string(e.what()) + " while loading '" + path + "'");
   }
+}
+
+Module Module::loadCubinFile(const std::string &path,
+                             const std::vector<KernelInfo> &infos) {
+  std::vector<char> image = readImage(path);
+  try {
+    return loadImage(image.data(), image.size(), infos);
+  } catch (const Error &e) {
+    throw Error(std::string(e.what()) + " while loading '" + path + "'");
+  }
+}
+
+Module Module::loadImage(const void *image, size_t bytes,
+                         const std::vector<KernelInfo> &infos) {
+  auto needing =
+      std::find_if(infos.begin(), infos.end(),
+                   [](const KernelInfo &k) { return k.linksNvshmem; });
+  if (needing == infos.end())
+    return loadImage(image, bytes);
+  if (!image || bytes == 0)
+    throw Error("Module::loadImage: empty image");
+  // NVSHMEM before the driver: its absence is what the user must fix.
+  std::string why;
+  if (!nvshmemAvailable(&why))
+    throw Error("kernel '" + needing->name + "' " + why);
+  // Initialising makes the PE's device current, which is the link target.
+  nvshmemInit();
+  std::string linked = detail::linkWithNvshmem(image, bytes);
+  CUmodule handle = nullptr;
+  TILE_CU_CTX("(the kernel image linked with NVSHMEM)", cuModuleLoadData,
+              &handle, linked.data());
+  Module module(handle);
+  detail::nvshmemModuleInit(handle);
+  module.nvshmem_ = true;
+  return module;
 }
 
 Module Module::loadImage(const void *image, size_t bytes) {
@@ -54,15 +97,19 @@ Module Module::loadImage(const void *image, size_t bytes) {
   return Module(module);
 }
 
-Module::Module(Module &&other) noexcept : module_(other.module_) {
+Module::Module(Module &&other) noexcept
+    : module_(other.module_), nvshmem_(other.nvshmem_) {
   other.module_ = nullptr;
+  other.nvshmem_ = false;
 }
 
 Module &Module::operator=(Module &&other) noexcept {
   if (this != &other) {
     reset();
     module_ = other.module_;
+    nvshmem_ = other.nvshmem_;
     other.module_ = nullptr;
+    other.nvshmem_ = false;
   }
   return *this;
 }
@@ -72,6 +119,10 @@ Module::~Module() { reset(); }
 void Module::reset() noexcept {
   if (!module_)
     return;
+  // NVSHMEM keeps the module's device state registered until told.
+  if (nvshmem_)
+    detail::nvshmemModuleFinalize(module_);
+  nvshmem_ = false;
   if (const DriverApi *driver = apiIfLoaded())
     if (driver->cuModuleUnload)
       (void)driver->cuModuleUnload(module_);

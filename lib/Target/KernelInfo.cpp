@@ -97,8 +97,19 @@ LogicalResult mlir::tile::writeKernelInfo(ModuleOp module,
     if (!func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
       return WalkResult::advance();
     kernels.emplace_back();
-    return failed(readKernel(func, kernels.back())) ? WalkResult::interrupt()
-                                                    : WalkResult::advance();
+    if (failed(readKernel(func, kernels.back())))
+      return WalkResult::interrupt();
+    // Calls into NVSHMEM's device library (level world): the runtime links
+    // it in before loading (the cubin is relocatable).
+    kernels.back().linksNvshmem =
+        func.walk([](LLVM::CallOp call) {
+              std::optional<StringRef> callee = call.getCallee();
+              return callee && callee->starts_with("nvshmem")
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            })
+            .wasInterrupted();
+    return WalkResult::advance();
   });
   if (result.wasInterrupted())
     return failure();

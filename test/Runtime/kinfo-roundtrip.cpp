@@ -44,7 +44,7 @@ bool sameDims(const Dim3 &a, const Dim3 &b) {
 bool sameKernel(const KernelInfo &a, const KernelInfo &b) {
   if (a.name != b.name || !sameDims(a.block, b.block) ||
       !sameDims(a.cluster, b.cluster) || a.sharedBytes != b.sharedBytes ||
-      a.tmas.size() != b.tmas.size())
+      a.tmas.size() != b.tmas.size() || a.linksNvshmem != b.linksNvshmem)
     return false;
   for (size_t i = 0; i < a.tmas.size(); ++i) {
     const TmaInfo &x = a.tmas[i], &y = b.tmas[i];
@@ -112,6 +112,43 @@ void testRoundTrip() {
          "the header alone reads back as no kernels");
 }
 
+// A kernel that calls NVSHMEM, as tile-translate writes it for kernels with
+// put/get/signal/wait.
+const char *kLinkText =
+    "# tile kernel description: launch shape, shared memory, TMA maps\n"
+    "kernel ring block 128 1 1 cluster 1 1 1 smem 0\n"
+    "link ring nvshmem\n"
+    "kernel scale block 128 1 1 cluster 1 1 1 smem 0\n";
+
+void testLinkRecord() {
+  KernelInfo ring;
+  ring.name = "ring";
+  ring.block = {128, 1, 1};
+  ring.linksNvshmem = true;
+  KernelInfo scale;
+  scale.name = "scale";
+  scale.block = {128, 1, 1};
+  std::string text = serializeKernelInfo({ring, scale});
+  expect(text == kLinkText, "link record written after its kernel:\n" + text);
+  std::string error = parseError(text);
+  expect(error.empty(), "link record parses: " + error);
+  if (!error.empty())
+    return;
+  std::vector<KernelInfo> parsed = parseKernelInfo(text);
+  expect(parsed.size() == 2 && sameKernel(parsed[0], ring) &&
+             sameKernel(parsed[1], scale),
+         "link record reads back onto its kernel only");
+  expect(needsNvshmem(parsed), "needsNvshmem sees the link record");
+  expect(!needsNvshmem(sampleKernels()), "no link record, no NVSHMEM");
+  expect(serializeKernelInfo(parsed) == text, "write(read(link text)) == text");
+  // Like tma records, a link record may come first.
+  std::vector<KernelInfo> early = parseKernelInfo(
+      "link ring nvshmem # before its kernel\n"
+      "kernel ring block 128 1 1 cluster 1 1 1 smem 0\n");
+  expect(early.size() == 1 && early[0].linksNvshmem,
+         "link record before its kernel");
+}
+
 void testMalformed() {
   struct Case {
     const char *text;
@@ -130,6 +167,19 @@ void testMalformed() {
       {"tma k param 2147483648", "kinfo:1: a parameter index must be 0 to "
                                  "2147483647, got 2147483648"},
       {"\xff\xfe garbage", "kinfo:1: unknown record '\xff\xfe'"},
+      {"link", "kinfo:1: expected a kernel name but the line ends"},
+      {"link k", "kinfo:1: expected a library name but the line ends"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nlink k libfoo",
+       "kinfo:2: unknown library 'libfoo' in a link record (expected "
+       "'nvshmem')"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nlink k nvshmem extra",
+       "kinfo:2: unexpected 'extra' at the end of the line"},
+      {"link k nvshmem", "kinfo:1: link record names unknown kernel 'k'"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nlink k nvshmem\n"
+       "link k nvshmem",
+       "kinfo:3: kernel 'k' has two 'link nvshmem' records"},
+      {"linker k nvshmem", "kinfo:1: unknown record 'linker' (expected "
+                           "'kernel', 'tma' or 'link')"},
   };
   for (const Case &c : cases)
     expectError(std::string("parseKernelInfo refuses \"") + c.text + "\"",
@@ -137,27 +187,29 @@ void testMalformed() {
 
   // Every truncation of a valid description either parses or is refused
   // with a line-numbered Error.
-  std::string text = kSampleText;
-  for (size_t n = 0; n <= text.size(); ++n) {
-    std::string error = parseError(text.substr(0, n));
-    expect(error.empty() || error.rfind("kinfo:", 0) == 0,
-           "truncated after " + std::to_string(n) + " bytes: " + error);
-  }
-  // So does every single-byte change to a few troublesome characters.
-  for (size_t n = 0; n < text.size(); ++n)
-    for (char c : {'\0', ' ', 'x', '#', '-', '9', '\n'}) {
-      std::string damaged = text;
-      damaged[n] = c;
-      std::string error = parseError(damaged);
+  for (std::string text : {kSampleText, kLinkText}) {
+    for (size_t n = 0; n <= text.size(); ++n) {
+      std::string error = parseError(text.substr(0, n));
       expect(error.empty() || error.rfind("kinfo:", 0) == 0,
-             "byte " + std::to_string(n) + " changed: " + error);
+             "truncated after " + std::to_string(n) + " bytes: " + error);
     }
+    // So does every single-byte change to a few troublesome characters.
+    for (size_t n = 0; n < text.size(); ++n)
+      for (char c : {'\0', ' ', 'x', '#', '-', '9', '\n'}) {
+        std::string damaged = text;
+        damaged[n] = c;
+        std::string error = parseError(damaged);
+        expect(error.empty() || error.rfind("kinfo:", 0) == 0,
+               "byte " + std::to_string(n) + " changed: " + error);
+      }
+  }
 }
 
 } // namespace
 
 int main() {
   testRoundTrip();
+  testLinkRecord();
   testMalformed();
   if (failures) {
     std::printf("%d failure(s)\n", failures);

@@ -9,14 +9,19 @@
 //===----------------------------------------------------------------------===//
 
 #include "Check.h"
+// White-box checks of NVSHMEM's bootstrap plan and kernel scan.
+#include "NvshmemApi.h"
 #include "tile/Runtime/Runtime.h"
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <vector>
 
 using namespace tile::rt;
@@ -35,13 +40,14 @@ kernel gemm block 384 1 1 cluster 2 1 1 smem 197632
 tma gemm param 1 arg 1 type bf16 box 256x64 swizzle 128
 tma gemm param 5 arg 2 type f32 box 8x16x4 swizzle 0
 kernel copy block 128 1 1 cluster 1 1 1 smem 0
+link copy nvshmem   # it calls NVSHMEM
 )";
 
 const char *kExpectedDump = R"(kernel gemm block 384x1x1 cluster 2x1x1 smem 197632 tmas 3
   tma param 0 arg 0 type bf16 box [64,64] swizzle 128 oobZero 1
   tma param 1 arg 1 type bf16 box [256,64] swizzle 128 oobZero 1
   tma param 5 arg 2 type f32 box [8,16,4] swizzle 0 oobZero 1
-kernel copy block 128x1x1 cluster 1x1x1 smem 0 tmas 0
+kernel copy block 128x1x1 cluster 1x1x1 smem 0 tmas 0 links nvshmem
 )";
 
 std::string dump(const std::vector<KernelInfo> &infos) {
@@ -50,7 +56,7 @@ std::string dump(const std::vector<KernelInfo> &infos) {
     os << "kernel " << k.name << " block " << k.block.x << "x" << k.block.y
        << "x" << k.block.z << " cluster " << k.cluster.x << "x" << k.cluster.y
        << "x" << k.cluster.z << " smem " << k.sharedBytes << " tmas "
-       << k.tmas.size() << "\n";
+       << k.tmas.size() << (k.linksNvshmem ? " links nvshmem" : "") << "\n";
     for (const TmaInfo &t : k.tmas) {
       os << "  tma param " << t.param << " arg " << t.arg << " type "
          << t.spec.elementType << " box [";
@@ -316,6 +322,214 @@ void testWithoutDriver() {
   // Constructing and destroying empty RAII objects must never touch CUDA.
   DeviceBuffer empty(0);
   expect(empty.ptr() == 0 && empty.size() == 0, "empty buffer");
+}
+
+//===----------------------------------------------------------------------===//
+// NVSHMEM, installed or not
+//===----------------------------------------------------------------------===//
+
+/// Sets or (with nullptr) unsets a variable for the scope of one check.
+class ScopedEnv {
+public:
+  ScopedEnv(const char *name, const char *value) : name(name) {
+    if (const char *old = std::getenv(name))
+      previous = old, hadValue = true;
+    if (value)
+      setenv(name, value, 1);
+    else
+      unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (hadValue)
+      setenv(name, previous.c_str(), 1);
+    else
+      unsetenv(name);
+  }
+
+private:
+  const char *name;
+  std::string previous;
+  bool hadValue = false;
+};
+
+void touch(const std::string &path) { std::ofstream(path) << ""; }
+
+void testNvshmemDiscovery() {
+  // A fake installation: discovery only looks for the files.
+  char root[] = "/tmp/tile-nvshmem-XXXXXX";
+  if (!mkdtemp(root)) {
+    expect(false, "mkdtemp");
+    return;
+  }
+  std::string home = root;
+  NvshmemInstall install;
+  std::string why;
+  {
+    ScopedEnv env("NVSHMEM_HOME", root);
+    expect(!findNvshmem(install, &why), "empty NVSHMEM_HOME");
+    expect(why.find("NVSHMEM_HOME is set to '" + home + "' but neither it "
+                    "nor its lib/ holds both libnvshmem_host.so.3 and "
+                    "libnvshmem_device.a") != std::string::npos,
+           "empty NVSHMEM_HOME says so: " + why);
+    mkdir((home + "/lib").c_str(), 0755);
+    mkdir((home + "/include").c_str(), 0755);
+    touch(home + "/lib/libnvshmem_host.so.3");
+    expect(!findNvshmem(install, &why), "NVSHMEM_HOME without device lib");
+    touch(home + "/lib/libnvshmem_device.a");
+    touch(home + "/include/nvshmem.h");
+    expect(findNvshmem(install, &why), "NVSHMEM_HOME complete: " + why);
+    expect(install.origin == "NVSHMEM_HOME" &&
+               install.libraryDir == home + "/lib" &&
+               install.hostLibrary == home + "/lib/libnvshmem_host.so.3" &&
+               install.deviceLibrary == home + "/lib/libnvshmem_device.a" &&
+               install.includeDir == home + "/include",
+           "NVSHMEM_HOME install: " + install.libraryDir + " " +
+               install.includeDir);
+  }
+  // The Python package in a virtual environment.
+  std::string package = home + "/venv/lib/python3.12/site-packages/nvidia";
+  std::string nvshmem = package + "/nvshmem";
+  for (const std::string &dir :
+       {home + "/venv", home + "/venv/lib", home + "/venv/lib/python3.12",
+        home + "/venv/lib/python3.12/site-packages", package, nvshmem,
+        nvshmem + "/lib"})
+    mkdir(dir.c_str(), 0755);
+  touch(nvshmem + "/lib/libnvshmem_host.so.3");
+  touch(nvshmem + "/lib/libnvshmem_device.a");
+  {
+    ScopedEnv noHome("NVSHMEM_HOME", nullptr);
+    ScopedEnv venv("VIRTUAL_ENV", (home + "/venv").c_str());
+    bool found = findNvshmem(install, &why);
+    // An NVSHMEM installed on this machine may come first.
+    std::string python = "the Python package nvidia-nvshmem-cu13";
+    expect(found && (install.libraryDir == nvshmem + "/lib" ||
+                     install.origin != python),
+           "Python package in VIRTUAL_ENV: " + install.libraryDir + why);
+    expect(install.libraryDir != nvshmem + "/lib" ||
+               install.includeDir.empty(),
+           "no headers in the fake package");
+  }
+  std::string cleanup = "rm -rf '" + home + "'";
+  expect(std::system(cleanup.c_str()) == 0, "removing " + home);
+}
+
+void testNvshmemBootstrapPlan() {
+  using detail::NvshmemBootstrap;
+  using detail::planNvshmemBootstrap;
+  ScopedEnv a(nvshmemenv::kUniqueId, nullptr), b(nvshmemenv::kRank, nullptr),
+      c(nvshmemenv::kWorldSize, nullptr), d(nvshmemenv::kLocalRank, nullptr),
+      e("NVSHMEM_BOOTSTRAP", nullptr), f("OMPI_COMM_WORLD_SIZE", nullptr),
+      g("PMI_SIZE", nullptr), h("SLURM_STEP_NUM_TASKS", nullptr),
+      i("OMPI_COMM_WORLD_LOCAL_RANK", nullptr), j("MPI_LOCALRANKID", nullptr),
+      k("SLURM_LOCALID", nullptr);
+  expect(planNvshmemBootstrap().kind == NvshmemBootstrap::Alone,
+         "no launcher: one PE");
+  expect(nvshmemLocalRank() == 0, "no launcher: local rank 0");
+  {
+    ScopedEnv rank("OMPI_COMM_WORLD_LOCAL_RANK", "3");
+    expect(nvshmemLocalRank() == 3, "Open MPI's local rank");
+    ScopedEnv tile(nvshmemenv::kLocalRank, "1");
+    expect(nvshmemLocalRank() == 1, "TILE_LOCAL_RANK comes first");
+  }
+  {
+    ScopedEnv rank(nvshmemenv::kLocalRank, "one");
+    expectError("malformed TILE_LOCAL_RANK", [] { nvshmemLocalRank(); },
+                "TILE_LOCAL_RANK='one' is not a non-negative integer");
+  }
+  {
+    ScopedEnv size("OMPI_COMM_WORLD_SIZE", "4");
+    expectError("mpirun without NVSHMEM_BOOTSTRAP",
+                [] { planNvshmemBootstrap(); },
+                "nvshmemInit: this process is one of 4 started by a "
+                "launcher (OMPI_COMM_WORLD_SIZE=4) but neither "
+                "TILE_NVSHMEM_UID nor NVSHMEM_BOOTSTRAP is set");
+    ScopedEnv bootstrap("NVSHMEM_BOOTSTRAP", "PMI");
+    NvshmemBootstrap plan = planNvshmemBootstrap();
+    expect(plan.kind == NvshmemBootstrap::Nvshmem &&
+               plan.description == "NVSHMEM_BOOTSTRAP=PMI",
+           "NVSHMEM_BOOTSTRAP: NVSHMEM's own bootstrap");
+  }
+  std::string uid(256, '0');
+  {
+    ScopedEnv id(nvshmemenv::kUniqueId, uid.c_str());
+    expectError("uid without rank", [] { planNvshmemBootstrap(); },
+                "TILE_NVSHMEM_UID is set but TILE_RANK is not: start the "
+                "program with tile-run -n <PEs>");
+    ScopedEnv rank(nvshmemenv::kRank, "2"), size(nvshmemenv::kWorldSize, "2");
+    expectError("rank beyond size", [] { planNvshmemBootstrap(); },
+                "TILE_RANK=2 is not below TILE_WORLD_SIZE=2");
+    ScopedEnv rank1(nvshmemenv::kRank, "1");
+    NvshmemBootstrap plan = planNvshmemBootstrap();
+    expect(plan.kind == NvshmemBootstrap::UniqueId && plan.rank == 1 &&
+               plan.size == 2 &&
+               plan.description == "PE 1 of 2 from TILE_NVSHMEM_UID",
+           "tile-run's variables: " + plan.description);
+  }
+  {
+    ScopedEnv id(nvshmemenv::kUniqueId, "abc");
+    expectError("short uid", [] { planNvshmemBootstrap(); },
+                "TILE_NVSHMEM_UID must be 256 hex digits, got 3 characters");
+    std::string bad = uid;
+    bad[7] = 'g';
+    ScopedEnv id2(nvshmemenv::kUniqueId, bad.c_str());
+    expectError("non-hex uid", [] { planNvshmemBootstrap(); },
+                "TILE_NVSHMEM_UID holds 'g', which is not a hex digit");
+  }
+}
+
+void testNvshmemScan() {
+  // What tile-translate's PTX declares for NVSHMEM calls.
+  const char ptx[] =
+      ".version 8.6\n.target sm_90a\n.address_size 64\n"
+      ".extern .func  (.param .b32 func_retval0) nvshmem_my_pe\n()\n;\n"
+      ".extern .func nvshmemx_putmem_signal_nbi_block\n(\n"
+      "\t.param .b64 p0\n);\n"
+      ".extern .func  (.param .b32 func_retval0) nvshmem_my_pe\n()\n;\n"
+      ".extern .func other_function\n()\n;\n";
+  std::vector<std::string> names =
+      detail::undefinedNvshmemFunctions(ptx, sizeof(ptx));
+  expect(names == std::vector<std::string>{"nvshmem_my_pe",
+                                           "nvshmemx_putmem_signal_nbi_block"},
+         "NVSHMEM calls of a PTX image");
+  const char notElf[] = "\x7f" "ELF garbage";
+  expect(detail::undefinedNvshmemFunctions(notElf, sizeof(notElf)).empty(),
+         "a damaged ELF image yields nothing");
+}
+
+void testNvshmem() {
+  testNvshmemDiscovery();
+  testNvshmemBootstrapPlan();
+  testNvshmemScan();
+  std::string why;
+  if (nvshmemAvailable(&why)) {
+    std::printf("NVSHMEM: %s\n", nvshmemInstall().libraryDir.c_str());
+    return;
+  }
+  std::printf("no NVSHMEM: %s\n", why.c_str());
+  for (const char *needle :
+       {"needs NVSHMEM (libnvshmem_host.so.3 and libnvshmem_device.a); none "
+        "found in NVSHMEM_HOME",
+        "the Python package nvidia-nvshmem-cu13",
+        "pip install nvidia-nvshmem-cu13 or set NVSHMEM_HOME"})
+    expect(why.find(needle) != std::string::npos,
+           std::string("the reason names '") + needle + "': " + why);
+  expectError("nvshmemInit without NVSHMEM", [] { nvshmemInit(); },
+              "needs NVSHMEM (");
+  expectError("SymmetricBuffer without NVSHMEM", [] { SymmetricBuffer b(64); },
+              "needs NVSHMEM (");
+  expectError("unique id without NVSHMEM", [] { nvshmemCreateUniqueId(); },
+              "needs NVSHMEM (");
+  expect(!nvshmemInitialized(), "not initialised");
+  // A module whose kernel calls NVSHMEM is refused before the driver is
+  // touched, naming the kernel.
+  std::vector<KernelInfo> infos =
+      parseKernelInfo("kernel ring block 128 1 1 cluster 1 1 1 smem 0\n"
+                      "link ring nvshmem\n");
+  const char image[] = "\x7f" "ELF not really a cubin";
+  expectError("NVSHMEM module without NVSHMEM",
+              [&] { Module::loadImage(image, sizeof(image), infos); },
+              "kernel 'ring' needs NVSHMEM (libnvshmem_host.so.3 and "
+              "libnvshmem_device.a); none found");
 }
 
 //===----------------------------------------------------------------------===//
@@ -639,6 +853,7 @@ int main() {
   testConversions();
   testArgPack();
   testTensorMapValidation();
+  testNvshmem();
 
   if (!haveGpu) {
     testWithoutDriver();

@@ -1,9 +1,10 @@
 //===- KernelInfo.h - The kernel description ("kinfo") ----------*- C++ -*-===//
 //
-// What a compiled kernel needs from its host to be launched: block and
-// cluster shape, dynamic shared memory and the TMA tensor maps it takes as
-// extra parameters. tile-translate --kernel-info writes it (lib/Target) and
-// the runtime reads it, both through this header, so the two cannot drift.
+// What a compiled kernel needs from its host to be loaded and launched: block
+// and cluster shape, dynamic shared memory, the TMA tensor maps it takes as
+// extra parameters and the libraries its cubin must be linked with.
+// tile-translate --kernel-info writes it (lib/Target) and the runtime reads
+// it, both through this header, so the two cannot drift.
 // It depends on neither MLIR (the runtime does not link it) nor CUDA (the
 // compiler builds without it).
 //
@@ -11,6 +12,11 @@
 //   kernel <name> block <x> <y> <z> cluster <x> <y> <z> smem <bytes>
 //   tma <kernel> param <i> arg <j> type <elt> box <b0>x<b1>[x...]
 //       swizzle <0|32|64|128>
+//   link <kernel> nvshmem
+// tma and link records may come before or after their kernel's record. A
+// link record says that the cubin is relocatable (ptxas -c) and calls
+// NVSHMEM's device functions: the runtime links it with NVSHMEM and
+// initialises NVSHMEM before the module is used (Launch.h, Nvshmem.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +42,7 @@ inline constexpr char kBoxSeparator = 'x';
 // Records.
 inline constexpr char kKernel[] = "kernel";
 inline constexpr char kTma[] = "tma";
+inline constexpr char kLink[] = "link";
 // Fields of a kernel record.
 inline constexpr char kBlock[] = "block";
 inline constexpr char kCluster[] = "cluster";
@@ -46,6 +53,8 @@ inline constexpr char kArg[] = "arg";
 inline constexpr char kType[] = "type";
 inline constexpr char kBox[] = "box";
 inline constexpr char kSwizzle[] = "swizzle";
+// Libraries a link record names.
+inline constexpr char kNvshmem[] = "nvshmem";
 } // namespace kinfo
 
 struct Dim3 {
@@ -93,15 +102,24 @@ struct KernelInfo {
   Dim3 block, cluster;
   unsigned sharedBytes = 0;
   std::vector<TmaInfo> tmas;
+  /// The kernel calls NVSHMEM device functions (a `link <name> nvshmem`
+  /// record): its cubin is relocatable and must be linked with NVSHMEM's
+  /// device library before it is loaded.
+  bool linksNvshmem = false;
 };
 
+/// True if any kernel of `infos` needs NVSHMEM (the module holding them is
+/// then linked with it: Module::loadCubinFile(path, infos)).
+bool needsNvshmem(const std::vector<KernelInfo> &infos);
+
 /// Writes the kinfo text of `kernels`: kinfo::kHeader, then each kernel's
-/// record followed by its tma records in order. Does not validate: values
-/// that parseKernelInfo rejects are written as given.
+/// record followed by its tma records in order and, if linksNvshmem is set,
+/// its link record. Does not validate: values that parseKernelInfo rejects
+/// are written as given.
 std::string serializeKernelInfo(const std::vector<KernelInfo> &kernels);
 
-/// Parses kinfo text (tma records may come before their kernel). Malformed
-/// input throws Error("kinfo:<line>: <problem>").
+/// Parses kinfo text (tma and link records may come before their kernel).
+/// Malformed input throws Error("kinfo:<line>: <problem>").
 std::vector<KernelInfo> parseKernelInfo(const std::string &text);
 /// Reads and parses a kinfo file; errors are prefixed with the path.
 std::vector<KernelInfo> loadKernelInfo(const std::string &path);

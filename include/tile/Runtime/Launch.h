@@ -48,6 +48,21 @@ public:
   static Module loadCubinFile(const std::string &path);
   static Module loadImage(const void *image, size_t bytes);
 
+  /// Loads a module compiled by tile with its kernel description: if any of
+  /// `infos` has a link record (`link <kernel> nvshmem`), the image is
+  /// relocatable and is linked with NVSHMEM first (the device functions it
+  /// calls, compiled from NVSHMEM's headers with NVRTC, and
+  /// libnvshmem_device.a: lib/Runtime/NvshmemLink.cpp), NVSHMEM is
+  /// initialised if it is not yet (collective: see Nvshmem.h) and the
+  /// module is registered with it until it is unloaded. Without NVSHMEM
+  /// installed that throws an Error naming what is missing (check
+  /// nvshmemAvailable() beforehand to skip instead). Other images load as
+  /// above.
+  static Module loadCubinFile(const std::string &path,
+                              const std::vector<KernelInfo> &infos);
+  static Module loadImage(const void *image, size_t bytes,
+                          const std::vector<KernelInfo> &infos);
+
   Module(Module &&other) noexcept;
   Module &operator=(Module &&other) noexcept;
   Module(const Module &) = delete;
@@ -57,12 +72,15 @@ public:
   /// Looks up a kernel by its (mangled) symbol name.
   Kernel kernel(const std::string &name) const;
   CUmodule handle() const { return module_; }
+  /// True if the module was linked with NVSHMEM and registered with it.
+  bool usesNvshmem() const { return nvshmem_; }
 
 private:
   explicit Module(CUmodule module) : module_(module) {}
   void reset() noexcept;
 
   CUmodule module_ = nullptr;
+  bool nvshmem_ = false;
 };
 
 //===----------------------------------------------------------------------===//

@@ -6,6 +6,7 @@
 //   Driver.h      loading libcuda, errors, synchronisation
 //   Device.h      devices and device memory
 //   Launch.h      modules, kernels, argument packs and launches
+//   Nvshmem.h     NVSHMEM: finding it, PEs, symmetric memory
 //   Timer.h       timing GPU work with events
 //   TensorMap.h   TMA descriptors, also from a kernel description
 //   KernelInfo.h  the kernel description (.kinfo) tile-translate writes
@@ -26,6 +27,7 @@
 #include "tile/Runtime/Float.h"
 #include "tile/Runtime/KernelInfo.h"
 #include "tile/Runtime/Launch.h"
+#include "tile/Runtime/Nvshmem.h"
 #include "tile/Runtime/TensorMap.h"
 #include "tile/Runtime/Timer.h"
 

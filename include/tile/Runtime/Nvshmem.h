@@ -1,0 +1,192 @@
+//===- Nvshmem.h - NVSHMEM: PEs and symmetric memory ------------*- C++ -*-===//
+//
+// Kernels that call NVSHMEM's device functions (put/get/signal/wait) run in
+// one process per GPU, each an NVSHMEM "PE". This part of the runtime finds
+// NVSHMEM, starts it and gives programs its few host operations; nothing
+// has to be set by the user:
+//
+// - NVSHMEM is found at run time (findNvshmem: NVSHMEM_HOME, the usual
+//   install prefixes, the dynamic loader's path and the Python package
+//   nvidia-nvshmem-cu13) and its host library is opened with dlopen, so
+//   programs build and start without it; nvshmemAvailable() says why not.
+// - Module::loadCubinFile(path, infos) links kernels whose description has
+//   `link <kernel> nvshmem` with NVSHMEM's device library, initialises
+//   NVSHMEM if needed and registers the module with it (Launch.h).
+// - nvshmemInit() bootstraps from the environment: under tile-run (one
+//   process per GPU) from the unique id it passes in TILE_NVSHMEM_UID; with
+//   NVSHMEM_BOOTSTRAP set (mpirun, srun) through NVSHMEM's own bootstrap;
+//   otherwise as the only PE. Each PE uses device TILE_LOCAL_RANK modulo
+//   the device count (nvshmemDeviceOrdinal()).
+// - NVSHMEM is finalised at exit, or by nvshmemFinalize(), after which
+//   modules and symmetric buffers release nothing more.
+//
+// Collective calls (nvshmemInit, SymmetricBuffer's constructor and
+// destructor, nvshmemBarrierAll, nvshmemFinalize) must be made by every PE
+// in the same order. See docs/design.md, "NVSHMEM in the runtime".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNTIME_NVSHMEM_H
+#define TILE_RUNTIME_NVSHMEM_H
+
+#include "tile/Runtime/Error.h"
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tile {
+namespace rt {
+
+//===----------------------------------------------------------------------===//
+// Finding NVSHMEM
+//===----------------------------------------------------------------------===//
+
+/// An NVSHMEM installation: the host library the runtime loads, the device
+/// library kernels are linked with, and the folder holding both and the
+/// bootstrap plugins (nvshmem_bootstrap_uid.so.3, ...).
+struct NvshmemInstall {
+  /// Where it was found, for messages: "NVSHMEM_HOME", a prefix, "the
+  /// dynamic loader's path" or "the Python package nvidia-nvshmem-cu13".
+  std::string origin;
+  std::string libraryDir;
+  /// <libraryDir>/libnvshmem_host.so.3
+  std::string hostLibrary;
+  /// <libraryDir>/libnvshmem_device.a
+  std::string deviceLibrary;
+  /// The folder holding nvshmem.h, or "" if the headers are not installed;
+  /// the device functions kernels call are compiled from them (Launch.h).
+  std::string includeDir;
+};
+
+/// Looks for NVSHMEM without loading it: NVSHMEM_HOME if set (then only
+/// there), else /usr/local/nvshmem, /opt/nvidia/nvshmem, Debian's
+/// /usr/lib/<arch>/nvshmem/<cuda major>, the dynamic loader's path, then
+/// the Python package nvidia-nvshmem-cu13 in the usual site-packages folders
+/// and finally where `python3` says it is. Returns false and, if `why` is
+/// non-null, a one-line reason naming what is missing, where it looked and
+/// how to install it. Never throws.
+bool findNvshmem(NvshmemInstall &install, std::string *why = nullptr);
+
+/// True when NVSHMEM is installed and its host library loads with every
+/// entry point the runtime needs. Otherwise false with a one-line reason,
+/// which programs print before exiting 77 (skipped). Never throws. Loads
+/// the library once, on the first call, and remembers the answer.
+bool nvshmemAvailable(std::string *why = nullptr);
+
+/// The installation the runtime loaded; throws the reason if none.
+const NvshmemInstall &nvshmemInstall();
+
+/// NVSHMEM's version, e.g. "3.4.5"; throws if NVSHMEM is not available.
+std::string nvshmemVersion();
+
+//===----------------------------------------------------------------------===//
+// Bootstrap
+//===----------------------------------------------------------------------===//
+
+/// The environment tile-run gives each process it starts.
+namespace nvshmemenv {
+/// NVSHMEM's unique id (nvshmemx_uniqueid_t) in hex; its bootstrap root is
+/// a thread of tile-run.
+inline constexpr char kUniqueId[] = "TILE_NVSHMEM_UID";
+/// The PE this process is, and how many there are.
+inline constexpr char kRank[] = "TILE_RANK";
+inline constexpr char kWorldSize[] = "TILE_WORLD_SIZE";
+/// The process's index on its node: it picks the device.
+inline constexpr char kLocalRank[] = "TILE_LOCAL_RANK";
+/// Set by the user or a batch script: NVSHMEM bootstraps itself (PMI, MPI).
+inline constexpr char kNvshmemBootstrap[] = "NVSHMEM_BOOTSTRAP";
+} // namespace nvshmemenv
+
+/// Creates an NVSHMEM unique id and returns it in hex (256 digits). The
+/// calling process hosts the bootstrap's root and must outlive every PE's
+/// initialisation. Throws if NVSHMEM is not available.
+std::string nvshmemCreateUniqueId();
+
+/// This process's index on its node: TILE_LOCAL_RANK, else the local rank
+/// a launcher sets (OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID,
+/// SLURM_LOCALID), else 0. Throws on a malformed value.
+int nvshmemLocalRank();
+
+/// The device this PE runs on: nvshmemLocalRank() modulo the number of
+/// devices. Programs open it (Device::open(nvshmemDeviceOrdinal())) before
+/// allocating or loading anything.
+int nvshmemDeviceOrdinal();
+
+//===----------------------------------------------------------------------===//
+// PEs
+//===----------------------------------------------------------------------===//
+
+/// Initialises NVSHMEM for this process if not done yet (collective); see
+/// the file comment for how it bootstraps. If a context is current it must
+/// be on nvshmemDeviceOrdinal(); otherwise that device's primary context is
+/// made current. Loading a module that needs NVSHMEM calls this.
+void nvshmemInit();
+/// True between nvshmemInit() and nvshmemFinalize().
+bool nvshmemInitialized();
+
+/// This PE and the number of PEs; initialise first.
+int nvshmemMyPe();
+int nvshmemNumPes();
+
+/// Waits for every PE to arrive, with all earlier NVSHMEM operations
+/// complete (nvshmem_barrier_all on NVSHMEM's internal stream).
+void nvshmemBarrierAll();
+
+/// Finalises NVSHMEM (collective). Also runs at exit; afterwards modules and
+/// symmetric buffers still alive release nothing through NVSHMEM, and NVSHMEM
+/// cannot be initialised again in this process.
+void nvshmemFinalize();
+
+//===----------------------------------------------------------------------===//
+// Symmetric memory
+//===----------------------------------------------------------------------===//
+
+/// An allocation on NVSHMEM's symmetric heap (nvshmem_malloc): every PE
+/// holds one of the same size at the same heap offset, so kernels pass
+/// ptr() to put/get/signal with a peer's PE number. Construction and
+/// destruction are collective. Transfers are synchronous and local. The
+/// heap is NVSHMEM_SYMMETRIC_SIZE bytes per PE (1 GiB unless set).
+class SymmetricBuffer {
+public:
+  SymmetricBuffer() = default;
+  /// Initialises NVSHMEM if needed.
+  explicit SymmetricBuffer(size_t bytes);
+  SymmetricBuffer(SymmetricBuffer &&other) noexcept;
+  SymmetricBuffer &operator=(SymmetricBuffer &&other) noexcept;
+  SymmetricBuffer(const SymmetricBuffer &) = delete;
+  SymmetricBuffer &operator=(const SymmetricBuffer &) = delete;
+  ~SymmetricBuffer();
+
+  CUdeviceptr ptr() const { return ptr_; }
+  size_t size() const { return bytes_; }
+
+  /// Copies `bytes` bytes from host memory to the start of this PE's buffer.
+  void upload(const void *src, size_t bytes);
+  /// Copies `bytes` bytes from the start of this PE's buffer to host memory.
+  void download(void *dst, size_t bytes) const;
+
+  template <typename T> void upload(const std::vector<T> &src) {
+    upload(src.data(), src.size() * sizeof(T));
+  }
+  template <typename T> void download(std::vector<T> &dst) const {
+    download(dst.data(), dst.size() * sizeof(T));
+  }
+
+  /// Sets every byte of this PE's buffer to `value`.
+  void fillBytes(uint8_t value);
+
+private:
+  void reset() noexcept;
+
+  CUdeviceptr ptr_ = 0;
+  size_t bytes_ = 0;
+};
+
+} // namespace rt
+} // namespace tile
+
+#endif // TILE_RUNTIME_NVSHMEM_H

@@ -1,0 +1,821 @@
+//===- Nvshmem.cpp - Loading and initialising NVSHMEM ---------------------===//
+//
+// NVSHMEM is looked for on disk and its host library opened with dlopen on
+// first use, like the driver (Driver.cpp), so that tile builds, tests and
+// runs without it. Its state here is one process-wide object behind a
+// mutex; NVSHMEM itself allows one initialisation per process.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DriverApi.h"
+#include "NvshmemApi.h"
+#include "tile/Runtime/Device.h"
+#include "tile/Runtime/Driver.h"
+#include "tile/Runtime/Nvshmem.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <link.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <optional>
+
+using namespace tile::rt;
+using namespace tile::rt::detail;
+
+namespace {
+
+constexpr char kHostLibrary[] = "libnvshmem_host.so.3";
+constexpr char kDeviceLibrary[] = "libnvshmem_device.a";
+constexpr char kPipPackage[] = "nvidia-nvshmem-cu13";
+constexpr char kHowToInstall[] =
+    "pip install nvidia-nvshmem-cu13 or set NVSHMEM_HOME";
+
+//===----------------------------------------------------------------------===//
+// Environment
+//===----------------------------------------------------------------------===//
+
+std::string env(const char *name) { return getEnv(name); }
+
+/// A non-negative decimal integer, or an Error naming the variable.
+int parseEnvInt(const char *name, const std::string &value) {
+  char *end = nullptr;
+  errno = 0;
+  long number = std::strtol(value.c_str(), &end, 10);
+  if (value.empty() || *end || errno || number < 0 || number > INT32_MAX)
+    throw Error(std::string(name) + "='" + value +
+                "' is not a non-negative integer");
+  return int(number);
+}
+
+//===----------------------------------------------------------------------===//
+// Discovery
+//===----------------------------------------------------------------------===//
+
+bool isFile(const std::string &path) { return isRegularFile(path); }
+
+bool isDirectory(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/// Entries of `dir` whose names start with `prefix`, sorted with the
+/// highest (newest Python) first.
+std::vector<std::string> listPrefixed(const std::string &dir,
+                                      const std::string &prefix) {
+  std::vector<std::string> names;
+  if (DIR *d = opendir(dir.c_str())) {
+    while (dirent *entry = readdir(d))
+      if (std::strncmp(entry->d_name, prefix.c_str(), prefix.size()) == 0)
+        names.push_back(entry->d_name);
+    closedir(d);
+  }
+  std::sort(names.rbegin(), names.rend());
+  return names;
+}
+
+/// What the search saw, for the reason given when it finds nothing.
+struct SearchLog {
+  /// Folders that hold the host library but not the device library.
+  std::vector<std::string> incomplete;
+  unsigned pythonFolders = 0;
+};
+
+/// The headers of the installation at `dir`: beside lib/ (NVSHMEM's own
+/// layout and the Python package) or, for Debian's packages of
+/// /usr/lib/<arch>/nvshmem/<cuda major>, in /usr/include/nvshmem_<major>.
+std::string findIncludeDir(const std::string &dir, const std::string &libDir) {
+  std::vector<std::string> candidates = {dir + "/include",
+                                         libDir + "/../include"};
+  size_t slash = dir.rfind('/');
+  if (slash != std::string::npos)
+    candidates.push_back("/usr/include/nvshmem_" + dir.substr(slash + 1));
+  candidates.push_back("/usr/include/nvshmem");
+  for (const std::string &candidate : candidates)
+    if (isFile(candidate + "/nvshmem.h"))
+      return candidate;
+  return "";
+}
+
+/// An installation whose libraries lie in `dir`, in `dir`/lib or
+/// `dir`/lib64.
+bool probe(const std::string &where, const std::string &origin,
+           NvshmemInstall &install, SearchLog &log) {
+  // Paths in messages without ".." (a python3 found on PATH gives
+  // <venv>/bin/../lib/...).
+  char resolved[PATH_MAX];
+  std::string dir = realpath(where.c_str(), resolved) ? resolved : where;
+  for (const char *sub : {"/lib", "/lib64", ""}) {
+    std::string libDir = dir + sub;
+    std::string host = libDir + "/" + kHostLibrary;
+    if (!isFile(host))
+      continue;
+    std::string device = libDir + "/" + kDeviceLibrary;
+    if (!isFile(device)) {
+      log.incomplete.push_back(libDir);
+      continue;
+    }
+    install.origin = origin;
+    install.libraryDir = libDir;
+    install.hostLibrary = host;
+    install.deviceLibrary = device;
+    install.includeDir = findIncludeDir(dir, libDir);
+    return true;
+  }
+  return false;
+}
+
+#if defined(__x86_64__)
+constexpr char kMultiarch[] = "x86_64-linux-gnu";
+#elif defined(__aarch64__)
+constexpr char kMultiarch[] = "aarch64-linux-gnu";
+#else
+constexpr char kMultiarch[] = "";
+#endif
+
+/// The usual install prefixes, NVIDIA's packages for Debian/Ubuntu (one
+/// folder per CUDA major version) included.
+bool searchPrefixes(NvshmemInstall &install, SearchLog &log) {
+  for (const char *prefix : {"/usr/local/nvshmem", "/opt/nvidia/nvshmem"})
+    if (probe(prefix, prefix, install, log))
+      return true;
+  if (!*kMultiarch)
+    return false;
+  std::string debian = std::string("/usr/lib/") + kMultiarch + "/nvshmem";
+  std::vector<std::string> dirs = {
+      debian + "/" + std::to_string(CUDA_VERSION / 1000), debian};
+  for (const std::string &name : listPrefixed(debian, ""))
+    if (name != "." && name != "..")
+      dirs.push_back(debian + "/" + name);
+  for (const std::string &dir : dirs)
+    if (probe(dir, dir, install, log))
+      return true;
+  return false;
+}
+
+/// The host library where the dynamic loader finds it (LD_LIBRARY_PATH,
+/// ldconfig's cache), or already loaded by the process.
+bool searchLoaderPath(NvshmemInstall &install, SearchLog &log) {
+  // RTLD_LAZY | RTLD_LOCAL: nothing runs beyond the library's constructors
+  // and nothing leaks into the global scope; the runtime opens it properly
+  // by its full path afterwards.
+  void *handle = dlopen(kHostLibrary, RTLD_LAZY | RTLD_LOCAL);
+  if (!handle)
+    return false;
+  link_map *map = nullptr;
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name)
+    return false;
+  std::string path = map->l_name;
+  std::string dir = path.substr(0, path.rfind('/'));
+  return probe(dir, "the dynamic loader's path", install, log);
+}
+
+/// site-packages and dist-packages folders of the Pythons one would use.
+std::vector<std::string> pythonSiteFolders() {
+  std::vector<std::string> roots;
+  if (std::string venv = env("VIRTUAL_ENV"); !venv.empty())
+    roots.push_back(venv);
+  // A python3 on PATH that is not a system one (a virtual environment,
+  // /opt/...): its prefix is the folder above its bin/.
+  std::string path = env("PATH");
+  for (size_t start = 0; start <= path.size();) {
+    size_t end = path.find(':', start);
+    if (end == std::string::npos)
+      end = path.size();
+    std::string dir = path.substr(start, end - start);
+    if (!dir.empty() && access((dir + "/python3").c_str(), X_OK) == 0)
+      roots.push_back(dir + "/..");
+    start = end + 1;
+  }
+  if (std::string home = env("HOME"); !home.empty())
+    roots.push_back(home + "/.local");
+  roots.push_back("/usr/local");
+  roots.push_back("/usr");
+
+  std::vector<std::string> folders;
+  for (const std::string &root : roots)
+    for (const std::string &python : listPrefixed(root + "/lib", "python3"))
+      for (const char *kind : {"/site-packages", "/dist-packages"})
+        folders.push_back(root + "/lib/" + python + kind);
+  // Debian's own Python packages.
+  folders.push_back("/usr/lib/python3/dist-packages");
+  return folders;
+}
+
+/// Where `python3` imports nvidia.nvshmem from, or "".
+std::string askPython() {
+  FILE *pipe = popen("python3 -c 'import nvidia.nvshmem as m; "
+                     "print(m.__path__[0])' 2>/dev/null",
+                     "r");
+  if (!pipe)
+    return "";
+  char buffer[4096] = {};
+  std::string out;
+  while (size_t n = std::fread(buffer, 1, sizeof(buffer), pipe))
+    out.append(buffer, n);
+  if (pclose(pipe) != 0)
+    return "";
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r'))
+    out.pop_back();
+  return out;
+}
+
+bool searchPython(NvshmemInstall &install, SearchLog &log) {
+  std::string origin = std::string("the Python package ") + kPipPackage;
+  for (const std::string &folder : pythonSiteFolders()) {
+    if (!isDirectory(folder))
+      continue;
+    ++log.pythonFolders;
+    if (probe(folder + "/nvidia/nvshmem", origin, install, log))
+      return true;
+  }
+  // Last, since it starts a process: a Python whose packages live elsewhere
+  // (pyenv, conda, a PYTHONPATH).
+  std::string package = askPython();
+  return !package.empty() && probe(package, origin, install, log);
+}
+
+std::string missingReason(const SearchLog &log) {
+  std::string why = std::string("needs NVSHMEM (") + kHostLibrary + " and " +
+                    kDeviceLibrary +
+                    "); none found in NVSHMEM_HOME (not set), "
+                    "/usr/local/nvshmem, /opt/nvidia/nvshmem, ";
+  if (*kMultiarch)
+    why += std::string("/usr/lib/") + kMultiarch + "/nvshmem, ";
+  why += "the dynamic loader's path, or the Python package ";
+  why += kPipPackage;
+  why += " (" + std::to_string(log.pythonFolders) +
+         " site-packages folders and python3 asked)";
+  for (const std::string &dir : log.incomplete)
+    why += "; " + dir + " has " + kHostLibrary + " but no " + kDeviceLibrary;
+  return why + ": " + kHowToInstall;
+}
+
+//===----------------------------------------------------------------------===//
+// Loading
+//===----------------------------------------------------------------------===//
+
+struct LoadedNvshmem {
+  // Empty when the host library loaded; otherwise why not.
+  std::string failure;
+  NvshmemInstall install;
+  NvshmemApi api;
+};
+
+/// NVSHMEM loads its bootstrap plugins with dlopen by bare file name, which
+/// only finds them through its own run path or LD_LIBRARY_PATH; point it at
+/// the ones beside the host library unless the user chose others.
+void pointAtPlugins(const std::string &libraryDir) {
+  static const struct {
+    const char *variable;
+    const char *file;
+  } plugins[] = {
+      {"NVSHMEM_BOOTSTRAP_UID_PLUGIN", "nvshmem_bootstrap_uid.so.3"},
+      {"NVSHMEM_BOOTSTRAP_PMI_PLUGIN", "nvshmem_bootstrap_pmi.so.3"},
+      {"NVSHMEM_BOOTSTRAP_PMI2_PLUGIN", "nvshmem_bootstrap_pmi2.so.3"},
+      {"NVSHMEM_BOOTSTRAP_PMIX_PLUGIN", "nvshmem_bootstrap_pmix.so.3"},
+      {"NVSHMEM_BOOTSTRAP_MPI_PLUGIN", "nvshmem_bootstrap_mpi.so.3"},
+      {"NVSHMEM_BOOTSTRAP_SHMEM_PLUGIN", "nvshmem_bootstrap_shmem.so.3"},
+  };
+  for (const auto &plugin : plugins) {
+    std::string path = libraryDir + "/" + plugin.file;
+    if (isFile(path))
+      setenv(plugin.variable, path.c_str(), /*overwrite=*/0);
+  }
+}
+
+LoadedNvshmem loadNvshmem() {
+  LoadedNvshmem loaded;
+  std::string why;
+  if (!findNvshmem(loaded.install, &why)) {
+    loaded.failure = why;
+    return loaded;
+  }
+  const NvshmemInstall &install = loaded.install;
+  pointAtPlugins(install.libraryDir);
+  // RTLD_GLOBAL, as if the program were linked with it: the bootstrap
+  // plugins NVSHMEM opens later run in the same scope. Never dlclose.
+  void *lib = dlopen(install.hostLibrary.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (!lib) {
+    const char *error = dlerror();
+    loaded.failure = "cannot load " + install.hostLibrary + " (found in " +
+                     install.origin + "): " + (error ? error : "dlopen failed");
+    return loaded;
+  }
+#define TILE_LOOKUP_NVSHMEM_FN(name, type)                                     \
+  loaded.api.name = reinterpret_cast<NvshmemFn<type>>(dlsym(lib, #name));     \
+  if (!loaded.api.name) {                                                      \
+    loaded.failure = install.hostLibrary + " does not export " #name           \
+                     ": NVSHMEM 3.4 or newer is needed (" +                    \
+                     kHowToInstall + ")";                                      \
+    return loaded;                                                             \
+  }
+  TILE_NVSHMEM_FUNCTIONS(TILE_LOOKUP_NVSHMEM_FN)
+#undef TILE_LOOKUP_NVSHMEM_FN
+  return loaded;
+}
+
+const LoadedNvshmem &loadedNvshmem() {
+  // Thread-safe one-time load.
+  static const LoadedNvshmem loaded = loadNvshmem();
+  return loaded;
+}
+
+//===----------------------------------------------------------------------===//
+// Unique ids
+//===----------------------------------------------------------------------===//
+
+NvshmemUniqueId newUniqueId(const NvshmemApi &api) {
+  NvshmemUniqueId id = {};
+  id.version = nvshmemVersionOf<NvshmemUniqueId>();
+  if (int status = api.nvshmemx_get_uniqueid(&id))
+    throw Error("nvshmemx_get_uniqueid failed with status " +
+                std::to_string(status) +
+                " (NVSHMEM found no network interface for its bootstrap? "
+                "NVSHMEM_DEBUG=INFO shows why)");
+  return id;
+}
+
+std::string toHex(const NvshmemUniqueId &id) {
+  static const char digits[] = "0123456789abcdef";
+  const auto *bytes = reinterpret_cast<const unsigned char *>(&id);
+  std::string hex;
+  for (size_t i = 0; i < sizeof(id); ++i) {
+    hex += digits[bytes[i] >> 4];
+    hex += digits[bytes[i] & 15];
+  }
+  return hex;
+}
+
+NvshmemUniqueId fromHex(const std::string &hex) {
+  NvshmemUniqueId id;
+  if (hex.size() != 2 * sizeof(id))
+    throw Error(std::string(nvshmemenv::kUniqueId) + " must be " +
+                std::to_string(2 * sizeof(id)) + " hex digits, got " +
+                std::to_string(hex.size()) +
+                " characters (it is set by tile-run; unset it to run as a "
+                "single PE)");
+  auto digit = [&](char c) {
+    if (c >= '0' && c <= '9')
+      return c - '0';
+    if (c >= 'a' && c <= 'f')
+      return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+      return c - 'A' + 10;
+    throw Error(std::string(nvshmemenv::kUniqueId) + " holds '" +
+                std::string(1, c) + "', which is not a hex digit");
+  };
+  auto *bytes = reinterpret_cast<unsigned char *>(&id);
+  for (size_t i = 0; i < sizeof(id); ++i)
+    bytes[i] = (unsigned char)(digit(hex[2 * i]) << 4 | digit(hex[2 * i + 1]));
+  return id;
+}
+
+/// What nvshmemx_init_attr's initialisers set before the bootstrap's own
+/// fields.
+NvshmemInitAttr defaultInitAttr() {
+  NvshmemInitAttr attr;
+  std::memset(&attr, 0, sizeof(attr));
+  attr.version = nvshmemVersionOf<NvshmemInitAttr>();
+  attr.mpi_comm = nullptr;
+  attr.args.version = nvshmemVersionOf<NvshmemInitArgs>();
+  attr.args.uid_args.version = nvshmemVersionOf<NvshmemUniqueIdArgs>();
+  attr.args.uid_args.id = nullptr;
+  attr.args.uid_args.myrank = -1;
+  attr.args.uid_args.nranks = -1;
+  return attr;
+}
+
+/// How many processes a launcher (mpirun, srun, hydra) started together, or
+/// 0 with `variable` empty when none did.
+int launcherWorldSize(std::string &variable) {
+  for (const char *name :
+       {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"}) {
+    std::string value = env(name);
+    if (value.empty())
+      continue;
+    variable = std::string(name) + "=" + value;
+    return parseEnvInt(name, value);
+  }
+  variable.clear();
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Process state
+//===----------------------------------------------------------------------===//
+
+enum class Phase { Uninitialized, Initialized, Finalized };
+
+struct PeState {
+  std::mutex mutex;
+  Phase phase = Phase::Uninitialized;
+  int myPe = -1;
+  int numPes = 0;
+  /// Holds the PE's primary context until NVSHMEM is finalised, whatever the
+  /// program does with its own Device.
+  std::optional<Device> device;
+  bool finalizeAtExit = false;
+};
+
+PeState &peState() {
+  static PeState state;
+  return state;
+}
+
+void finalizeLocked(PeState &state) {
+  if (state.phase != Phase::Initialized)
+    return;
+  state.phase = Phase::Finalized;
+  // NVSHMEM tears down in the current context; at exit the program may have
+  // left another one current.
+  try {
+    if (state.device)
+      state.device->makeCurrent();
+  } catch (const Error &) {
+  }
+  loadedNvshmem().api.nvshmemx_hostlib_finalize();
+  state.device.reset();
+}
+
+void finalizeAtExit() {
+  PeState &state = peState();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  try {
+    finalizeLocked(state);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "tile runtime: finalising NVSHMEM at exit: %s\n",
+                 e.what());
+  }
+}
+
+/// The PE's device made current, checking that a context the program made
+/// current already is on it.
+Device openPeDevice() {
+  int ordinal = nvshmemDeviceOrdinal();
+  CUcontext current = nullptr;
+  TILE_CU(cuCtxGetCurrent, &current);
+  if (current) {
+    CUdevice have = 0, want = 0;
+    TILE_CU(cuCtxGetDevice, &have);
+    TILE_CU(cuDeviceGet, &want, ordinal);
+    if (have != want)
+      throw Error("nvshmemInit: this PE (local rank " +
+                  std::to_string(nvshmemLocalRank()) + ") runs on device " +
+                  std::to_string(ordinal) +
+                  " but the current context is on another device: open "
+                  "Device::open(rt::nvshmemDeviceOrdinal())");
+  }
+  return Device::open(ordinal);
+}
+
+void initLocked(PeState &state) {
+  if (state.phase == Phase::Initialized)
+    return;
+  if (state.phase == Phase::Finalized)
+    throw Error("nvshmemInit: NVSHMEM was finalised in this process and "
+                "cannot be initialised again");
+  // A wrong environment is reported before anything is loaded or opened.
+  NvshmemBootstrap plan = planNvshmemBootstrap();
+  const NvshmemApi &api = nvshmemApi();
+  Device device = openPeDevice();
+
+  NvshmemInitAttr attr = defaultInitAttr();
+  NvshmemUniqueId id;
+  int status = 0;
+  switch (plan.kind) {
+  case NvshmemBootstrap::UniqueId:
+    id = fromHex(plan.uniqueIdHex);
+    api.nvshmemx_set_attr_uniqueid_args(plan.rank, plan.size, &id, &attr);
+    status = api.nvshmemx_hostlib_init_attr(kNvshmemxInitWithUniqueId, &attr);
+    break;
+  case NvshmemBootstrap::Nvshmem:
+    // mpirun/srun: NVSHMEM's own bootstrap (PMI, PMI-2, PMIx, MPI) finds
+    // the other processes through the launcher.
+    status = api.nvshmemx_hostlib_init_attr(0, nullptr);
+    break;
+  case NvshmemBootstrap::Alone:
+    // This process is the whole job and hosts the bootstrap's root thread;
+    // loopback is enough to reach it.
+    setenv("NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME", "lo", /*overwrite=*/0);
+    id = newUniqueId(api);
+    api.nvshmemx_set_attr_uniqueid_args(0, 1, &id, &attr);
+    status = api.nvshmemx_hostlib_init_attr(kNvshmemxInitWithUniqueId, &attr);
+    break;
+  }
+  if (status)
+    throw Error("nvshmemx_hostlib_init_attr failed with status " +
+                std::to_string(status) + " (" + plan.description +
+                "); NVSHMEM_DEBUG=INFO shows why");
+  int initStatus = api.nvshmemx_init_status();
+  if (initStatus < kNvshmemStatusIsInitialized)
+    throw Error("nvshmemInit: NVSHMEM bootstrapped (" + plan.description +
+                ") but did not initialise (status " +
+                std::to_string(initStatus) + "); NVSHMEM_DEBUG=INFO shows why");
+
+  state.phase = Phase::Initialized;
+  state.myPe = api.nvshmem_my_pe();
+  state.numPes = api.nvshmem_n_pes();
+  state.device.emplace(std::move(device));
+  // After NVSHMEM's own atexit handlers, so that this one runs first.
+  if (!state.finalizeAtExit) {
+    std::atexit(finalizeAtExit);
+    state.finalizeAtExit = true;
+  }
+}
+
+/// NVSHMEM initialised, for the calls that need it.
+PeState &initializedState() {
+  PeState &state = peState();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  initLocked(state);
+  return state;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Public: discovery and loading
+//===----------------------------------------------------------------------===//
+
+std::string tile::rt::detail::getEnv(const char *name) {
+  const char *value = std::getenv(name);
+  return value ? value : "";
+}
+
+bool tile::rt::detail::isRegularFile(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool tile::rt::findNvshmem(NvshmemInstall &install, std::string *why) {
+  try {
+    SearchLog log;
+    std::string home = env("NVSHMEM_HOME");
+    if (!home.empty()) {
+      // Set by the user: the only place to look.
+      if (probe(home, "NVSHMEM_HOME", install, log))
+        return true;
+      if (why)
+        *why = "needs NVSHMEM: NVSHMEM_HOME is set to '" + home +
+               "' but neither it nor its lib/ holds both " + kHostLibrary +
+               " and " + kDeviceLibrary + ": " + kHowToInstall +
+               " to the folder holding lib/";
+      return false;
+    }
+    if (searchPrefixes(install, log) || searchLoaderPath(install, log) ||
+        searchPython(install, log))
+      return true;
+    if (why)
+      *why = missingReason(log);
+    return false;
+  } catch (const std::exception &e) {
+    if (why)
+      *why = std::string("needs NVSHMEM; looking for it failed: ") + e.what();
+    return false;
+  }
+}
+
+bool tile::rt::nvshmemAvailable(std::string *why) {
+  try {
+    const LoadedNvshmem &loaded = loadedNvshmem();
+    if (why)
+      *why = loaded.failure;
+    return loaded.failure.empty();
+  } catch (const std::exception &e) {
+    if (why)
+      *why = e.what();
+    return false;
+  }
+}
+
+const NvshmemApi &tile::rt::detail::nvshmemApi() {
+  const LoadedNvshmem &loaded = loadedNvshmem();
+  if (!loaded.failure.empty())
+    throw Error(loaded.failure);
+  return loaded.api;
+}
+
+const NvshmemInstall &tile::rt::nvshmemInstall() {
+  nvshmemApi();
+  return loadedNvshmem().install;
+}
+
+std::string tile::rt::nvshmemVersion() {
+  int major = 0, minor = 0, patch = 0;
+  nvshmemApi().nvshmemx_vendor_get_version_info(&major, &minor, &patch);
+  return std::to_string(major) + "." + std::to_string(minor) + "." +
+         std::to_string(patch);
+}
+
+//===----------------------------------------------------------------------===//
+// Public: bootstrap and PEs
+//===----------------------------------------------------------------------===//
+
+NvshmemBootstrap tile::rt::detail::planNvshmemBootstrap() {
+  NvshmemBootstrap plan;
+  std::string uid = env(nvshmemenv::kUniqueId);
+  std::string bootstrap = env(nvshmemenv::kNvshmemBootstrap);
+  std::string launcher;
+  int launcherSize = launcherWorldSize(launcher);
+  if (!uid.empty()) {
+    fromHex(uid); // Checks it.
+    auto required = [](const char *name) {
+      std::string value = env(name);
+      if (value.empty())
+        throw Error(std::string("nvshmemInit: ") + nvshmemenv::kUniqueId +
+                    " is set but " + name +
+                    " is not: start the program with tile-run -n <PEs>");
+      return parseEnvInt(name, value);
+    };
+    plan.kind = NvshmemBootstrap::UniqueId;
+    plan.uniqueIdHex = uid;
+    plan.rank = required(nvshmemenv::kRank);
+    plan.size = required(nvshmemenv::kWorldSize);
+    if (plan.size < 1 || plan.rank >= plan.size)
+      throw Error(std::string("nvshmemInit: ") + nvshmemenv::kRank + "=" +
+                  std::to_string(plan.rank) + " is not below " +
+                  nvshmemenv::kWorldSize + "=" + std::to_string(plan.size));
+    plan.description = "PE " + std::to_string(plan.rank) + " of " +
+                       std::to_string(plan.size) + " from " +
+                       nvshmemenv::kUniqueId;
+  } else if (!bootstrap.empty()) {
+    plan.kind = NvshmemBootstrap::Nvshmem;
+    plan.description =
+        std::string(nvshmemenv::kNvshmemBootstrap) + "=" + bootstrap;
+  } else if (launcherSize > 1) {
+    throw Error(
+        "nvshmemInit: this process is one of " + std::to_string(launcherSize) +
+        " started by a launcher (" + launcher + ") but neither " +
+        nvshmemenv::kUniqueId + " nor " + nvshmemenv::kNvshmemBootstrap +
+        " is set: on one node start it with tile-run -n " +
+        std::to_string(launcherSize) +
+        "; across nodes set NVSHMEM_BOOTSTRAP=PMI (with "
+        "NVSHMEM_BOOTSTRAP_PMI=PMIX under Open MPI, PMI-2 under srun "
+        "--mpi=pmi2) or NVSHMEM_BOOTSTRAP=MPI");
+  } else {
+    plan.kind = NvshmemBootstrap::Alone;
+    plan.description = "a single PE";
+  }
+  return plan;
+}
+
+std::string tile::rt::nvshmemCreateUniqueId() {
+  return toHex(newUniqueId(nvshmemApi()));
+}
+
+int tile::rt::nvshmemLocalRank() {
+  for (const char *name : {nvshmemenv::kLocalRank, "OMPI_COMM_WORLD_LOCAL_RANK",
+                           "MPI_LOCALRANKID", "SLURM_LOCALID"}) {
+    std::string value = env(name);
+    if (!value.empty())
+      return parseEnvInt(name, value);
+  }
+  return 0;
+}
+
+int tile::rt::nvshmemDeviceOrdinal() {
+  int count = 0;
+  TILE_CU(cuDeviceGetCount, &count);
+  if (count == 0)
+    throw Error("nvshmemDeviceOrdinal: no CUDA device present");
+  return nvshmemLocalRank() % count;
+}
+
+void tile::rt::nvshmemInit() { initializedState(); }
+
+bool tile::rt::nvshmemInitialized() {
+  PeState &state = peState();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  return state.phase == Phase::Initialized;
+}
+
+int tile::rt::nvshmemMyPe() { return initializedState().myPe; }
+
+int tile::rt::nvshmemNumPes() { return initializedState().numPes; }
+
+void tile::rt::nvshmemBarrierAll() {
+  initializedState();
+  nvshmemApi().nvshmem_barrier_all();
+}
+
+void tile::rt::nvshmemFinalize() {
+  PeState &state = peState();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  finalizeLocked(state);
+}
+
+//===----------------------------------------------------------------------===//
+// Modules
+//===----------------------------------------------------------------------===//
+
+void tile::rt::detail::nvshmemModuleInit(CUmodule module) {
+  initializedState();
+  if (int status = nvshmemApi().nvshmemx_cumodule_init(module))
+    throw Error("nvshmemx_cumodule_init failed with status " +
+                std::to_string(status) +
+                ": the module lacks NVSHMEM's device state "
+                "(nvshmemi_device_state_d), so it was not linked with " +
+                kDeviceLibrary);
+}
+
+void tile::rt::detail::nvshmemModuleFinalize(CUmodule module) noexcept {
+  try {
+    PeState &state = peState();
+    std::lock_guard<std::mutex> lock(state.mutex);
+    if (state.phase == Phase::Initialized)
+      (void)loadedNvshmem().api.nvshmemx_cumodule_finalize(module);
+  } catch (...) {
+    // Destructors report nothing.
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// SymmetricBuffer
+//===----------------------------------------------------------------------===//
+
+SymmetricBuffer::SymmetricBuffer(size_t bytes) {
+  initializedState();
+  // nvshmem_malloc(0) returns null; an empty buffer owns nothing, on every
+  // PE alike.
+  if (bytes == 0)
+    return;
+  void *ptr = nvshmemApi().nvshmem_malloc(bytes);
+  if (!ptr)
+    throw Error("nvshmem_malloc failed for " + std::to_string(bytes) +
+                " bytes: the symmetric heap is full (it holds "
+                "NVSHMEM_SYMMETRIC_SIZE bytes per PE, 1 GiB unless set) or "
+                "the PEs asked for different sizes");
+  ptr_ = reinterpret_cast<CUdeviceptr>(ptr);
+  bytes_ = bytes;
+}
+
+SymmetricBuffer::SymmetricBuffer(SymmetricBuffer &&other) noexcept
+    : ptr_(other.ptr_), bytes_(other.bytes_) {
+  other.ptr_ = 0;
+  other.bytes_ = 0;
+}
+
+SymmetricBuffer &SymmetricBuffer::operator=(SymmetricBuffer &&other) noexcept {
+  if (this != &other) {
+    reset();
+    ptr_ = other.ptr_;
+    bytes_ = other.bytes_;
+    other.ptr_ = 0;
+    other.bytes_ = 0;
+  }
+  return *this;
+}
+
+SymmetricBuffer::~SymmetricBuffer() { reset(); }
+
+void SymmetricBuffer::reset() noexcept {
+  if (!ptr_)
+    return;
+  try {
+    PeState &state = peState();
+    std::lock_guard<std::mutex> lock(state.mutex);
+    // Finalising NVSHMEM released the whole heap.
+    if (state.phase == Phase::Initialized)
+      loadedNvshmem().api.nvshmem_free(reinterpret_cast<void *>(ptr_));
+  } catch (...) {
+  }
+  ptr_ = 0;
+  bytes_ = 0;
+}
+
+static void checkSymmetricTransfer(const char *what, const void *host,
+                                   size_t bytes, size_t capacity) {
+  if (bytes > capacity)
+    throw Error(std::string("SymmetricBuffer::") + what + ": " +
+                std::to_string(bytes) + " bytes do not fit in a buffer of " +
+                std::to_string(capacity) + " bytes");
+  if (bytes && !host)
+    throw Error(std::string("SymmetricBuffer::") + what +
+                ": null host pointer");
+}
+
+void SymmetricBuffer::upload(const void *src, size_t bytes) {
+  checkSymmetricTransfer("upload", src, bytes, bytes_);
+  if (bytes)
+    TILE_CU(cuMemcpyHtoD, ptr_, src, bytes);
+}
+
+void SymmetricBuffer::download(void *dst, size_t bytes) const {
+  checkSymmetricTransfer("download", dst, bytes, bytes_);
+  if (bytes)
+    TILE_CU(cuMemcpyDtoH, dst, ptr_, bytes);
+}
+
+void SymmetricBuffer::fillBytes(uint8_t value) {
+  if (bytes_)
+    TILE_CU(cuMemsetD8, ptr_, value, bytes_);
+}

@@ -1,0 +1,53 @@
+// All-gather across GPUs with put + signal + wait: every rank (one process
+// per GPU, an NVSHMEM processing element) puts its part X (the same size on
+// every rank) into slot `me` of every rank's Y, Y[me * part ..], and each
+// put sets that rank's signal word for (me, chunk) to `epoch`. Then each
+// rank waits for the words of every rank's chunk. CTA b moves chunk b
+// (1024 floats) of the part, to every peer in turn starting with the next
+// one (so the ranks do not all write to rank 0 first).
+//
+// X, Y and the signal words (ranks x chunks of them) are symmetric buffers.
+// The host zeroes the words once and passes a larger `epoch` each launch,
+// so a launch waits for that launch's data.
+tile.kernel @allgather(%X: memref<?xf32> {tile.symmetric},
+                       %Y: memref<?xf32> {tile.symmetric},
+                       %flags: memref<?xi64> {tile.symmetric},
+                       %epoch: i64) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1024 = arith.constant 1024 : index
+  %b = gpu.block_id x
+  %chunks = gpu.grid_dim x
+  %off = arith.muli %b, %c1024 : index
+  %me32 = tile.rank level world : i32
+  %n32 = tile.num_ranks level world : i32
+  %me = arith.index_castui %me32 : i32 to index
+  %n = arith.index_castui %n32 : i32 to index
+  %part = arith.muli %chunks, %c1024 : index
+  %mine = arith.muli %me, %part : index
+  %to = arith.addi %mine, %off : index
+  %word = arith.muli %me, %chunks : index
+  %myword = arith.addi %word, %b : index
+  // The chunk is put straight from X (puts with a signal return once
+  // issued, so their source must stay until tile.quiet).
+  %chunk = memref.subview %X[%off] [1024] [1] : memref<?xf32> to memref<1024xf32, strided<[1], offset: ?>>
+  scf.for %i = %c1 to %n step %c1 {
+    %j = arith.addi %me, %i : index
+    %peer = arith.remui %j, %n : index
+    %peer32 = arith.index_castui %peer : index to i32
+    tile.put %chunk to %Y[%to] peer %peer32 scope block level world
+        signal %flags[%myword] set %epoch
+        : memref<1024xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
+  }
+  // Its own slot: a put to itself, like any other.
+  tile.put %chunk to %Y[%to] peer %me32 scope block level world
+      signal %flags[%myword] set %epoch
+      : memref<1024xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
+  scf.for %q = %c0 to %n step %c1 {
+    %w = arith.muli %q, %chunks : index
+    %at = arith.addi %w, %b : index
+    tile.wait %flags[%at] ge %epoch : memref<?xi64>
+  }
+  // This rank's puts have read X before the kernel ends.
+  tile.quiet level world
+}

@@ -1,0 +1,33 @@
+// Each rank (one GPU, one process: an NVSHMEM processing element) puts its
+// tile into the next rank's receive buffer with a signal, as TileScale's
+// simple shift: rank r sends X to rank (r + 1) mod n, whose Y then holds
+// rank r's X. CTA b moves chunk b of the buffer (1024 floats); the signal
+// word of chunk b on the receiver counts the arrival, and each CTA waits for
+// its own chunk's word before the kernel ends, so the kernel returns once
+// this rank has sent its chunks and received its neighbour's.
+//
+// X and Y and the signal words are symmetric buffers (the runtime's
+// symmetric allocator, the same on every rank). The host zeroes the words
+// once and passes a larger `epoch` each launch, so a launch waits for that
+// launch's data.
+tile.kernel @shift(%X: memref<?xf32> {tile.symmetric},
+                   %Y: memref<?xf32> {tile.symmetric},
+                   %flags: memref<?xi64> {tile.symmetric},
+                   %epoch: i64) threads(128) {
+  %c1024 = arith.constant 1024 : index
+  %c1 = arith.constant 1 : i32
+  %b = gpu.block_id x
+  %off = arith.muli %b, %c1024 : index
+  %me = tile.rank level world : i32
+  %n = tile.num_ranks level world : i32
+  %after = arith.addi %me, %c1 : i32
+  %next = arith.remui %after, %n : i32
+  // Straight from X: a put with a signal returns once issued, so its
+  // source must stay until tile.quiet.
+  %chunk = memref.subview %X[%off] [1024] [1] : memref<?xf32> to memref<1024xf32, strided<[1], offset: ?>>
+  tile.put %chunk to %Y[%off] peer %next scope block level world
+      signal %flags[%b] set %epoch
+      : memref<1024xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
+  tile.wait %flags[%b] ge %epoch : memref<?xi64>
+  tile.quiet level world
+}

@@ -1,0 +1,171 @@
+//===- nvshmem-pe.cpp - NVSHMEM through the runtime on a GPU --------------===//
+//
+// tile-nvshmem-pe [--no-finalize] [--fail-on-pe <pe>] [<cubin> <kinfo>]
+//
+// One NVSHMEM PE: run it alone (one PE) or under tile-run -n N. It
+// initialises NVSHMEM through the runtime, checks symmetric memory and host
+// barriers and, given a cubin whose description links NVSHMEM, launches
+// its kernel
+//   ring(int *dst, const int *src, uint64_t *signal, uint64_t count,
+//        int *peInfo)
+// which writes nvshmem_my_pe() and nvshmem_n_pes() to peInfo, puts `count`
+// ints of this PE's symmetric `src` into the next PE's `dst` with a signal
+// (nvshmemx_putmem_signal_nbi_block) and waits for the previous PE's
+// signal (nvshmem_signal_wait_until). Prints one line per step, exits 0
+// when every check passed, 77 (skipped) without NVSHMEM or a GPU.
+// --no-finalize leaves NVSHMEM to be finalised at exit; --fail-on-pe makes
+// that PE exit with status 3 once initialised, while the others wait for it
+// in a barrier (tile-run must stop them).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Check.h"
+#include "tile/Runtime/Runtime.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace tile::rt;
+using namespace tile_test;
+
+namespace {
+
+constexpr size_t kCount = 4096;
+
+int pattern(int pe, size_t i) { return pe * 100000 + int(i); }
+
+void runRing(int pe, int numPes, const std::string &cubin,
+             const std::string &kinfo, SymmetricBuffer &dst,
+             SymmetricBuffer &src, SymmetricBuffer &signal) {
+  std::vector<KernelInfo> infos = loadKernelInfo(kinfo);
+  expect(needsNvshmem(infos), "the description has a link record");
+  Module module = Module::loadCubinFile(cubin, infos);
+  expect(module.usesNvshmem(), "the module was linked with NVSHMEM");
+  Kernel ring = module.kernel("ring");
+  DeviceBuffer peInfo(2 * sizeof(int));
+  peInfo.fillBytes(0xff);
+
+  ArgPack args;
+  args.addPointer(dst.ptr())
+      .addPointer(src.ptr())
+      .addPointer(signal.ptr())
+      .addScalar<uint64_t>(kCount)
+      .addPointer(peInfo.ptr());
+  launch(ring, launchConfigFor(findKernel(infos, "ring"), Dim3{1, 1, 1}),
+         args);
+  synchronize();
+  nvshmemBarrierAll();
+
+  std::vector<int> info(2);
+  peInfo.download(info);
+  expect(info[0] == pe && info[1] == numPes,
+         "device nvshmem_my_pe/n_pes: " + std::to_string(info[0]) + "/" +
+             std::to_string(info[1]));
+  int left = (pe + numPes - 1) % numPes;
+  std::vector<int> received(kCount);
+  dst.download(received);
+  size_t wrong = 0;
+  for (size_t i = 0; i < kCount; ++i)
+    wrong += received[i] != pattern(left, i);
+  expect(wrong == 0, std::to_string(wrong) + " of " + std::to_string(kCount) +
+                         " ints not received from PE " + std::to_string(left));
+  std::printf("PE %d: kernel ring: device sees PE %d of %d; received %zu "
+              "ints from PE %d%s\n",
+              pe, info[0], info[1], kCount - wrong, left,
+              wrong ? " (WRONG)" : "");
+}
+
+struct Options {
+  bool finalize = true;
+  int failingPe = -1;
+  std::string cubin, kinfo;
+};
+
+void run(const Options &options) {
+  const std::string &cubin = options.cubin, &kinfo = options.kinfo;
+  Device device = Device::open(nvshmemDeviceOrdinal());
+  nvshmemInit();
+  int pe = nvshmemMyPe(), numPes = nvshmemNumPes();
+  if (pe == options.failingPe) {
+    std::printf("PE %d: failing on purpose\n", pe);
+    std::fflush(stdout);
+    std::_Exit(3);
+  }
+  std::printf("PE %d of %d: device %d (%s), NVSHMEM %s from %s\n", pe, numPes,
+              device.ordinal(), device.name().c_str(), nvshmemVersion().c_str(),
+              nvshmemInstall().libraryDir.c_str());
+  {
+    SymmetricBuffer src(kCount * sizeof(int)), dst(kCount * sizeof(int));
+    SymmetricBuffer signal(sizeof(uint64_t));
+    std::vector<int> mine(kCount);
+    for (size_t i = 0; i < kCount; ++i)
+      mine[i] = pattern(pe, i);
+    src.upload(mine);
+    dst.fillBytes(0xff);
+    signal.fillBytes(0);
+    nvshmemBarrierAll();
+    std::vector<int> back(kCount);
+    src.download(back);
+    expect(back == mine, "symmetric buffer round trip");
+    std::printf("PE %d: symmetric buffers at 0x%llx (%zu bytes), round trip "
+                "%s, barrier passed\n",
+                pe, (unsigned long long)src.ptr(), src.size(),
+                back == mine ? "ok" : "WRONG");
+    if (!cubin.empty())
+      runRing(pe, numPes, cubin, kinfo, dst, src, signal);
+    nvshmemBarrierAll();
+  } // Frees the buffers: collective, like their allocation.
+  if (!options.finalize) {
+    std::printf("PE %d: done, NVSHMEM finalised at exit: %s\n", pe,
+                failures ? "FAILED" : "ok");
+    return;
+  }
+  nvshmemFinalize();
+  expect(!nvshmemInitialized(), "finalised");
+  std::printf("PE %d: finalised: %s\n", pe, failures ? "FAILED" : "ok");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options options;
+  std::vector<std::string> files;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--no-finalize")
+      options.finalize = false;
+    else if (arg == "--fail-on-pe" && i + 1 < argc)
+      options.failingPe = std::atoi(argv[++i]);
+    else
+      files.push_back(arg);
+  }
+  if (files.size() != 0 && files.size() != 2) {
+    std::fprintf(stderr,
+                 "usage: %s [--no-finalize] [--fail-on-pe <pe>] "
+                 "[<cubin> <kinfo>]\n",
+                 argv[0]);
+    return 2;
+  }
+  if (files.size() == 2) {
+    options.cubin = files[0];
+    options.kinfo = files[1];
+  }
+  std::string why;
+  if (!nvshmemAvailable(&why)) {
+    std::printf("skipped: %s\n", why.c_str());
+    return 77;
+  }
+  if (!driverAvailable(&why)) {
+    std::printf("skipped: no GPU: %s\n", why.c_str());
+    return 77;
+  }
+  try {
+    run(options);
+  } catch (const std::exception &e) {
+    std::printf("error: %s\n", e.what());
+    return 1;
+  }
+  return failures ? 1 : 0;
+}
