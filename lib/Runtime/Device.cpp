@@ -88,27 +88,19 @@ size_t Device::maxSharedPerBlockOptin() const {
 }
 
 //===----------------------------------------------------------------------===//
-// DeviceBuffer
+// DeviceMemory
 //===----------------------------------------------------------------------===//
 
-DeviceBuffer::DeviceBuffer(size_t bytes) {
-  // cuMemAlloc rejects zero sizes; an empty buffer simply owns nothing.
-  if (bytes == 0)
-    return;
-  TILE_CU_CTX("(" + std::to_string(bytes) + " bytes)", cuMemAlloc, &ptr_,
-              bytes);
-  bytes_ = bytes;
-}
-
-DeviceBuffer::DeviceBuffer(DeviceBuffer &&other) noexcept
-    : ptr_(other.ptr_), bytes_(other.bytes_) {
+DeviceMemory::DeviceMemory(DeviceMemory &&other) noexcept
+    : allocator_(other.allocator_), ptr_(other.ptr_), bytes_(other.bytes_) {
   other.ptr_ = 0;
   other.bytes_ = 0;
 }
 
-DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
+DeviceMemory &DeviceMemory::operator=(DeviceMemory &&other) noexcept {
   if (this != &other) {
     reset();
+    allocator_ = other.allocator_;
     ptr_ = other.ptr_;
     bytes_ = other.bytes_;
     other.ptr_ = 0;
@@ -117,58 +109,85 @@ DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
   return *this;
 }
 
-DeviceBuffer::~DeviceBuffer() { reset(); }
+DeviceMemory::~DeviceMemory() { reset(); }
 
-void DeviceBuffer::reset() noexcept {
+void DeviceMemory::reset() noexcept {
   if (!ptr_)
     return;
-  if (const DriverApi *driver = apiIfLoaded())
-    if (driver->cuMemFree)
-      (void)driver->cuMemFree(ptr_);
+  allocator_->release(ptr_);
   ptr_ = 0;
   bytes_ = 0;
 }
 
-static void checkTransfer(const char *what, const void *host, size_t bytes,
-                          size_t capacity) {
-  if (bytes > capacity)
-    throw Error(std::string("DeviceBuffer::") + what + ": " +
-                std::to_string(bytes) + " bytes do not fit in a buffer of " +
-                std::to_string(capacity) + " bytes");
-  if (bytes && !host)
-    throw Error(std::string("DeviceBuffer::") + what + ": null host pointer");
+std::string DeviceMemory::where(const char *method) const {
+  return std::string(allocator_->name) + "::" + method;
 }
 
-void DeviceBuffer::upload(const void *src, size_t bytes) {
-  checkTransfer("upload", src, bytes, bytes_);
+static void checkTransfer(const std::string &where, const void *host,
+                          size_t bytes, size_t capacity) {
+  if (bytes > capacity)
+    throw Error(where + ": " + std::to_string(bytes) +
+                " bytes do not fit in a buffer of " + std::to_string(capacity) +
+                " bytes");
+  if (bytes && !host)
+    throw Error(where + ": null host pointer");
+}
+
+void DeviceMemory::upload(const void *src, size_t bytes) {
+  checkTransfer(where("upload"), src, bytes, bytes_);
   if (bytes)
     TILE_CU(cuMemcpyHtoD, ptr_, src, bytes);
 }
 
-void DeviceBuffer::download(void *dst, size_t bytes) const {
-  checkTransfer("download", dst, bytes, bytes_);
+void DeviceMemory::download(void *dst, size_t bytes) const {
+  checkTransfer(where("download"), dst, bytes, bytes_);
   if (bytes)
     TILE_CU(cuMemcpyDtoH, dst, ptr_, bytes);
 }
 
-void DeviceBuffer::copyFrom(const DeviceBuffer &src, size_t bytes) {
-  if (bytes > src.bytes_ || bytes > bytes_)
-    throw Error("DeviceBuffer::copyFrom: cannot copy " + std::to_string(bytes) +
-                " bytes from a buffer of " + std::to_string(src.bytes_) +
-                " bytes into one of " + std::to_string(bytes_) + " bytes");
-  if (bytes)
-    TILE_CU(cuMemcpyDtoD, ptr_, src.ptr_, bytes);
-}
-
-void DeviceBuffer::fillBytes(uint8_t value) {
+void DeviceMemory::fillBytes(uint8_t value) {
   if (bytes_)
     TILE_CU(cuMemsetD8, ptr_, value, bytes_);
 }
 
-void DeviceBuffer::fillWords(uint32_t value) {
+void DeviceMemory::fillWords(uint32_t value) {
   if (bytes_ % 4)
-    throw Error("DeviceBuffer::fillWords: buffer size " +
+    throw Error(where("fillWords") + ": buffer size " +
                 std::to_string(bytes_) + " is not a multiple of 4");
   if (bytes_)
     TILE_CU(cuMemsetD32, ptr_, value, bytes_ / 4);
+}
+
+//===----------------------------------------------------------------------===//
+// DeviceBuffer
+//===----------------------------------------------------------------------===//
+
+static void releaseDeviceMemory(CUdeviceptr ptr) noexcept {
+  if (const DriverApi *driver = apiIfLoaded())
+    if (driver->cuMemFree)
+      (void)driver->cuMemFree(ptr);
+}
+
+static const DeviceMemory::Allocator kDeviceAllocator = {"DeviceBuffer",
+                                                         releaseDeviceMemory};
+
+DeviceBuffer::DeviceBuffer() : DeviceMemory(kDeviceAllocator) {}
+
+DeviceBuffer::DeviceBuffer(size_t bytes) : DeviceMemory(kDeviceAllocator) {
+  // cuMemAlloc rejects zero sizes; an empty buffer simply owns nothing.
+  if (bytes == 0)
+    return;
+  CUdeviceptr ptr = 0;
+  TILE_CU_CTX("(" + std::to_string(bytes) + " bytes)", cuMemAlloc, &ptr,
+              bytes);
+  adopt(ptr, bytes);
+}
+
+void DeviceBuffer::copyFrom(const DeviceBuffer &src, size_t bytes) {
+  if (bytes > src.size() || bytes > size())
+    throw Error("DeviceBuffer::copyFrom: cannot copy " + std::to_string(bytes) +
+                " bytes from a buffer of " + std::to_string(src.size()) +
+                " bytes into one of " + std::to_string(size()) + " bytes");
+  if (bytes)
+    TILE_CU(cuMemcpyDtoD, ptr(), src.ptr(), bytes);
 }

@@ -742,7 +742,24 @@ void tile::rt::detail::nvshmemModuleFinalize(CUmodule module) noexcept {
 // SymmetricBuffer
 //===----------------------------------------------------------------------===//
 
-SymmetricBuffer::SymmetricBuffer(size_t bytes) {
+static void releaseSymmetricMemory(CUdeviceptr ptr) noexcept {
+  try {
+    PeState &state = peState();
+    std::lock_guard<std::mutex> lock(state.mutex);
+    // Finalising NVSHMEM released the whole heap.
+    if (state.phase == Phase::Initialized)
+      loadedNvshmem().api.nvshmem_free(reinterpret_cast<void *>(ptr));
+  } catch (...) {
+  }
+}
+
+static const DeviceMemory::Allocator kSymmetricAllocator = {
+    "SymmetricBuffer", releaseSymmetricMemory};
+
+SymmetricBuffer::SymmetricBuffer() : DeviceMemory(kSymmetricAllocator) {}
+
+SymmetricBuffer::SymmetricBuffer(size_t bytes)
+    : DeviceMemory(kSymmetricAllocator) {
   initializedState();
   // nvshmem_malloc(0) returns null; an empty buffer owns nothing, on every
   // PE alike.
@@ -754,68 +771,5 @@ SymmetricBuffer::SymmetricBuffer(size_t bytes) {
                 " bytes: the symmetric heap is full (it holds "
                 "NVSHMEM_SYMMETRIC_SIZE bytes per PE, 1 GiB unless set) or "
                 "the PEs asked for different sizes");
-  ptr_ = reinterpret_cast<CUdeviceptr>(ptr);
-  bytes_ = bytes;
-}
-
-SymmetricBuffer::SymmetricBuffer(SymmetricBuffer &&other) noexcept
-    : ptr_(other.ptr_), bytes_(other.bytes_) {
-  other.ptr_ = 0;
-  other.bytes_ = 0;
-}
-
-SymmetricBuffer &SymmetricBuffer::operator=(SymmetricBuffer &&other) noexcept {
-  if (this != &other) {
-    reset();
-    ptr_ = other.ptr_;
-    bytes_ = other.bytes_;
-    other.ptr_ = 0;
-    other.bytes_ = 0;
-  }
-  return *this;
-}
-
-SymmetricBuffer::~SymmetricBuffer() { reset(); }
-
-void SymmetricBuffer::reset() noexcept {
-  if (!ptr_)
-    return;
-  try {
-    PeState &state = peState();
-    std::lock_guard<std::mutex> lock(state.mutex);
-    // Finalising NVSHMEM released the whole heap.
-    if (state.phase == Phase::Initialized)
-      loadedNvshmem().api.nvshmem_free(reinterpret_cast<void *>(ptr_));
-  } catch (...) {
-  }
-  ptr_ = 0;
-  bytes_ = 0;
-}
-
-static void checkSymmetricTransfer(const char *what, const void *host,
-                                   size_t bytes, size_t capacity) {
-  if (bytes > capacity)
-    throw Error(std::string("SymmetricBuffer::") + what + ": " +
-                std::to_string(bytes) + " bytes do not fit in a buffer of " +
-                std::to_string(capacity) + " bytes");
-  if (bytes && !host)
-    throw Error(std::string("SymmetricBuffer::") + what +
-                ": null host pointer");
-}
-
-void SymmetricBuffer::upload(const void *src, size_t bytes) {
-  checkSymmetricTransfer("upload", src, bytes, bytes_);
-  if (bytes)
-    TILE_CU(cuMemcpyHtoD, ptr_, src, bytes);
-}
-
-void SymmetricBuffer::download(void *dst, size_t bytes) const {
-  checkSymmetricTransfer("download", dst, bytes, bytes_);
-  if (bytes)
-    TILE_CU(cuMemcpyDtoH, dst, ptr_, bytes);
-}
-
-void SymmetricBuffer::fillBytes(uint8_t value) {
-  if (bytes_)
-    TILE_CU(cuMemsetD8, ptr_, value, bytes_);
+  adopt(reinterpret_cast<CUdeviceptr>(ptr), bytes);
 }

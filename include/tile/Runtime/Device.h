@@ -64,16 +64,21 @@ private:
 // Device memory
 //===----------------------------------------------------------------------===//
 
-/// An owned linear device allocation. Transfers are synchronous.
-class DeviceBuffer {
+/// An owned linear device allocation: what DeviceBuffer (cuMemAlloc) and
+/// SymmetricBuffer (nvshmem_malloc, Nvshmem.h) share. They differ only in how
+/// they allocate, in their constructors, and in how they free, which their
+/// Allocator names. Transfers are synchronous; errors name the derived class.
+class DeviceMemory {
 public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(size_t bytes);
-  DeviceBuffer(DeviceBuffer &&other) noexcept;
-  DeviceBuffer &operator=(DeviceBuffer &&other) noexcept;
-  DeviceBuffer(const DeviceBuffer &) = delete;
-  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
-  ~DeviceBuffer();
+  /// How a kind of allocation is named in errors and released. `release`
+  /// gets a non-null pointer and must not throw.
+  struct Allocator {
+    const char *name;
+    void (*release)(CUdeviceptr ptr) noexcept;
+  };
+
+  DeviceMemory(const DeviceMemory &) = delete;
+  DeviceMemory &operator=(const DeviceMemory &) = delete;
 
   CUdeviceptr ptr() const { return ptr_; }
   size_t size() const { return bytes_; }
@@ -90,20 +95,44 @@ public:
     download(dst.data(), dst.size() * sizeof(T));
   }
 
-  /// Copies `bytes` bytes from the start of `src` (device to device).
-  void copyFrom(const DeviceBuffer &src, size_t bytes);
-
   /// Sets every byte to `value`.
   void fillBytes(uint8_t value);
   /// Sets every 32-bit word to `value` (e.g. a NaN pattern to poison
   /// outputs). The size must be a multiple of 4.
   void fillWords(uint32_t value);
 
+protected:
+  explicit DeviceMemory(const Allocator &allocator) : allocator_(&allocator) {}
+  DeviceMemory(DeviceMemory &&other) noexcept;
+  DeviceMemory &operator=(DeviceMemory &&other) noexcept;
+  ~DeviceMemory();
+
+  /// Takes ownership of `bytes` bytes at `ptr`, just allocated.
+  void adopt(CUdeviceptr ptr, size_t bytes) {
+    ptr_ = ptr;
+    bytes_ = bytes;
+  }
+  /// "<name>::<method>", for errors.
+  std::string where(const char *method) const;
+
 private:
   void reset() noexcept;
 
+  const Allocator *allocator_;
   CUdeviceptr ptr_ = 0;
   size_t bytes_ = 0;
+};
+
+/// An owned linear device allocation (cuMemAlloc). Transfers are synchronous.
+class DeviceBuffer : public DeviceMemory {
+public:
+  DeviceBuffer();
+  explicit DeviceBuffer(size_t bytes);
+  DeviceBuffer(DeviceBuffer &&other) noexcept = default;
+  DeviceBuffer &operator=(DeviceBuffer &&other) noexcept = default;
+
+  /// Copies `bytes` bytes from the start of `src` (device to device).
+  void copyFrom(const DeviceBuffer &src, size_t bytes);
 };
 
 } // namespace rt

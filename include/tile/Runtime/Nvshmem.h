@@ -29,6 +29,7 @@
 #ifndef TILE_RUNTIME_NVSHMEM_H
 #define TILE_RUNTIME_NVSHMEM_H
 
+#include "tile/Runtime/Device.h"
 #include "tile/Runtime/Error.h"
 
 #include <cuda.h>
@@ -148,42 +149,16 @@ void nvshmemFinalize();
 /// An allocation on NVSHMEM's symmetric heap (nvshmem_malloc): every PE
 /// holds one of the same size at the same heap offset, so kernels pass
 /// ptr() to put/get/signal with a peer's PE number. Construction and
-/// destruction are collective. Transfers are synchronous and local. The
-/// heap is NVSHMEM_SYMMETRIC_SIZE bytes per PE (1 GiB unless set).
-class SymmetricBuffer {
+/// destruction are collective. Transfers and fills (DeviceMemory, Device.h)
+/// are synchronous and local. The heap is NVSHMEM_SYMMETRIC_SIZE bytes per
+/// PE (1 GiB unless set).
+class SymmetricBuffer : public DeviceMemory {
 public:
-  SymmetricBuffer() = default;
+  SymmetricBuffer();
   /// Initialises NVSHMEM if needed.
   explicit SymmetricBuffer(size_t bytes);
-  SymmetricBuffer(SymmetricBuffer &&other) noexcept;
-  SymmetricBuffer &operator=(SymmetricBuffer &&other) noexcept;
-  SymmetricBuffer(const SymmetricBuffer &) = delete;
-  SymmetricBuffer &operator=(const SymmetricBuffer &) = delete;
-  ~SymmetricBuffer();
-
-  CUdeviceptr ptr() const { return ptr_; }
-  size_t size() const { return bytes_; }
-
-  /// Copies `bytes` bytes from host memory to the start of this PE's buffer.
-  void upload(const void *src, size_t bytes);
-  /// Copies `bytes` bytes from the start of this PE's buffer to host memory.
-  void download(void *dst, size_t bytes) const;
-
-  template <typename T> void upload(const std::vector<T> &src) {
-    upload(src.data(), src.size() * sizeof(T));
-  }
-  template <typename T> void download(std::vector<T> &dst) const {
-    download(dst.data(), dst.size() * sizeof(T));
-  }
-
-  /// Sets every byte of this PE's buffer to `value`.
-  void fillBytes(uint8_t value);
-
-private:
-  void reset() noexcept;
-
-  CUdeviceptr ptr_ = 0;
-  size_t bytes_ = 0;
+  SymmetricBuffer(SymmetricBuffer &&other) noexcept = default;
+  SymmetricBuffer &operator=(SymmetricBuffer &&other) noexcept = default;
 };
 
 } // namespace rt
