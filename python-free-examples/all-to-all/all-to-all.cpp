@@ -1,0 +1,41 @@
+//===- all-to-all.cpp - run all-to-all.mlir across GPUs, check, time ------===//
+//
+// Part p of PE r's X lands in slot r of PE p's Y: Y[q * part + i] on PE me
+// = X of PE q at me * part + i. Checked on every PE (alone, or under
+// `tile-run -n N`) and timed next to NCCL's grouped sends and receives to
+// and from every PE (NCCL has no all-to-all call; bus bandwidth =
+// algorithm bandwidth x (n - 1) / n, as NCCL-tests'); `--check` only
+// checks. Collective.h does the work.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../common/Collective.h"
+
+using namespace tile::examples;
+
+namespace {
+Source fromMyPartOfSlotOwner(int me, int, size_t part, size_t j) {
+  return {int(j / part), me * part + j % part};
+}
+
+#if TILE_EXAMPLES_NCCL
+ncclResult_t ncclAllToAll(const NcclCall &c) {
+  // Errors of the calls in a group come back from ncclGroupEnd.
+  ncclGroupStart();
+  for (int peer = 0; peer < c.n; ++peer) {
+    ncclSend(c.x + peer * c.part, c.part, ncclFloat, peer, c.comm, c.stream);
+    ncclRecv(c.y + peer * c.part, c.part, ncclFloat, peer, c.comm, c.stream);
+  }
+  return ncclGroupEnd();
+}
+#else
+constexpr NcclCollective ncclAllToAll = nullptr;
+#endif
+} // namespace
+
+int main(int argc, char **argv) {
+  return runCollective(argc, argv,
+                       {"all-to-all", "all_to_all", ALL_TO_ALL_KERNEL_CUBIN,
+                        ALL_TO_ALL_KERNEL_KINFO, /*xPerPe=*/true,
+                        /*yPerPe=*/true, fromMyPartOfSlotOwner, ncclAllToAll});
+}

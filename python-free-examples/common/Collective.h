@@ -1,0 +1,433 @@
+//===- Collective.h - Collectives across GPUs: check and time ---*- C++ -*-===//
+//
+// What the collective examples (shift, allgather, all-to-all) share. Each
+// program describes its collective (CollectiveSpec) and calls
+// runCollective, which
+//  - skips (77) without a GPU or without NVSHMEM, saying what is missing;
+//  - starts NVSHMEM through the runtime: alone as one PE, under
+//    `tile-run -n N` as one of N (PE 0 prints; the others print failures);
+//  - checks the kernel on 1, 37, 64 and 1024 chunks a part, twice each: X
+//    random floats from a generator any PE can evaluate for any PE (seeded
+//    by the run, the size, the launch and the PE), Y poisoned, one CTA a
+//    chunk, a larger epoch each launch (the signal words are zeroed once),
+//    then every element of Y compared with the element of X it must hold;
+//  - unless `--check` is given, times the kernel next to NCCL's version of
+//    the collective, interleaved over three rounds with every PE starting
+//    each measurement together (medians), 8 KiB to 256 MiB of X per PE,
+//    with NCCL-tests' bus bandwidths.
+// The run's seed and NCCL's unique id travel from PE 0 to the other PEs
+// through the program's own kernel (CollectiveRun::shareFromPe0).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_EXAMPLES_COMMON_COLLECTIVE_H
+#define TILE_EXAMPLES_COMMON_COLLECTIVE_H
+
+#include "ExampleUtil.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <ctime>
+#include <functional>
+#include <iterator>
+#include <memory>
+
+#if TILE_EXAMPLES_NCCL
+#include <cuda_runtime.h>
+#include <nccl.h>
+#endif
+
+namespace tile::examples {
+
+/// Floats in a chunk: what one CTA of the kernels moves.
+constexpr size_t kChunkFloats = 1024;
+
+/// Where an element of Y comes from: element `index` of PE `pe`'s X.
+struct Source {
+  int pe;
+  size_t index;
+};
+
+#if TILE_EXAMPLES_NCCL
+/// One call of NCCL's version of a collective on the kernel's X and Y.
+struct NcclCall {
+  ncclComm_t comm;
+  float *x, *y;
+  /// Floats a part.
+  size_t part;
+  int me, n;
+  cudaStream_t stream;
+};
+/// NCCL's version of a collective.
+using NcclCollective = ncclResult_t (*)(const NcclCall &call);
+#else
+using NcclCollective = std::nullptr_t;
+#endif
+
+/// A collective: its kernel and what it computes. A part is `chunks` x 1024
+/// floats; the kernel runs one CTA a chunk of a part.
+struct CollectiveSpec {
+  /// The program's name, and the kernel's.
+  const char *name, *kernel;
+  /// The compiled kernel and its description (tile_add_kernel's outputs).
+  std::string cubin, kinfo;
+  /// Whether X (Y) holds one part per PE (part q at q * part) or one part.
+  /// Y's parts from every PE also make NCCL-tests' bus bandwidth
+  /// algBw * (n - 1) / n (all-gather, all-to-all) rather than algBw.
+  bool xPerPe, yPerPe;
+  /// Where element j of PE `me`'s Y comes from, with n PEs.
+  Source (*source)(int me, int n, size_t part, size_t j);
+  /// Built without NCCL: nullptr.
+  NcclCollective nccl;
+};
+
+namespace collective {
+
+inline uint64_t splitmix64(uint64_t v) {
+  v += 0x9e3779b97f4a7c15ull;
+  v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9ull;
+  v = (v ^ (v >> 27)) * 0x94d049bb133111ebull;
+  return v ^ (v >> 31);
+}
+
+/// Element i of PE `pe`'s X for `seed`, in [-1, 1): every PE computes the
+/// same, so each knows what every other one sent.
+inline float inputValue(uint64_t seed, int pe, size_t i) {
+  uint64_t h = splitmix64(splitmix64(seed ^ uint64_t(pe)) + i);
+  return float(h >> 40) * 0x1p-23f - 1.0f;
+}
+
+/// "4 KiB", "256 MiB".
+inline std::string sizeText(size_t bytes) {
+  if (bytes >= (size_t(1) << 20))
+    return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes >> 10) + " KiB";
+}
+
+/// What PE 0 tells the others.
+struct FromPe0 {
+  static constexpr uint64_t kMagic = 0x746c652d636f6c6cull;
+  uint64_t magic = kMagic;
+  uint64_t seed = 0;
+  uint64_t hasNcclId = 0;
+  unsigned char ncclId[128] = {};
+};
+
+constexpr size_t kCheckChunks[] = {1, 37, 64, 1024};
+constexpr size_t kBenchMinBytes = size_t(8) << 10;
+constexpr size_t kBenchMaxBytes = size_t(256) << 20;
+
+#if TILE_EXAMPLES_NCCL
+inline void checkNccl(ncclResult_t result, const char *call) {
+  if (result != ncclSuccess)
+    throw rt::Error(std::string(call) +
+                    " failed: " + ncclGetErrorString(result));
+}
+
+/// A communicator over the PEs (rank = PE) and the stream it and the
+/// kernel are timed on.
+struct Nccl {
+  ncclComm_t comm = nullptr;
+  cudaStream_t stream = nullptr;
+  Nccl() = default;
+  Nccl(const Nccl &) = delete;
+  Nccl &operator=(const Nccl &) = delete;
+  ~Nccl() {
+    if (comm)
+      ncclCommDestroy(comm);
+    if (stream)
+      cudaStreamDestroy(stream);
+  }
+};
+#endif
+
+/// One PE's state: its device, the kernel, X, Y and the signal words (all
+/// symmetric, as large as the checks, and the table unless `checkOnly`,
+/// need) and the last epoch.
+class CollectiveRun {
+public:
+  CollectiveRun(const CollectiveSpec &what, bool checkOnly)
+      : spec(what), device(rt::Device::open(rt::nvshmemDeviceOrdinal())),
+        infos(rt::loadKernelInfo(kernelFile(spec.kinfo))),
+        module(rt::Module::loadCubinFile(kernelFile(spec.cubin), infos)),
+        kernel(module.kernel(spec.kernel)),
+        info(rt::findKernel(infos, spec.kernel)), me(rt::nvshmemMyPe()),
+        n(rt::nvshmemNumPes()), x(xFloats(maxChunks(checkOnly)) * 4),
+        y(yFloats(maxChunks(checkOnly)) * 4),
+        flags(size_t(n) * maxChunks(checkOnly) * 8) {
+    flags.fillBytes(0);
+    rt::nvshmemBarrierAll();
+  }
+
+  /// Chunks a part for `bytes` of X per PE (at least one).
+  size_t chunksFor(size_t bytes) const {
+    return std::max<size_t>(1, bytes / (xFloats(1) * 4));
+  }
+  size_t maxChunks(bool checkOnly) const {
+    size_t checks = kCheckChunks[std::size(kCheckChunks) - 1];
+    return checkOnly ? checks : std::max(checks, chunksFor(kBenchMaxBytes));
+  }
+
+  size_t xFloats(size_t chunks) const {
+    return (spec.xPerPe ? n : 1) * chunks * kChunkFloats;
+  }
+  size_t yFloats(size_t chunks) const {
+    return (spec.yPerPe ? n : 1) * chunks * kChunkFloats;
+  }
+
+  /// Launches the kernel on `chunks` chunks a part with the next epoch.
+  void launch(size_t chunks) {
+    rt::ArgPack args;
+    args.addMemRef(x.ptr(), {int64_t(xFloats(chunks))}, {1})
+        .addMemRef(y.ptr(), {int64_t(yFloats(chunks))}, {1})
+        .addMemRef(flags.ptr(), {int64_t(n * chunks)}, {1})
+        .addScalar<int64_t>(int64_t(++epoch));
+    rt::launch(kernel,
+               rt::launchConfigFor(info, {unsigned(chunks), 1, 1}, stream),
+               args);
+  }
+
+  /// Fills X with `values`, poisons Y (0xFF: NaN), runs the kernel on
+  /// `chunks` chunks a part on every PE and returns this PE's Y.
+  std::vector<float> exchange(const std::vector<float> &values, size_t chunks) {
+    x.upload(values);
+    y.fillBytes(0xFF);
+    rt::nvshmemBarrierAll(); // no peer writes Y before it is poisoned
+    launch(chunks);
+    rt::synchronize();
+    rt::nvshmemBarrierAll(); // and none is still writing when it is read
+    std::vector<float> out(yFloats(chunks));
+    y.download(out);
+    return out;
+  }
+
+  /// PE 0's `data` on every PE, carried by the kernel: n - 1 launches on
+  /// one chunk, each PE that has the data putting it in every part of its
+  /// X. A PE without it finds it at the start of Y once the PE that part of
+  /// Y comes from has it: PE 0 itself for all-gather and all-to-all, the
+  /// previous PE for shift (hence n - 1 rounds).
+  FromPe0 shareFromPe0(FromPe0 data) {
+    bool have = me == 0;
+    for (int round = 1; round < n; ++round) {
+      std::vector<float> values(xFloats(1), 0.0f);
+      for (size_t at = 0; have && at < values.size(); at += kChunkFloats)
+        std::memcpy(&values[at], &data, sizeof(data));
+      std::vector<float> got = exchange(values, 1);
+      FromPe0 heard;
+      std::memcpy(&heard, got.data(), sizeof(heard));
+      if (!have && heard.magic == FromPe0::kMagic) {
+        data = heard;
+        have = true;
+      }
+    }
+    if (!have)
+      throw rt::Error("nothing from PE 0 after " + std::to_string(n - 1) +
+                      " launches of the kernel");
+    return data;
+  }
+
+  /// One launch on `chunks` chunks a part with inputs from `seed`; prints
+  /// this PE's mismatches.
+  bool check(size_t chunks, uint64_t seed) {
+    std::vector<float> values(xFloats(chunks));
+    for (size_t i = 0; i < values.size(); ++i)
+      values[i] = inputValue(seed, me, i);
+    std::vector<float> got = exchange(values, chunks);
+    size_t part = chunks * kChunkFloats, wrong = 0, first = 0;
+    for (size_t j = 0; j < got.size(); ++j) {
+      Source from = spec.source(me, n, part, j);
+      if (got[j] != inputValue(seed, from.pe, from.index) && wrong++ == 0)
+        first = j;
+    }
+    if (wrong) {
+      Source from = spec.source(me, n, part, first);
+      std::printf("  PE %d, %zu chunks a part: MISMATCH in %zu of %zu "
+                  "floats; first Y[%zu] = %g, want %g (X[%zu] of PE %d)\n",
+                  me, chunks, wrong, got.size(), first, got[first],
+                  inputValue(seed, from.pe, from.index), from.index, from.pe);
+    }
+    return wrong == 0;
+  }
+
+  bool checkAll(uint64_t runSeed) {
+    bool ok = true;
+    for (size_t chunks : kCheckChunks) {
+      bool pass = true;
+      for (uint64_t repeat = 0; repeat < 2; ++repeat)
+        pass &=
+            check(chunks, splitmix64(splitmix64(runSeed + chunks) + repeat));
+      if (me == 0)
+        std::printf("  %4zu chunk%s a part (%s of X per PE), 2 launches: %s\n",
+                    chunks, chunks == 1 ? " " : "s",
+                    sizeText(xFloats(chunks) * 4).c_str(),
+                    pass ? "ok" : "FAILED");
+      ok &= pass;
+    }
+    return ok;
+  }
+
+  /// The median milliseconds per call of each contender, in turn over three
+  /// rounds, every PE starting each measurement together.
+  std::vector<float>
+  interleavedMedianMs(const std::vector<std::function<void()>> &contenders,
+                      int iters) {
+    rt::Timer timer(stream);
+    std::vector<std::vector<float>> ms(contenders.size());
+    for (int round = 0; round < 3; ++round)
+      for (size_t i = 0; i < contenders.size(); ++i) {
+        rt::nvshmemBarrierAll();
+        ms[i].push_back(timer.timeMs(contenders[i], 3, iters));
+      }
+    std::vector<float> medians;
+    for (std::vector<float> &v : ms) {
+      std::sort(v.begin(), v.end());
+      medians.push_back(v[1]);
+    }
+    return medians;
+  }
+
+  /// One row of the table: bytes of X per PE, then for tile's kernel and
+  /// NCCL's call (if any) microseconds, algorithm and bus bandwidth (GB/s).
+  void benchmark(size_t chunks, const std::function<void(size_t part)> &nccl) {
+    size_t xBytes = xFloats(chunks) * 4, yBytes = yFloats(chunks) * 4;
+    int iters = int(std::clamp<size_t>((size_t(1) << 31) / xBytes, 20, 200));
+    std::vector<std::function<void()>> contenders = {[&] { launch(chunks); }};
+    if (nccl)
+      contenders.push_back([&] { nccl(chunks * kChunkFloats); });
+    std::vector<float> ms = interleavedMedianMs(contenders, iters);
+    double busFactor = spec.yPerPe ? double(n - 1) / n : 1.0;
+    if (me != 0)
+      return;
+    std::printf("  %9s", sizeText(xBytes).c_str());
+    for (float t : ms) {
+      double algBw = yBytes / (t * 1e6);
+      std::printf(" | %9.1f %8.1f %8.1f", t * 1e3, algBw, algBw * busFactor);
+    }
+    std::printf("\n");
+  }
+
+  const CollectiveSpec &spec;
+  rt::Device device;
+  std::vector<rt::KernelInfo> infos;
+  rt::Module module;
+  rt::Kernel kernel;
+  const rt::KernelInfo &info;
+  int me, n;
+  rt::SymmetricBuffer x, y, flags;
+  uint64_t epoch = 0;
+  CUstream stream = nullptr;
+};
+
+#if TILE_EXAMPLES_NCCL
+/// NCCL over the PEs (rank = PE) from PE 0's unique id, on a stream of its
+/// own that the kernel is then timed on too. Says why not, on PE 0, and
+/// leaves `nccl.comm` null if it cannot start (two PEs on one GPU, say).
+inline void startNccl(CollectiveRun &run, const FromPe0 &shared, Nccl &nccl) {
+  int version = 0;
+  ncclGetVersion(&version);
+  std::string why = "no unique id from PE 0";
+  if (cudaStreamCreate(&nccl.stream) != cudaSuccess)
+    why = "no stream";
+  else if (shared.hasNcclId) {
+    run.stream = nccl.stream;
+    ncclUniqueId id;
+    std::memcpy(&id, shared.ncclId, sizeof(id));
+    ncclResult_t result = ncclCommInitRank(&nccl.comm, run.n, id, run.me);
+    if (result != ncclSuccess) {
+      nccl.comm = nullptr;
+      why = std::string("ncclCommInitRank: ") + ncclGetErrorString(result);
+    }
+  }
+  if (run.me == 0)
+    std::printf("NCCL %d.%d.%d: %s\n", version / 10000, version / 100 % 100,
+                version % 100,
+                nccl.comm ? "ready" : (why + "; timing tile alone").c_str());
+}
+#endif
+
+/// The checks, then (unless `checkOnly`) the table; returns the exit status.
+inline int checkAndTime(CollectiveRun &run, bool checkOnly) {
+  const CollectiveSpec &spec = run.spec;
+  if (run.me == 0)
+    std::printf("%s: %d PE%s, PE 0 on device %d (%s), NVSHMEM %s\n", spec.name,
+                run.n, run.n == 1 ? "" : "s", run.device.ordinal(),
+                run.device.name().c_str(), rt::nvshmemVersion().c_str());
+  FromPe0 mine;
+  if (run.me == 0)
+    mine.seed = splitmix64(std::random_device{}()) ^ uint64_t(time(nullptr));
+#if TILE_EXAMPLES_NCCL
+  ncclUniqueId id;
+  static_assert(sizeof(id) == sizeof(mine.ncclId), "ncclUniqueId's size");
+  if (!checkOnly && run.me == 0 && ncclGetUniqueId(&id) == ncclSuccess) {
+    std::memcpy(mine.ncclId, &id, sizeof(id));
+    mine.hasNcclId = 1;
+  }
+#endif
+  FromPe0 shared = run.shareFromPe0(mine);
+
+  bool ok = run.checkAll(shared.seed);
+  std::string who = run.n == 1 ? "" : "PE " + std::to_string(run.me) + ": ";
+  if (run.me == 0 || !ok)
+    std::printf("%s: %s%s\n", spec.name, who.c_str(),
+                ok ? "all checks passed" : "FAILED");
+  if (checkOnly || !ok)
+    return ok ? 0 : 1;
+
+  std::function<void(size_t)> ncclCall;
+#if TILE_EXAMPLES_NCCL
+  Nccl nccl;
+  startNccl(run, shared, nccl);
+  if (nccl.comm)
+    ncclCall = [&](size_t part) {
+      checkNccl(spec.nccl({nccl.comm, reinterpret_cast<float *>(run.x.ptr()),
+                           reinterpret_cast<float *>(run.y.ptr()), part, run.me,
+                           run.n, nccl.stream}),
+                spec.name);
+    };
+#else
+  if (run.me == 0)
+    std::printf("built without NCCL: timing tile alone\n");
+#endif
+  if (run.me == 0)
+    std::printf("  X per PE  |   tile us    algbw    busbw%s  (GB/s)\n",
+                ncclCall ? " |   NCCL us    algbw    busbw" : "");
+  for (size_t bytes = kBenchMinBytes, last = 0; bytes <= kBenchMaxBytes;
+       bytes *= 2)
+    if (size_t chunks = run.chunksFor(bytes); chunks != last)
+      run.benchmark(last = chunks, ncclCall);
+  return 0;
+}
+
+} // namespace collective
+
+/// The program: see the file comment.
+inline int runCollective(int argc, char **argv, const CollectiveSpec &spec) {
+  requireGpu(spec.name);
+  std::string why;
+  if (!rt::nvshmemAvailable(&why)) {
+    std::printf("%s: skipped, no NVSHMEM: %s\n", spec.name, why.c_str());
+    return kSkipped;
+  }
+  bool checkOnly = argc > 1 && std::string(argv[1]) == "--check";
+  std::unique_ptr<collective::CollectiveRun> run;
+  try {
+    run = std::make_unique<collective::CollectiveRun>(spec, checkOnly);
+    if (collective::checkAndTime(*run, checkOnly) == 0) {
+      run.reset(); // frees the symmetric buffers: with every PE
+      return 0;
+    }
+  } catch (const std::exception &error) {
+    std::printf("%s: PE %d: %s\n", spec.name,
+                rt::nvshmemInitialized() ? rt::nvshmemMyPe() : -1,
+                error.what());
+  }
+  // A PE that failed leaves at once: the others may be waiting for it, and
+  // freeing symmetric memory would wait for them (tile-run stops them).
+  std::fflush(stdout);
+  std::_Exit(1);
+}
+
+} // namespace tile::examples
+
+#endif // TILE_EXAMPLES_COMMON_COLLECTIVE_H
