@@ -488,6 +488,10 @@ void initLocked(PeState &state) {
   const NvshmemApi &api = nvshmemApi();
   Device device = openPeDevice();
 
+  // NVLink multicast stays off unless the user asks for it: on shared
+  // machines a multicast object can take the GPUs out of service (tile-run
+  // sets it too; this covers programs started by mpirun/srun or alone).
+  setenv("NVSHMEM_DISABLE_NVLS", "1", /*overwrite=*/0);
   NvshmemInitAttr attr = defaultInitAttr();
   NvshmemUniqueId id;
   int status = 0;
