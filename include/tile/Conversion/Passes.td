@@ -27,6 +27,9 @@ def ConvertTileKernelToGPU : TileToGPUPass<"convert-tile-kernel-to-gpu",
 
 def ConvertTileMemoryToGPU : TileToGPUPass<"convert-tile-memory-to-gpu",
     "Allocates shared tiles, register fragments and barrier rings", [{
+    Every `tile.alloc_tmem` of an outlined kernel gets a column range of
+    one tensor-memory allocation (`tcgen05.alloc` by warp 0 at the start,
+    `tcgen05.dealloc` at the end, at most 512 columns; sm_100a).
     Every `tile.alloc_shared` of an outlined kernel (and every scratch
     request of a lowering) gets an offset in the kernel's dynamic shared
     memory, placed by liveness: tiles whose lifetimes do not overlap share
@@ -56,6 +59,9 @@ def ConvertTileCopyToGPU : TileToGPUPass<"convert-tile-copy-to-gpu",
     - `tma_load` / `tma_store` (Tma.cpp): bulk tensor copies through the
       kernel's tensor-map parameters (assigned here), loads completing on
       their mbarrier, multicast slices; `tile.wait_tma_stores`.
+    - `tmem_load` / `tmem_store` (Tmem.cpp, sm_100a): `tcgen05.ld/st`
+      32x32b between a 128-lane tensor-memory tile and a
+      `#tile.tmem_32x32b` fragment, waited for, with tcgen05 fences.
     A copy without a mechanism is a located error.
   }]>;
 
@@ -80,8 +86,13 @@ def ConvertTileGemmToNVVM : TileToGPUPass<"convert-tile-gemm-to-nvvm",
       `{async}`; `tile.wait_gemms pending(N)` is `wgmma.wait_group N`.
     - `mma_sync` (MmaSync.cpp, sm_80+): C in a `#tile.mma` fragment,
       mma.sync m16n8k16 with ldmatrix (.trans for K x M / K x N operands).
-    A gemm with a barrier waits for its product, then every thread arrives
-    on it. Forms not lowered yet (A in registers for mma.sync, i8 and fp8)
+    - `tcgen05` (Tcgen05.cpp, sm_100a): C in tensor memory; thread 0 fences,
+      issues one `tcgen05.mma` (kind::f16 or kind::tf32) per 32 bytes of K
+      from compile-time instruction and shared-memory descriptors, and
+      commits them to the gemm's barrier; `tile.commit_gemms` commits to
+      another.
+    A gemm with C in registers and a barrier waits for its product, then
+    every thread arrives on it. Forms not lowered yet (A in registers for mma.sync, i8 and fp8)
     fail with an error naming them; so does a gemm without a mechanism.
   }]>;
 

@@ -43,15 +43,24 @@ def TileSelectInstructions : Pass<"tile-select-instructions", "ModuleOp"> {
       `cp_async`;
     - everything else: `vector`.
 
+    - tensor memory -> fragment: `tmem_load`; fragment -> tensor memory:
+      `tmem_store` (sm_100a).
+
     `tile.gemm`: `mma_sync` when C has the `#tile.mma` layout (the fallback
-    the IR can ask for) or the chip has no wgmma; `wgmma` when the chip has
-    it.
+    the IR can ask for) or the chip has neither wgmma nor tcgen05; `wgmma`
+    when the chip has it; `tcgen05` (sm_100a) when C is in tensor memory, or
+    is a fragment in a `warp_specialized` pipelined loop (whose split keeps
+    it in tensor memory); a fragment accumulator anywhere else on sm_100a is
+    an error saying what to write.
 
     What the chip cannot do is a located error naming the op and the chip:
     TMA copies without TMA, a `#tile.wgmma` accumulator without wgmma,
-    tensor memory and tcgen05 (not lowered yet), clusters on chips without
-    them, pipelined loops on chips with neither TMA nor cp.async. A
-    mechanism already on an op (written by hand) is checked, not replaced.
+    tensor memory and tcgen05 without them, clusters (and cluster-level
+    communication) on chips without them or in kernels without a cluster,
+    pipelined loops on chips with neither TMA nor cp.async; so are forms not
+    lowered yet (shared -> tensor memory, A in tensor memory, tcgen05 kinds
+    but f16 and tf32). A mechanism already on an op (written by hand) is
+    checked, not replaced.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
@@ -61,10 +70,13 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "ModuleOp"> {
   let description = [{
     Runs after `tile-select-instructions`. Accumulator fragments of
     `tile.gemm` get the layout of the gemm's matrix instruction
-    (`#tile.wgmma` for `wgmma`, `#tile.mma` for `mma_sync`), and so do
+    (`#tile.wgmma` for `wgmma`, `#tile.mma` for `mma_sync`,
+    `#tile.tmem_32x32b` for `tcgen05`, whose accumulator is read back from
+    tensor memory), and so do fragments copied from or to tensor memory and
     fragments that share a `tile.elementwise` with one. Shared tiles read by
-    a `wgmma` gemm get the swizzle that TMA writes and wgmma reads (128
-    bytes for rows of 128 bytes, and so on); `mma_sync` reads them plain.
+    a `wgmma` or `tcgen05` gemm get the swizzle that TMA writes and the
+    instruction reads (128 bytes for rows of 128 bytes, and so on);
+    `mma_sync` reads them plain.
 
     Every other `!tile.fragment` without a layout gets the `#tile.blocked` layout
     for its kernel's thread count: runs of up to 16 bytes per thread, as
