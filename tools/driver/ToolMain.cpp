@@ -85,6 +85,53 @@ static LogicalResult writeOutput(StringRef path, StringRef contents) {
   return failure();
 }
 
+// The parser, the verifier and many passes recurse once per nested region
+// or bracket: input nested thousands deep would overflow the stack (a
+// crash) instead of failing cleanly. No real program comes near the limit.
+static constexpr int kMaxNesting = 1000;
+
+// Refuses input whose brackets ({, (, [) nest deeper than kMaxNesting, with
+// an error at the bracket that goes too deep. Comments and strings do not
+// count.
+static LogicalResult checkNesting(const llvm::MemoryBuffer &input) {
+  StringRef text = input.getBuffer();
+  int depth = 0;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    if (c == '/' && i + 1 < e && text[i + 1] == '/') {
+      i = text.find('\n', i);
+      if (i == StringRef::npos)
+        break;
+      continue;
+    }
+    if (c == '"') {
+      for (++i; i < e && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      continue;
+    }
+    if (c == '}' || c == ')' || c == ']') {
+      depth = std::max(0, depth - 1);
+      continue;
+    }
+    if ((c != '{' && c != '(' && c != '[') || ++depth <= kMaxNesting)
+      continue;
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(text, input.getBufferIdentifier(),
+                                         /*RequiresNullTerminator=*/false),
+        llvm::SMLoc());
+    sourceMgr.PrintMessage(
+        llvm::errs(), llvm::SMLoc::getFromPointer(text.data() + i),
+        llvm::SourceMgr::DK_Error,
+        "regions and brackets nest deeper than " + llvm::Twine(kMaxNesting) +
+            " levels here; tile does not compile programs nested this deep "
+            "(split the nest into functions or loops that are not nested)");
+    return failure();
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // tile-opt
 //===----------------------------------------------------------------------===//
@@ -99,6 +146,8 @@ int mlir::tile::tileOptMain(int argc, char **argv, DialectRegistry &registry) {
     llvm::errs() << errorMessage << "\n";
     return 1;
   }
+  if (failed(checkNesting(*input)))
+    return 1;
   bool toStdout = outputFilename == "-";
   std::string buffered;
   llvm::raw_string_ostream bufferStream(buffered);
@@ -208,6 +257,8 @@ int mlir::tile::tileTranslateMain(int argc, char **argv) {
     llvm::errs() << errorMessage << "\n";
     return 1;
   }
+  if (failed(checkNesting(*input)))
+    return 1;
 
   auto processBuffer = [&](std::unique_ptr<llvm::MemoryBuffer> ownedBuffer,
                            llvm::raw_ostream &os) -> LogicalResult {
