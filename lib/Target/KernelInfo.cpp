@@ -101,14 +101,7 @@ LogicalResult mlir::tile::writeKernelInfo(ModuleOp module,
       return WalkResult::interrupt();
     // Calls into NVSHMEM's device library (level world): the runtime links
     // it in before loading (the cubin is relocatable).
-    kernels.back().linksNvshmem =
-        func.walk([](LLVM::CallOp call) {
-              std::optional<StringRef> callee = call.getCallee();
-              return callee && callee->starts_with("nvshmem")
-                         ? WalkResult::interrupt()
-                         : WalkResult::advance();
-            })
-            .wasInterrupted();
+    kernels.back().linksNvshmem = callsNvshmem(func);
     return WalkResult::advance();
   });
   if (result.wasInterrupted())

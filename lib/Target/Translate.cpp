@@ -275,20 +275,20 @@ struct TempFiles {
 };
 } // namespace
 
-bool mlir::tile::callsNvshmem(StringRef ptx) {
-  // `.extern .func [(<return param>)] nvshmem...(` declarations.
-  for (size_t at = ptx.find(".extern .func"); at != StringRef::npos;
-       at = ptx.find(".extern .func", at + 1)) {
-    StringRef line = ptx.substr(at).take_until([](char c) { return c == '\n'; });
-    if (line.contains(" nvshmem") || line.contains(")nvshmem"))
-      return true;
-  }
-  return false;
+bool mlir::tile::callsNvshmem(Operation *op) {
+  return op
+      ->walk([](LLVM::CallOp call) {
+        std::optional<StringRef> callee = call.getCallee();
+        return callee && callee->starts_with("nvshmem") ? WalkResult::interrupt()
+                                                        : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 FailureOr<std::string> mlir::tile::assembleCubin(StringRef ptx,
                                                  const TargetOptions &options,
-                                                 Location loc) {
+                                                 Location loc,
+                                                 bool relocatable) {
   if (!requireChip(loc, options.chip))
     return failure();
   std::string ptxas = findPtxas(options);
@@ -318,9 +318,7 @@ FailureOr<std::string> mlir::tile::assembleCubin(StringRef ptx,
   std::string arch = "-arch=" + options.chip;
   std::string opt = "-O" + std::to_string(std::min(options.optLevel, 3u));
   llvm::SmallVector<StringRef> args{ptxas, arch, opt};
-  // Calls into NVSHMEM's device library stay unresolved: relocatable code,
-  // which the runtime links with libnvshmem_device.a when it loads it.
-  if (callsNvshmem(ptx))
+  if (relocatable)
     args.push_back("-c");
   llvm::SmallVector<StringRef> extra;
   StringRef(options.ptxasOptions).split(extra, ' ', -1, /*KeepEmpty=*/false);

@@ -262,8 +262,12 @@ static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
     output << *ptx;
     return writeKernelInfoIfAsked(module);
   }
+  // Calls into NVSHMEM's device library stay unresolved: relocatable code,
+  // which the runtime links when it loads it.
+  Operation *device = getDeviceCode(module);
+  bool relocatable = device && callsNvshmem(device);
   auto cubin = timer.run("cubin (ptxas)", [&] {
-    return assembleCubin(*ptx, target, module.getLoc());
+    return assembleCubin(*ptx, target, module.getLoc(), relocatable);
   });
   if (failed(cubin))
     return failure();

@@ -55,15 +55,18 @@ translateToNVPTXModule(ModuleOp module, llvm::LLVMContext &context,
 FailureOr<std::string> compileToPTX(llvm::Module &module,
                                     const TargetOptions &options, Location loc);
 
-/// Whether `ptx` declares NVSHMEM device functions it calls (a kernel
-/// with `level world` communication): such PTX is assembled as
-/// relocatable code for the runtime's link with libnvshmem_device.a.
-bool callsNvshmem(StringRef ptx);
+/// Whether `op` (a kernel, or the device code holding kernels) calls
+/// NVSHMEM's device functions (`level world` communication): such code is
+/// assembled as relocatable and its kernel description asks the runtime to
+/// link NVSHMEM in.
+bool callsNvshmem(Operation *op);
 
-/// CUDA's ptxas; its diagnostics are passed on as an error at `loc`.
+/// CUDA's ptxas; its diagnostics are passed on as an error at `loc`. With
+/// `relocatable` (`ptxas -c`) calls to undefined functions stay for a
+/// device link.
 FailureOr<std::string> assembleCubin(StringRef ptx,
                                      const TargetOptions &options,
-                                     Location loc);
+                                     Location loc, bool relocatable = false);
 
 /// Writes the runtime's kernel description ("kinfo") of every kernel in the
 /// LLVM+NVVM module: launch shape, shared memory and TMA tensor maps.

@@ -503,6 +503,14 @@ void lowering::publishSharedWrites(OpBuilder &b, Location loc,
   ctaBarrier(b, loc);
 }
 
+void lowering::buildIf(OpBuilder &b, Location loc, Value condition,
+                       function_ref<void(OpBuilder &)> body) {
+  auto branch = scf::IfOp::create(b, loc, condition, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  body(b);
+}
+
 Value lowering::isThreadZero(OpBuilder &b, Location loc) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                threadId(b, loc), constIndex(b, loc, 0));

@@ -102,6 +102,10 @@ Value threadId(OpBuilder &b, Location loc);
 /// `threadId == 0`: the thread that issues single-thread work (TMA,
 /// barrier initialisation, leader arrivals).
 Value isThreadZero(OpBuilder &b, Location loc);
+/// `body` under `condition` (an scf.if without results), built at `b`'s
+/// insertion point, which it leaves after the if.
+void buildIf(OpBuilder &b, Location loc, Value condition,
+             function_ref<void(OpBuilder &)> body);
 Value constIndex(OpBuilder &b, Location loc, int64_t value);
 
 struct RunBounds {

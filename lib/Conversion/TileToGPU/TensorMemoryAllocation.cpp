@@ -32,12 +32,10 @@ static void inWarpZero(OpBuilder &b, Location loc,
                        function_ref<void(OpBuilder &)> body) {
   Value warp = arith::DivUIOp::create(b, loc, threadId(b, loc),
                                       constIndex(b, loc, 32));
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
-                                      constIndex(b, loc, 0));
-  auto branch = scf::IfOp::create(b, loc, first, /*withElse=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(branch.thenBlock());
-  body(b);
+  buildIf(b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
+                                constIndex(b, loc, 0)),
+          body);
 }
 
 static LogicalResult allocateInKernel(gpu::GPUFuncOp func,

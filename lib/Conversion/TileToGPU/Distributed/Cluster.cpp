@@ -56,12 +56,10 @@ static void syncScope(OpBuilder &b, Location loc, const ScopeThreads &scope) {
 // `body` in the scope's first thread.
 static void inLeader(OpBuilder &b, Location loc, const ScopeThreads &scope,
                      function_ref<void(OpBuilder &)> body) {
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                      scope.tid, constIndex(b, loc, 0));
-  auto branch = scf::IfOp::create(b, loc, first, /*withElse=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(branch.thenBlock());
-  body(b);
+  buildIf(b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, scope.tid,
+                                constIndex(b, loc, 0)),
+          body);
 }
 
 // The peer CTA's address of element `indices` of shared tile `memref`.

@@ -90,6 +90,11 @@ private:
 };
 } // namespace
 
+// Bytes of one row (innermost dimension) of `tile`, as NVSHMEM's size_t.
+static Value rowBytes(NvshmemCalls &calls, MemRefType tile) {
+  return calls.i64(tile.getShape().back() * tile.getElementTypeBitWidth() / 8);
+}
+
 static StringRef suffix(Scope scope) {
   return scope == Scope::warp ? "_warp" : "_block";
 }
@@ -122,16 +127,6 @@ static void forEachRow(
   emit(b, loc, loop.getInductionVar());
 }
 
-// The CTA's first thread runs `body`, after the CTA is synchronised.
-static void inThreadZero(OpBuilder &b, Location loc,
-                         function_ref<void(OpBuilder &)> body) {
-  auto branch = scf::IfOp::create(b, loc, isThreadZero(b, loc),
-                                  /*withElse=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(branch.thenBlock());
-  body(b);
-}
-
 namespace {
 template <typename OpT> struct WorldPattern : ChipPattern<OpT> {
   using ChipPattern<OpT>::ChipPattern;
@@ -161,8 +156,7 @@ struct PutLowering : WorldPattern<PutOp> {
     Location loc = op.getLoc();
     auto tile = cast<MemRefType>(op.getSource().getType());
     int64_t rows = tile.getNumElements() / tile.getShape().back();
-    Value rowBytes = calls.i64(tile.getShape().back() *
-                               tile.getElementTypeBitWidth() / 8);
+    Value bytes = rowBytes(calls, tile);
     StringRef scope = suffix(op.getScope());
     // The source tile is complete for the scope before NVSHMEM reads it.
     if (getMemorySpace(tile) == MemorySpace::Shared &&
@@ -175,7 +169,7 @@ struct PutLowering : WorldPattern<PutOp> {
                    calls.call(("nvshmemx_putmem" + scope).str(), Type(),
                               {calls.address(adaptor.getDest(), remote),
                                calls.address(adaptor.getSource(), local),
-                               rowBytes, peer});
+                               bytes, peer});
                  });
       rewriter.eraseOp(op);
       return;
@@ -194,7 +188,7 @@ struct PutLowering : WorldPattern<PutOp> {
           Value src = calls.address(adaptor.getSource(), local);
           auto signalled = [&] {
             calls.call(("nvshmemx_putmem_signal_nbi" + scope).str(), Type(),
-                       {dest, src, rowBytes, signalWord,
+                       {dest, src, bytes, signalWord,
                         adaptor.getSignalValue(), kind, peer});
           };
           if (rows == 1)
@@ -209,7 +203,7 @@ struct PutLowering : WorldPattern<PutOp> {
           signalled();
           rewriter.setInsertionPointToStart(branch.elseBlock());
           calls.call(("nvshmemx_putmem_nbi" + scope).str(), Type(),
-                     {dest, src, rowBytes, peer});
+                     {dest, src, bytes, peer});
         });
     rewriter.eraseOp(op);
   }
@@ -221,15 +215,14 @@ struct GetLowering : WorldPattern<GetOp> {
              NvshmemCalls &calls) const override {
     Location loc = op.getLoc();
     auto tile = cast<MemRefType>(op.getDest().getType());
-    Value rowBytes = calls.i64(tile.getShape().back() *
-                               tile.getElementTypeBitWidth() / 8);
+    Value bytes = rowBytes(calls, tile);
     forEachRow(rewriter, loc, tile, adaptor.getSourceOffsets(),
                [&](Value, ArrayRef<Value> remote, ArrayRef<Value> local) {
                  calls.call(("nvshmemx_getmem" + suffix(op.getScope())).str(),
                             Type(),
                             {calls.address(adaptor.getDest(), local),
                              calls.address(adaptor.getSource(), remote),
-                             rowBytes, adaptor.getPeer()});
+                             bytes, adaptor.getPeer()});
                });
     // A shared destination is complete for the CTA when the op returns.
     if (getMemorySpace(tile) == MemorySpace::Shared &&
@@ -246,7 +239,7 @@ struct SignalLowering : WorldPattern<SignalOp> {
              NvshmemCalls &calls) const override {
     Location loc = op.getLoc();
     gpu::BarrierOp::create(rewriter, loc);
-    inThreadZero(rewriter, loc, [&](OpBuilder &) {
+    buildIf(rewriter, loc, isThreadZero(rewriter, loc), [&](OpBuilder &) {
       calls.call("nvshmem_fence", Type(), {});
       calls.call("nvshmemx_signal_op", Type(),
                  {calls.address(adaptor.getSignal(),
@@ -270,7 +263,7 @@ struct WaitLowering : ChipPattern<WaitOp> {
       return rewriter.notifyMatchFailure(op, "a shared signal");
     Location loc = op.getLoc();
     NvshmemCalls calls(rewriter, loc, op);
-    inThreadZero(rewriter, loc, [&](OpBuilder &) {
+    buildIf(rewriter, loc, isThreadZero(rewriter, loc), [&](OpBuilder &) {
       calls.call("nvshmem_signal_wait_until", rewriter.getI64Type(),
                  {calls.address(adaptor.getSignal(),
                                 ValueRange{adaptor.getIndex()}),

@@ -49,15 +49,17 @@ static Value smemDescriptor(OpBuilder &b, Location loc, Value address,
   return arith::OrIOp::create(b, loc, start, i64(tcgen05::encode(desc)));
 }
 
-// The shared-memory address of barrier `index` of a converted ring, as the
-// pointer tcgen05.commit takes.
-static Value barrierPointer(OpBuilder &b, Location loc, Value barriers,
-                            Value index) {
+// tcgen05.commit of this thread's products so far to barrier `index` of a
+// converted ring (one arrival once they are complete).
+static void commitTo(OpBuilder &b, Location loc, Value barriers, Value index) {
   Value address =
       nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(), barriers, index);
   auto shared = LLVM::LLVMPointerType::get(
       b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-  return LLVM::IntToPtrOp::create(b, loc, shared, address);
+  NVVM::Tcgen05CommitOp::create(
+      b, loc, LLVM::IntToPtrOp::create(b, loc, shared, address),
+      /*multicastMask=*/Value(),
+      NVVM::CTAGroupKindAttr::get(b.getContext(), NVVM::CTAGroupKind::CTA_1));
 }
 
 namespace {
@@ -117,47 +119,40 @@ struct Tcgen05Lowering : MechanismPattern<GemmOp, MmaMechanism::tcgen05> {
     Value addrB = sharedAddress(rewriter, loc, adaptor.getB());
     Value instr = arith::ConstantIntOp::create(
         rewriter, loc, static_cast<int64_t>(tcgen05::encode(idesc)), 32);
-    auto issue = scf::IfOp::create(rewriter, loc,
-                                   isThreadZero(rewriter, loc),
-                                   /*withElse=*/false);
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(issue.thenBlock());
-    // The operands' writers and C's readers synchronised with this thread
-    // (a barrier wait, a CTA barrier): order the MMAs after that.
-    NVVM::Tcgen05FenceOp::create(rewriter, loc,
-                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     auto kindAttr = NVVM::Tcgen05MMAKindAttr::get(
         rewriter.getContext(), StringRef(*kind) == "tf32"
                                    ? NVVM::Tcgen05MMAKind::TF32
                                    : NVVM::Tcgen05MMAKind::F16);
     auto group = NVVM::CTAGroupKindAttr::get(rewriter.getContext(),
                                              NVVM::CTAGroupKind::CTA_1);
-    for (int64_t kk = 0; kk < k / kStep; ++kk) {
-      auto at = [&](Value base, const SharedOperand &operand) {
-        return smemDescriptor(
-            rewriter, loc,
-            arith::AddIOp::create(
-                rewriter, loc, base,
-                arith::ConstantIntOp::create(rewriter, loc,
-                                             kk * operand.kStepBytes, 64)),
-            operand);
-      };
-      // The first step overwrites C when the gemm clears it.
-      Value accumulate = arith::ConstantIntOp::create(
-          rewriter, loc, kk > 0 || !op.getClearAccum(), 1);
-      NVVM::Tcgen05MMAOp::create(
-          rewriter, loc, kindAttr, group,
-          NVVM::Tcgen05MMACollectorOpAttr::get(
-              rewriter.getContext(), NVVM::Tcgen05MMACollectorOp::DISCARD),
-          /*aShift=*/UnitAttr(), adaptor.getC(), at(addrA, *opA),
-          at(addrB, *opB), instr, accumulate, /*scaleInputD=*/Value(),
-          /*disableOutputLane=*/Value());
-    }
-    NVVM::Tcgen05CommitOp::create(
-        rewriter, loc,
-        barrierPointer(rewriter, loc, adaptor.getBarrier(),
-                       adaptor.getBarrierIndex()),
-        /*multicastMask=*/Value(), group);
+    buildIf(rewriter, loc, isThreadZero(rewriter, loc), [&](OpBuilder &b) {
+      // The operands' writers and C's readers synchronised with this thread
+      // (a barrier wait, a CTA barrier): order the MMAs after that.
+      NVVM::Tcgen05FenceOp::create(b, loc,
+                                   NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+      for (int64_t kk = 0; kk < k / kStep; ++kk) {
+        auto at = [&](Value base, const SharedOperand &operand) {
+          return smemDescriptor(
+              b, loc,
+              arith::AddIOp::create(
+                  b, loc, base,
+                  arith::ConstantIntOp::create(b, loc, kk * operand.kStepBytes,
+                                               64)),
+              operand);
+        };
+        // The first step overwrites C when the gemm clears it.
+        Value accumulate = arith::ConstantIntOp::create(
+            b, loc, kk > 0 || !op.getClearAccum(), 1);
+        NVVM::Tcgen05MMAOp::create(
+            b, loc, kindAttr, group,
+            NVVM::Tcgen05MMACollectorOpAttr::get(
+                b.getContext(), NVVM::Tcgen05MMACollectorOp::DISCARD),
+            /*aShift=*/UnitAttr(), adaptor.getC(), at(addrA, *opA),
+            at(addrB, *opB), instr, accumulate, /*scaleInputD=*/Value(),
+            /*disableOutputLane=*/Value());
+      }
+      commitTo(b, loc, adaptor.getBarrier(), adaptor.getBarrierIndex());
+    });
     rewriter.eraseOp(op);
     return success();
   }
@@ -172,17 +167,9 @@ struct CommitGemmsLowering : ChipPattern<CommitGemmsOp> {
     if (failed(requireFeature(op, chip, Feature::Tcgen05, "(tcgen05.commit)")))
       return failure();
     Location loc = op.getLoc();
-    auto issue = scf::IfOp::create(rewriter, loc, isThreadZero(rewriter, loc),
-                                   /*withElse=*/false);
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(issue.thenBlock());
-    NVVM::Tcgen05CommitOp::create(
-        rewriter, loc,
-        barrierPointer(rewriter, loc, adaptor.getBarrier(),
-                       adaptor.getBarrierIndex()),
-        /*multicastMask=*/Value(),
-        NVVM::CTAGroupKindAttr::get(rewriter.getContext(),
-                                    NVVM::CTAGroupKind::CTA_1));
+    buildIf(rewriter, loc, isThreadZero(rewriter, loc), [&](OpBuilder &b) {
+      commitTo(b, loc, adaptor.getBarrier(), adaptor.getBarrierIndex());
+    });
     rewriter.eraseOp(op);
     return success();
   }

@@ -93,9 +93,8 @@ LogicalResult LoopPipeliner::checkTcgen05Body(GemmOp &gemm, FillOp &clear) {
 Value LoopPipeliner::tileOrdinal(WarpSplit &split) {
   if (!split.outer)
     return cst(0);
+  // The role's copy of the tile loop, whose body the builder is in.
   auto outer = cast<scf::ForOp>(b.getInsertionBlock()->getParentOp());
-  while (!isa<WarpSpecializeOp>(outer->getParentOp()))
-    outer = outer->getParentOfType<scf::ForOp>();
   Location loc = loop.getLoc();
   return arith::DivUIOp::create(
       b, loc,
