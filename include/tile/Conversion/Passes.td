@@ -73,6 +73,17 @@ def ConvertTileElementwiseToGPU : TileToGPUPass<"convert-tile-elementwise-to-gpu
     kernel's threads. Writes to shared memory end with a CTA barrier.
   }]>;
 
+def ConvertTileReduceToGPU : TileToGPUPass<"convert-tile-reduce-to-gpu",
+    "Lowers tile.reduce to in-thread code, shuffles and shared scratch", [{
+    Reads the source fragment's layout: each thread combines its runs along
+    the reduced dimension, lanes along it exchange partials with butterfly
+    shuffles, and where warps spread along it too, one lane per warp
+    writes to the shared scratch the allocator placed
+    (convert-tile-memory-to-gpu asks for it), a CTA barrier, and every
+    thread combines the warps' partials in a fixed order. Every thread then
+    holds the results of its rows, in the `#tile.slice` layout.
+  }]>;
+
 def ConvertTileGemmToNVVM : TileToGPUPass<"convert-tile-gemm-to-nvvm",
     "Lowers tile.gemm by the matrix instruction tile-select-instructions chose", [{
     One pattern set per `#tile.mma_mechanism` (lib/Conversion/TileToGPU/Mma/):

@@ -12,11 +12,14 @@ using namespace mlir::tile::lowering;
 
 // Fragments carry their distribution; shared tiles take the blocked split for
 // the kernel's threads, unless a fragment operand already fixed one.
+// Operands of another shape (broadcast inputs) do not take part.
 static FailureOr<Distribution> chooseDistribution(Operation *op,
                                                   ValueRange tiles) {
   std::optional<Distribution> chosen;
+  ArrayRef<int64_t> shape = cast<ShapedType>(tiles.back().getType()).getShape();
   for (Value tile : tiles) {
-    if (getMemorySpace(tile.getType()) != MemorySpace::Fragment)
+    if (getMemorySpace(tile.getType()) != MemorySpace::Fragment ||
+        cast<ShapedType>(tile.getType()).getShape() != shape)
       continue;
     FailureOr<Distribution> dist = Distribution::forFragment(tile.getType());
     if (failed(dist))
@@ -33,8 +36,30 @@ static FailureOr<Distribution> chooseDistribution(Operation *op,
   int64_t threads = getKernelThreads(op);
   if (threads < 1)
     return op->emitOpError("is not inside a kernel with a thread count");
-  return Distribution::forMemRef(cast<ShapedType>(tiles.front().getType()),
+  return Distribution::forMemRef(cast<ShapedType>(tiles.back().getType()),
                                  threads);
+}
+
+// Where a broadcast input's element for run r, element v of `dist` sits in
+// its registers: its layout must be `dist`'s layout sliced along its
+// extent-1 dimensions (what tile-assign-layouts gives it), so run r is the
+// same run; a run collapsed along the innermost dimension has one element.
+static FailureOr<int64_t> broadcastRunWidth(Operation *op, Value input,
+                                            const Distribution &dist) {
+  auto type = cast<FragmentType>(input.getType());
+  Attribute layout = type.getLayout();
+  SmallVector<int64_t> shape(type.getShape());
+  while (auto slice = dyn_cast_or_null<SliceLayoutAttr>(layout)) {
+    shape = slice.getParentShape(shape);
+    layout = slice.getParent();
+  }
+  if (layout != dist.layout || shape != dist.shape)
+    return op->emitOpError("broadcasts ")
+           << type << ", whose layout is not a slice of the outputs' layout "
+           << dist.layout << " (leave broadcast inputs' layouts to "
+           << "tile-assign-layouts)";
+  return cast<FragmentLayoutAttrInterface>(type.getLayout())
+      .getRunWidth(type.getShape());
 }
 
 // Index of element v of run r: fragment slot, or shared-tile coordinates.
@@ -97,20 +122,45 @@ struct ElementwiseLowering : ChipPattern<ElementwiseOp> {
         chooseDistribution(op, op->getOperands());
     if (failed(dist))
       return failure();
+    // Per input: 0 when it has the outputs' shape, else its run width.
+    SmallVector<int64_t> broadcastWidth;
+    for (Value input : op.getInputs()) {
+      if (cast<ShapedType>(input.getType()).getShape() ==
+          ArrayRef<int64_t>(dist->shape)) {
+        broadcastWidth.push_back(0);
+        continue;
+      }
+      FailureOr<int64_t> width = broadcastRunWidth(op, input, *dist);
+      if (failed(width))
+        return failure();
+      broadcastWidth.push_back(*width);
+    }
     Block &body = op.getBody().front();
     auto yield = cast<YieldOp>(body.getTerminator());
+    size_t numInputs = op.getInputs().size();
     forEachRun(
         rewriter, op.getLoc(), *dist, anyShared(op.getOutputs()), chip,
         [&](OpBuilder &b, Location loc, ArrayRef<Value> coords, int64_t r) {
           for (int64_t v = 0; v < dist->vector; ++v) {
             IRMapping mapping;
-            for (auto [arg, orig, conv] : llvm::zip_equal(
-                     body.getArguments(), op.getInputs(), adaptor.getInputs()))
-              mapping.map(arg, memref::LoadOp::create(
-                                   b, loc, conv,
-                                   elementIndex(b, loc,
-                                                getMemorySpace(orig.getType()),
-                                                coords, r, v, dist->vector)));
+            for (auto [i, orig, conv] :
+                 llvm::enumerate(op.getInputs(), adaptor.getInputs())) {
+              SmallVector<Value> index;
+              if (int64_t width = broadcastWidth[i])
+                index = {constIndex(b, loc, r * width + (width > 1 ? v : 0))};
+              else
+                index = elementIndex(b, loc, getMemorySpace(orig.getType()),
+                                     coords, r, v, dist->vector);
+              mapping.map(body.getArgument(i),
+                          memref::LoadOp::create(b, loc, conv, index));
+            }
+            // Coordinate arguments: the run's, plus v along the innermost.
+            for (size_t d = 0; numInputs + d < body.getNumArguments(); ++d) {
+              Value c = coords[d];
+              if (d + 1 == coords.size() && v != 0)
+                c = arith::AddIOp::create(b, loc, c, constIndex(b, loc, v));
+              mapping.map(body.getArgument(numInputs + d), c);
+            }
             for (Operation &inner : body.without_terminator())
               b.clone(inner, mapping);
             for (auto [value, orig, conv] :

@@ -263,6 +263,13 @@ Interval KernelLiveness::tileLifetime(AllocSharedOp alloc) {
 static LogicalResult collectScratchRequests(gpu::GPUFuncOp func) {
   WalkResult result = func.walk([&](Operation *op) {
     // Ops whose lowerings need scratch go here.
+    if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      FailureOr<int64_t> bytes = reduceScratchBytes(reduce);
+      if (failed(bytes))
+        return WalkResult::interrupt();
+      if (*bytes)
+        requestScratch(op, *bytes, 16);
+    }
     if (Attribute attr = op->getAttr(kTestScratchBytesAttr)) {
       auto bytes = dyn_cast<IntegerAttr>(attr);
       if (!bytes || bytes.getInt() <= 0) {

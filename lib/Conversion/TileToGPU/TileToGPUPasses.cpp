@@ -20,6 +20,7 @@ namespace mlir::tile {
 #define GEN_PASS_DEF_CONVERTTILEMEMORYTOGPU
 #define GEN_PASS_DEF_CONVERTTILECOPYTOGPU
 #define GEN_PASS_DEF_CONVERTTILEELEMENTWISETOGPU
+#define GEN_PASS_DEF_CONVERTTILEREDUCETOGPU
 #define GEN_PASS_DEF_CONVERTTILEGEMMTONVVM
 #define GEN_PASS_DEF_CONVERTTILEMBARRIERTONVGPU
 #define GEN_PASS_DEF_CONVERTTILEDISTRIBUTEDTONVVM
@@ -148,6 +149,18 @@ struct ConvertTileElementwiseToGPUPass
   }
 };
 
+struct ConvertTileReduceToGPUPass
+    : tile::impl::ConvertTileReduceToGPUBase<ConvertTileReduceToGPUPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (failed(convert(getOperation(), {populateTileReduceToGPUPatterns},
+                       [](ConversionTarget &t) {
+                         t.addIllegalOp<ReduceOp>();
+                       })))
+      signalPassFailure();
+  }
+};
+
 struct ConvertTileGemmToNVVMPass
     : tile::impl::ConvertTileGemmToNVVMBase<ConvertTileGemmToNVVMPass> {
   using Base::Base;
@@ -222,6 +235,7 @@ struct ConvertTileToGPUPass
                         populateTileGemmToNVVMPatterns,
                         populateTileCopyToGPUPatterns,
                         populateTileElementwiseToGPUPatterns,
+                        populateTileReduceToGPUPatterns,
                         populateTileMBarrierToNVGPUPatterns,
                         populateTileDistributedToNVVMPatterns,
                         populateTileLoopToSCFPatterns},

@@ -839,7 +839,7 @@ func.func @elementwise_tmem_output(%x: !tile.fragment<128x32xf32>, %t: !tile.tme
 // -----
 
 func.func @elementwise_shape(%x: !tile.fragment<8xf32>, %y: !tile.fragment<4xf32>) {
-  // expected-error @+1 {{'tile.elementwise' op expects every tile to have the outputs' shape, got '!tile.fragment<8xf32>'}}
+  // expected-error @+1 {{'tile.elementwise' op expects each input to have the outputs' shape, or 1 where it is broadcast, got '!tile.fragment<8xf32>' for outputs of '!tile.fragment<4xf32>'}}
   tile.elementwise ins(%x : !tile.fragment<8xf32>) outs(%y : !tile.fragment<4xf32>) {
   ^bb0(%a: f32):
     tile.yield %a : f32
@@ -851,7 +851,7 @@ func.func @elementwise_shape(%x: !tile.fragment<8xf32>, %y: !tile.fragment<4xf32
 
 func.func @elementwise_output_shapes(%y: !tile.fragment<4xf32>, %z: memref<2x2xf32, #gpu.address_space<workgroup>>) {
   %c = arith.constant 1.0 : f32
-  // expected-error @+1 {{'tile.elementwise' op expects every tile to have the outputs' shape, got 'memref<2x2xf32, #gpu.address_space<workgroup>>'}}
+  // expected-error @+1 {{'tile.elementwise' op expects every tile to have the outputs' rank (1) and a static shape, got 'memref<2x2xf32, #gpu.address_space<workgroup>>'}}
   tile.elementwise outs(%y, %z : !tile.fragment<4xf32>, memref<2x2xf32, #gpu.address_space<workgroup>>) {
     tile.yield %c, %c : f32, f32
   }
@@ -861,7 +861,7 @@ func.func @elementwise_output_shapes(%y: !tile.fragment<4xf32>, %z: memref<2x2xf
 // -----
 
 func.func @elementwise_dynamic(%x: memref<?xf32, #gpu.address_space<workgroup>>, %y: !tile.fragment<4xf32>) {
-  // expected-error @+1 {{'tile.elementwise' op expects every tile to have the outputs' shape, got 'memref<?xf32, #gpu.address_space<workgroup>>'}}
+  // expected-error @+1 {{'tile.elementwise' op expects every tile to have the outputs' rank (1) and a static shape, got 'memref<?xf32, #gpu.address_space<workgroup>>'}}
   tile.elementwise ins(%x : memref<?xf32, #gpu.address_space<workgroup>>) outs(%y : !tile.fragment<4xf32>) {
   ^bb0(%a: f32):
     tile.yield %a : f32
@@ -872,7 +872,7 @@ func.func @elementwise_dynamic(%x: memref<?xf32, #gpu.address_space<workgroup>>,
 // -----
 
 func.func @elementwise_arg_count(%x: !tile.fragment<4xf32>, %y: !tile.fragment<4xf32>) {
-  // expected-error @+1 {{'tile.elementwise' op expects one body argument per input (2), got 1}}
+  // expected-error @+1 {{'tile.elementwise' op expects one body argument per input (2), then optionally one index per dimension (1), got 1}}
   tile.elementwise ins(%x, %y : !tile.fragment<4xf32>, !tile.fragment<4xf32>) outs(%y : !tile.fragment<4xf32>) {
   ^bb0(%a: f32):
     tile.yield %a : f32
@@ -1610,5 +1610,94 @@ tile.kernel @multicast_vector(%g: memref<?x?xbf16>) threads(128) cluster(2, 1, 1
 
 // expected-error @+1 {{expects 'tile.scratch_request' to be [bytes, alignment] with bytes > 0 and the alignment a power of two of at most 1024, got array<i64: 64, 3>}}
 func.func @scratch_alignment() attributes {tile.scratch_request = array<i64: 64, 3>} {
+  return
+}
+
+// -----
+
+func.func @elementwise_outputs_differ(%x: !tile.fragment<4x8xf32>, %y: !tile.fragment<4x1xf32>) {
+  // expected-error @+1 {{'tile.elementwise' op expects every output to have one shape, got '!tile.fragment<4x1xf32>' beside '!tile.fragment<4x8xf32>'}}
+  tile.elementwise outs(%x, %y : !tile.fragment<4x8xf32>, !tile.fragment<4x1xf32>) {
+    %c = arith.constant 0.0 : f32
+    tile.yield %c, %c : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @elementwise_broadcast_shared(%x: memref<1x8xf32, #gpu.address_space<workgroup>>, %y: !tile.fragment<4x8xf32>) {
+  // expected-error @+1 {{'tile.elementwise' op broadcasts only fragments; copy the shared tile 'memref<1x8xf32, #gpu.address_space<workgroup>>' into a fragment first}}
+  tile.elementwise ins(%x : memref<1x8xf32, #gpu.address_space<workgroup>>) outs(%y : !tile.fragment<4x8xf32>) {
+  ^bb0(%a: f32):
+    tile.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @elementwise_coordinate_type(%x: !tile.fragment<4x8xf32>) {
+  // expected-error @+1 {{'tile.elementwise' op expects body argument 2 (the coordinate along dimension 1) of type index, got 'i32'}}
+  tile.elementwise ins(%x : !tile.fragment<4x8xf32>) outs(%x : !tile.fragment<4x8xf32>) {
+  ^bb0(%a: f32, %i: index, %j: i32):
+    tile.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+tile.kernel @reduce_dim(%a: memref<?xf32>) threads(128) {
+  %x = tile.alloc_fragment : !tile.fragment<4x128xf32>
+  %s = tile.alloc_fragment : !tile.fragment<4x1xf32>
+  // expected-error @+1 {{'tile.reduce' op reduces dim 2, which is not a dimension of '!tile.fragment<4x128xf32>'}}
+  tile.reduce sum %x into %s dim 2 : !tile.fragment<4x128xf32>, !tile.fragment<4x1xf32>
+}
+
+// -----
+
+tile.kernel @reduce_shape(%a: memref<?xf32>) threads(128) {
+  %x = tile.alloc_fragment : !tile.fragment<4x128xf32>
+  %s = tile.alloc_fragment : !tile.fragment<4x1xf32>
+  // expected-error @+1 {{'tile.reduce' op expects the destination to have the source's shape with 1 at dim 0: write '!tile.fragment<1x128xf32>', got '!tile.fragment<4x1xf32>'}}
+  tile.reduce max %x into %s dim 0 : !tile.fragment<4x128xf32>, !tile.fragment<4x1xf32>
+}
+
+// -----
+
+tile.kernel @reduce_types(%a: memref<?xf32>) threads(128) {
+  %x = tile.alloc_fragment : !tile.fragment<4x128xf32>
+  %s = tile.alloc_fragment : !tile.fragment<4x1xbf16>
+  // expected-error @+1 {{'tile.reduce' op reduces 'f32' into 'bf16'; the element types must agree, or bf16/f16 reduce into f32}}
+  tile.reduce min %x into %s dim 1 : !tile.fragment<4x128xf32>, !tile.fragment<4x1xbf16>
+}
+
+// -----
+
+func.func @reduce_outside_kernel(%x: !tile.fragment<4x128xf32>, %s: !tile.fragment<4x1xf32>) {
+  // expected-error @+1 {{'tile.reduce' op}}
+  tile.reduce sum %x into %s dim 1 : !tile.fragment<4x128xf32>, !tile.fragment<4x1xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{slice layout along dim 1 needs extent 1 there, got 4x8}}
+func.func @slice_extent(%x: !tile.fragment<4x8xf32, #tile.slice<dim = 1, extent = 8, parent = #tile.blocked<threads = 32, vector = 1>>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{slice layout dim 2 is not a dimension of 4x1}}
+func.func @slice_dim(%x: !tile.fragment<4x1xf32, #tile.slice<dim = 2, extent = 8, parent = #tile.blocked<threads = 32, vector = 1>>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{slice layout's parent must be a fragment layout}}
+func.func @slice_parent(%x: !tile.fragment<4x1xf32, #tile.slice<dim = 1, extent = 8, parent = 5 : i64>>) {
   return
 }

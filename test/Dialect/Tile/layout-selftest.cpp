@@ -57,8 +57,11 @@ static int64_t eval(Value v, Value tid, int64_t tidValue) {
   std::abort();
 }
 
+// `copies`: how many (thread, slot) pairs hold each element: 1, except for
+// slice layouts, whose threads along the sliced dimension hold copies.
 static void check(OpBuilder &b, FragmentLayoutAttrInterface layout,
-                  ArrayRef<int64_t> shape, bool fragment = true) {
+                  ArrayRef<int64_t> shape, bool fragment = true,
+                  int64_t copies = 1) {
   Location loc = b.getUnknownLoc();
   auto bad = [&](const Twine &what) { fail(layout, shape, what); };
   int64_t threads = layout.getNumThreads();
@@ -111,8 +114,9 @@ static void check(OpBuilder &b, FragmentLayoutAttrInterface layout,
       ShapedType::getNumElements(shape))
     bad("runs cover " + Twine(held.size()) + " elements");
   for (auto &[element, count] : held)
-    if (count != 1)
-      bad("an element is held " + Twine(count) + " times");
+    if (count != copies)
+      bad("an element is held " + Twine(count) + " times, not " +
+          Twine(copies));
 
   // Spread: distinct coordinates of the lanes of warp 0 and of lane 0 of
   // each warp, at run 0.
@@ -162,8 +166,25 @@ int main() {
         Tmem32x32bLayoutAttr::get(&context, groups));
   };
 
+  auto slice = [&](int64_t dim, int64_t extent,
+                   FragmentLayoutAttrInterface parent) {
+    return cast<FragmentLayoutAttrInterface>(
+        SliceLayoutAttr::get(&context, dim, extent, parent));
+  };
+
   check(b, blocked(128, 4), {128, 64});
   check(b, blocked(128, 4), {1024});
+  // Row sums of a 4x1024 tile (one 8-run per thread and row: 128 holders),
+  // its broadcast row (4 holders, one per row), a scalar of it, and row
+  // sums of a wgmma accumulator (4 lanes x 8 column runs each).
+  check(b, slice(1, 1024, blocked(128, 8)), {4, 1}, true, 128);
+  check(b, slice(0, 4, blocked(128, 8)), {1, 1024}, true, 4);
+  check(b, slice(0, 4, slice(1, 1024, blocked(128, 8))), {1, 1}, true, 512);
+  check(b, slice(1, 64, wgmma(1)), {64, 1}, true, 32);
+  check(b, slice(0, 128, blocked(256, 4)), {1, 64}, true, 128);
+  // Rows of two CTA-wide steps: runs at constant offsets within a row.
+  check(b, blocked(256, 8), {2, 4096});
+  check(b, slice(1, 4096, blocked(256, 8)), {2, 1}, true, 512);
   check(b, blocked(64, 8), {4, 8, 16});
   check(b, blocked(32, 1), {96});
   check(b, blocked(256, 2), {16, 32});

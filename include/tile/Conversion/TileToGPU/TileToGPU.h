@@ -8,6 +8,9 @@
 namespace mlir {
 class ModuleOp;
 namespace tile {
+class ReduceOp;
+} // namespace tile
+namespace tile {
 struct ChipInfo;
 
 /// Register fragments become their per-thread storage (a memref of the
@@ -71,6 +74,14 @@ void populateTmemCopyPatterns(TileToGPUTypeConverter &converter,
 void populateTileElementwiseToGPUPatterns(TileToGPUTypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           const ChipInfo &chip);
+/// tile.reduce: in-thread, butterfly shuffles, shared scratch across warps.
+void populateTileReduceToGPUPatterns(TileToGPUTypeConverter &converter,
+                                     RewritePatternSet &patterns,
+                                     const ChipInfo &chip);
+/// Bytes of shared scratch a tile.reduce needs for its cross-warp step (0
+/// when its rows stay within warps); failure, reported, when its layout
+/// cannot be reduced.
+FailureOr<int64_t> reduceScratchBytes(ReduceOp op);
 /// Every matrix instruction's patterns (Mma/*.cpp), and a located error for
 /// gemms without a mechanism.
 void populateTileGemmToNVVMPatterns(TileToGPUTypeConverter &converter,

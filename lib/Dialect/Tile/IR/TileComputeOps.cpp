@@ -370,14 +370,37 @@ LogicalResult ElementwiseOp::verifyRegions() {
       return emitOpError("works on fragments and shared-memory tiles, got ")
              << describe(operand.getType()) << " memory";
     auto shaped = cast<ShapedType>(operand.getType());
-    if (!shaped.hasStaticShape() || shaped.getShape() != shape)
-      return emitOpError("expects every tile to have the outputs' shape, got ")
+    if (!shaped.hasStaticShape() || shaped.getShape().size() != shape.size())
+      return emitOpError("expects every tile to have the outputs' rank (")
+             << shape.size() << ") and a static shape, got "
              << operand.getType();
   }
+  for (Value output : getOutputs())
+    if (cast<ShapedType>(output.getType()).getShape() != shape)
+      return emitOpError("expects every output to have one shape, got ")
+             << output.getType() << " beside "
+             << getOutputs().front().getType();
+  for (Value input : getInputs()) {
+    ArrayRef<int64_t> inShape = cast<ShapedType>(input.getType()).getShape();
+    if (inShape == shape)
+      continue;
+    for (auto [in, out] : llvm::zip_equal(inShape, shape))
+      if (in != out && in != 1)
+        return emitOpError("expects each input to have the outputs' shape, "
+                           "or 1 where it is broadcast, got ")
+               << input.getType() << " for outputs of "
+               << getOutputs().front().getType();
+    if (getMemorySpace(input.getType()) != MemorySpace::Fragment)
+      return emitOpError("broadcasts only fragments; copy the shared tile ")
+             << input.getType() << " into a fragment first";
+  }
   Block &body = getBody().front();
-  if (body.getNumArguments() != getInputs().size())
+  size_t inputs = getInputs().size();
+  if (body.getNumArguments() != inputs &&
+      body.getNumArguments() != inputs + shape.size())
     return emitOpError("expects one body argument per input (")
-           << getInputs().size() << "), got " << body.getNumArguments();
+           << inputs << "), then optionally one index per dimension ("
+           << shape.size() << "), got " << body.getNumArguments();
   for (auto [i, input] : llvm::enumerate(getInputs())) {
     Type expected = cast<ShapedType>(input.getType()).getElementType();
     if (body.getArgument(i).getType() != expected)
@@ -385,6 +408,11 @@ LogicalResult ElementwiseOp::verifyRegions() {
              << i << " of type " << expected << ", got "
              << body.getArgument(i).getType();
   }
+  for (size_t i = inputs; i < body.getNumArguments(); ++i)
+    if (!body.getArgument(i).getType().isIndex())
+      return emitOpError("expects body argument ")
+             << i << " (the coordinate along dimension " << i - inputs
+             << ") of type index, got " << body.getArgument(i).getType();
   auto yield = cast<YieldOp>(body.getTerminator());
   // The body runs once per element of every thread: tile ops, copies,
   // barriers or anything else with effects would run that many times.
@@ -412,4 +440,32 @@ LogicalResult ElementwiseOp::verifyRegions() {
              << yield.getValues()[i].getType();
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  auto source = cast<FragmentType>(getSource().getType());
+  auto dest = cast<FragmentType>(getDest().getType());
+  int64_t rank = source.getRank();
+  if (getDim() < 0 || getDim() >= rank)
+    return emitOpError("reduces dim ")
+           << getDim() << ", which is not a dimension of " << source;
+  SmallVector<int64_t> expected(source.getShape());
+  expected[getDim()] = 1;
+  if (dest.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("expects the destination to have the source's shape "
+                       "with 1 at dim ")
+           << getDim() << ": write "
+           << FragmentType::get(expected, dest.getElementType())
+           << ", got " << dest;
+  Type from = source.getElementType(), to = dest.getElementType();
+  bool widens = (from.isBF16() || from.isF16()) && to.isF32();
+  if (from != to && !widens)
+    return emitOpError("reduces ")
+           << from << " into " << to
+           << "; the element types must agree, or bf16/f16 reduce into f32";
+  return verifyInKernel(*this);
 }

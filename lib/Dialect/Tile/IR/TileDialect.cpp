@@ -379,12 +379,15 @@ BlockedLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
 
 std::optional<SmallVector<int64_t>>
 BlockedLayoutAttr::getRunOffset(ArrayRef<int64_t> shape, int64_t run) const {
-  // Constant when the CTA-wide step is whole rows (or the tile is 1-D).
-  int64_t step = run * getThreads() * getVector();
+  // Constant when the CTA-wide step is whole rows, or divides a row (every
+  // thread's run 0 is then within the first step of its row), or the tile
+  // is 1-D.
+  int64_t ctaStep = getThreads() * getVector();
+  int64_t step = run * ctaStep;
   if (shape.size() == 1)
     return SmallVector<int64_t>{step};
-  if (shape.size() == 2 && (getThreads() * getVector()) % shape[1] == 0)
-    return SmallVector<int64_t>{step / shape[1], 0};
+  if (shape.size() == 2 && (ctaStep % shape[1] == 0 || shape[1] % ctaStep == 0))
+    return SmallVector<int64_t>{step / shape[1], step % shape[1]};
   return std::nullopt;
 }
 
@@ -685,4 +688,110 @@ MmaLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
       threads % 32 == 0
           ? ("write warps_m x warps_n = " + Twine(threads / 32)).str()
           : std::string("mma layouts need a multiple of 32 threads"));
+}
+
+//===- #tile.slice --------------------------------------------------------===//
+//
+// Everything is asked of the parent on the parent's shape (`dim` widened to
+// `extent`); the coordinate along `dim` is then dropped to 0.
+
+FragmentLayoutAttrInterface SliceLayoutAttr::getParentLayout() const {
+  return dyn_cast_or_null<FragmentLayoutAttrInterface>(getParent());
+}
+
+SmallVector<int64_t>
+SliceLayoutAttr::getParentShape(ArrayRef<int64_t> shape) const {
+  SmallVector<int64_t> parent(shape);
+  if (getDim() >= 0 && getDim() < static_cast<int64_t>(parent.size()))
+    parent[getDim()] = getExtent();
+  return parent;
+}
+
+int64_t SliceLayoutAttr::getNumThreads() const {
+  return getParentLayout().getNumThreads();
+}
+
+int64_t SliceLayoutAttr::getRunWidth(ArrayRef<int64_t> shape) const {
+  // A run along `dim` collapses to one element.
+  if (getDim() + 1 == static_cast<int64_t>(shape.size()))
+    return 1;
+  return getParentLayout().getRunWidth(getParentShape(shape));
+}
+
+int64_t SliceLayoutAttr::getRunsPerThread(ArrayRef<int64_t> shape) const {
+  return getParentLayout().getRunsPerThread(getParentShape(shape));
+}
+
+bool SliceLayoutAttr::isEven(ArrayRef<int64_t> shape) const {
+  return getParentLayout().isEven(getParentShape(shape));
+}
+
+bool SliceLayoutAttr::hasRun(ArrayRef<int64_t> shape, int64_t tid,
+                             int64_t run) const {
+  return getParentLayout().hasRun(getParentShape(shape), tid, run);
+}
+
+Value SliceLayoutAttr::buildHasRun(OpBuilder &b, Location loc,
+                                   ArrayRef<int64_t> shape, Value tid,
+                                   int64_t run) const {
+  return getParentLayout().buildHasRun(b, loc, getParentShape(shape), tid,
+                                       run);
+}
+
+SmallVector<int64_t>
+SliceLayoutAttr::getRunCoordinates(ArrayRef<int64_t> shape, int64_t tid,
+                                   int64_t run) const {
+  SmallVector<int64_t> coords =
+      getParentLayout().getRunCoordinates(getParentShape(shape), tid, run);
+  coords[getDim()] = 0;
+  return coords;
+}
+
+SmallVector<Value>
+SliceLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
+                                     ArrayRef<int64_t> shape, Value tid,
+                                     int64_t run) const {
+  SmallVector<Value> coords = getParentLayout().buildRunCoordinates(
+      b, loc, getParentShape(shape), tid, run);
+  coords[getDim()] = arith::ConstantIndexOp::create(b, loc, 0);
+  return coords;
+}
+
+std::optional<SmallVector<int64_t>>
+SliceLayoutAttr::getRunOffset(ArrayRef<int64_t> shape, int64_t run) const {
+  std::optional<SmallVector<int64_t>> offset =
+      getParentLayout().getRunOffset(getParentShape(shape), run);
+  if (offset)
+    (*offset)[getDim()] = 0;
+  return offset;
+}
+
+FailureOr<SmallVector<DimSpread>>
+SliceLayoutAttr::getSpread(ArrayRef<int64_t> shape) const {
+  FailureOr<SmallVector<DimSpread>> spread =
+      getParentLayout().getSpread(getParentShape(shape));
+  if (succeeded(spread))
+    (*spread)[getDim()] = DimSpread();
+  return spread;
+}
+
+LogicalResult
+SliceLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
+                             ArrayRef<int64_t> shape, int64_t threads) const {
+  if (!getParentLayout())
+    return layoutError(emitError, "slice layout's parent must be a fragment "
+                                  "layout");
+  if (getDim() < 0 || getDim() >= static_cast<int64_t>(shape.size()))
+    return layoutError(emitError, "slice layout dim " + Twine(getDim()) +
+                                      " is not a dimension of " +
+                                      formatShape(shape));
+  if (shape[getDim()] != 1)
+    return layoutError(emitError,
+                       "slice layout along dim " + Twine(getDim()) +
+                           " needs extent 1 there, got " + formatShape(shape));
+  if (getExtent() < 1)
+    return layoutError(emitError, "slice layout extent must be positive, got " +
+                                      Twine(getExtent()));
+  return getParentLayout().verifyShape(emitError, getParentShape(shape),
+                                       threads);
 }

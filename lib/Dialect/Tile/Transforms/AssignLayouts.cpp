@@ -221,28 +221,159 @@ struct TileAssignLayoutsPass
     return success();
   }
 
+  // Fragments without a matrix layout: each group of fragments that meet in
+  // elementwise ops with one shape takes one blocked layout, with runs of
+  // 16 bytes of its narrowest element type; reduction results and
+  // broadcast inputs then take slices of their partners' layouts.
   LogicalResult assignBlocked() {
-    WalkResult result = getOperation().walk([&](AllocFragmentOp alloc) {
-      FragmentType type = alloc.getType();
-      if (type.getLayout())
-        return WalkResult::advance();
-      int64_t threads = getKernelThreads(alloc);
-      if (threads < 1) {
-        alloc.emitOpError("has no enclosing kernel with a thread count");
-        return WalkResult::interrupt();
-      }
-      FailureOr<BlockedLayoutAttr> layout = chooseBlocked(type, threads);
-      if (failed(layout)) {
-        alloc.emitOpError("has no blocked layout: ")
-            << type.getNumElements() << " elements do not spread evenly over "
-            << threads << " threads";
-        return WalkResult::interrupt();
-      }
-      if (failed(setCheckedLayout(alloc, alloc.getResult(), *layout, threads)))
-        return WalkResult::interrupt();
-      return WalkResult::advance();
+    SmallVector<AllocFragmentOp> allocs;
+    getOperation().walk([&](AllocFragmentOp alloc) {
+      if (!alloc.getType().getLayout())
+        allocs.push_back(alloc);
     });
-    return failure(result.wasInterrupted());
+    if (failed(propagate()))
+      return failure();
+    // Fragments that take a slice once their partner has a layout go last,
+    // so that a row of sums is not given a blocked layout of its own.
+    for (bool derived : {false, true})
+      for (AllocFragmentOp alloc : allocs) {
+        if (alloc.getType().getLayout() || isDerived(alloc) != derived)
+          continue;
+        if (failed(assignBlockedGroup(alloc)) || failed(propagate()))
+          return failure();
+      }
+    return success();
+  }
+
+  // Whether `alloc` is written by a tile.reduce or broadcast into a
+  // tile.elementwise (its layout follows from another fragment's).
+  static bool isDerived(AllocFragmentOp alloc) {
+    for (Operation *user : alloc->getUsers()) {
+      if (auto reduce = dyn_cast<ReduceOp>(user);
+          reduce && reduce.getDest() == alloc.getResult())
+        return true;
+      if (auto op = dyn_cast<ElementwiseOp>(user))
+        if (alloc.getType().getShape() != outputShape(op))
+          return true;
+    }
+    return false;
+  }
+
+  static ArrayRef<int64_t> outputShape(ElementwiseOp op) {
+    return cast<ShapedType>(op.getOutputs().front().getType()).getShape();
+  }
+
+  // The fragments that meet `alloc` in elementwise ops with the outputs'
+  // shape, transitively (it included).
+  static SmallVector<Value> elementwiseGroup(Value start) {
+    SmallVector<Value> group{start}, work{start};
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      for (Operation *user : v.getUsers()) {
+        auto op = dyn_cast<ElementwiseOp>(user);
+        if (!op || cast<ShapedType>(v.getType()).getShape() != outputShape(op))
+          continue;
+        for (Value other : op->getOperands())
+          if (isa<FragmentType>(other.getType()) &&
+              cast<ShapedType>(other.getType()).getShape() ==
+                  outputShape(op) &&
+              !llvm::is_contained(group, other)) {
+            group.push_back(other);
+            work.push_back(other);
+          }
+      }
+    }
+    return group;
+  }
+
+  LogicalResult assignBlockedGroup(AllocFragmentOp alloc) {
+    FragmentType type = alloc.getType();
+    int64_t threads = getKernelThreads(alloc);
+    if (threads < 1)
+      return alloc.emitOpError("has no enclosing kernel with a thread count");
+    // The narrowest element type decides the run: 16-byte accesses for it.
+    FragmentType narrowest = type;
+    SmallVector<Value> group = elementwiseGroup(alloc.getResult());
+    for (Value v : group) {
+      auto t = cast<FragmentType>(v.getType());
+      if (t.getElementTypeBitWidth() < narrowest.getElementTypeBitWidth())
+        narrowest = t;
+    }
+    FailureOr<BlockedLayoutAttr> layout = chooseBlocked(narrowest, threads);
+    if (failed(layout)) {
+      InFlightDiagnostic diag = alloc.emitOpError("has no blocked layout: ")
+                                << type.getNumElements()
+                                << " elements do not spread evenly over "
+                                << threads << " threads";
+      if (isDerived(alloc))
+        diag << " (a row or column takes its layout from the tile it is "
+                "reduced from or broadcast over: check that one has a "
+                "layout)";
+      return diag;
+    }
+    for (Value v : group)
+      if (!cast<FragmentType>(v.getType()).getLayout() &&
+          failed(setCheckedLayout(alloc, v, *layout, threads)))
+        return failure();
+    return success();
+  }
+
+  // Until nothing changes: fragments with the outputs' shape in an
+  // elementwise op share a layout; broadcast inputs take it sliced along
+  // their extent-1 dimensions; a reduction's result takes the source's
+  // sliced along the reduced dimension.
+  LogicalResult propagate() {
+    bool changed = true;
+    auto give = [&](Operation *op, Value v, Attribute layout) {
+      if (cast<FragmentType>(v.getType()).getLayout())
+        return success();
+      changed = true;
+      Operation *owner = v.getDefiningOp();
+      return setCheckedLayout(op, v, layout,
+                              getKernelThreads(owner ? owner : op));
+    };
+    while (changed) {
+      changed = false;
+      WalkResult result = getOperation().walk([&](Operation *op) {
+        if (auto reduce = dyn_cast<ReduceOp>(op)) {
+          auto source = cast<FragmentType>(reduce.getSource().getType());
+          if (!source.getLayout())
+            return WalkResult::advance();
+          auto slice = SliceLayoutAttr::get(
+              op->getContext(), reduce.getDim(),
+              source.getShape()[reduce.getDim()], source.getLayout());
+          return failed(give(op, reduce.getDest(), slice))
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        }
+        auto elementwise = dyn_cast<ElementwiseOp>(op);
+        if (!elementwise)
+          return WalkResult::advance();
+        ArrayRef<int64_t> shape = outputShape(elementwise);
+        Attribute layout;
+        for (Value v : op->getOperands())
+          if (auto f = dyn_cast<FragmentType>(v.getType());
+              f && f.getShape() == shape && f.getLayout())
+            layout = f.getLayout();
+        if (!layout)
+          return WalkResult::advance();
+        for (Value v : op->getOperands()) {
+          auto f = dyn_cast<FragmentType>(v.getType());
+          if (!f)
+            continue;
+          Attribute mine = layout;
+          for (auto [d, extent] : llvm::enumerate(shape))
+            if (f.getShape()[d] != extent)
+              mine = SliceLayoutAttr::get(op->getContext(), d, extent, mine);
+          if (failed(give(op, v, mine)))
+            return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+      if (result.wasInterrupted())
+        return failure();
+    }
+    return success();
   }
 };
 } // namespace

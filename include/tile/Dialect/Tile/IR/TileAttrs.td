@@ -53,6 +53,17 @@ def Tile_SignalKind : I32EnumAttr<"SignalKind", "how a signal updates its word",
 }
 def Tile_SignalKindAttr : EnumAttr<Tile_Dialect, Tile_SignalKind, "signal_kind">;
 
+// What a tile.reduce combines its elements with.
+def Tile_ReduceSum : I32EnumAttrCase<"sum", 0>;
+def Tile_ReduceMax : I32EnumAttrCase<"max", 1>;
+def Tile_ReduceMin : I32EnumAttrCase<"min", 2>;
+def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "how a tile.reduce combines",
+    [Tile_ReduceSum, Tile_ReduceMax, Tile_ReduceMin]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_ReduceKindAttr : EnumAttr<Tile_Dialect, Tile_ReduceKind, "reduce_kind">;
+
 //===----------------------------------------------------------------------===//
 // Target and instruction selection
 //===----------------------------------------------------------------------===//
@@ -248,5 +259,51 @@ def Tile_MmaLayoutAttr : Tile_FragmentLayoutAttr<"MmaLayout"> {
   }];
   let parameters = (ins "int64_t":$warps_m, "int64_t":$warps_n);
   let assemblyFormat = "`<` `warps_m` `=` $warps_m `,` `warps_n` `=` $warps_n `>`";
+}
+#endif
+
+#ifndef TILE_SLICE_LAYOUT_ATTR
+#define TILE_SLICE_LAYOUT_ATTR
+def Tile_SliceLayoutAttr : AttrDef<Tile_Dialect, "SliceLayout", [
+    DeclareAttrInterfaceMethods<Tile_FragmentLayoutAttrInterface,
+        ["getRunsPerThread", "isEven", "hasRun", "buildHasRun"]>]> {
+  let mnemonic = "slice";
+  let summary = "fragment layout of one row or column of a laid-out tile";
+  let description = [{
+    The layout of a tile whose dimension `dim` is 1, seen as a slice of a
+    tile of the same shape but `extent` along `dim`, laid out by `parent`:
+    every thread that holds elements of the parent tile at some coordinate
+    along `dim` holds the slice's element with that coordinate dropped to 0.
+    Threads along `dim` (lanes of a warp, warps of the CTA, runs of one
+    thread) thus hold copies of the same element.
+
+    It is what `tile.reduce` along `dim` leaves (each thread holds the
+    result for every row it held elements of) and what a row or column
+    broadcast into a `tile.elementwise` reads (each thread finds the value
+    for each of its parent runs in its own registers: no shuffle, no shared
+    memory). Thread `tid` holds one run per parent run: run `r` is the
+    parent's run `r` with the coordinate along `dim` set to 0, of the
+    parent's run width, or of 1 element when `dim` is the innermost
+    dimension. Slices nest (a scalar broadcast over a 2-D tile is a slice of
+    a slice).
+
+    `tile-assign-layouts` chooses slice layouts; writing one by hand is
+    rarely needed.
+
+    Example: `!tile.fragment<4x1xf32, #tile.slice<dim = 1, extent = 1024,
+    parent = #tile.blocked<threads = 128, vector = 8>>>` (the sums of the
+    rows of a 4x1024 tile).
+  }];
+  let parameters = (ins "int64_t":$dim, "int64_t":$extent,
+                        "::mlir::Attribute":$parent);
+  let assemblyFormat = [{
+    `<` `dim` `=` $dim `,` `extent` `=` $extent `,` `parent` `=` $parent `>`
+  }];
+  let extraClassDeclaration = [{
+    /// The parent's layout interface (null when the parent is not a layout).
+    ::mlir::tile::FragmentLayoutAttrInterface getParentLayout() const;
+    /// `shape` with `dim` set to `extent`: the tile the parent lays out.
+    ::llvm::SmallVector<int64_t> getParentShape(::llvm::ArrayRef<int64_t> shape) const;
+  }];
 }
 #endif

@@ -256,9 +256,41 @@ def Tile_ElementwiseOp : Tile_Op<"elementwise", [
     }
     ```
 
+    **Broadcast.** An input may have extent 1 where the outputs have more
+    (a row or a column of values, or a single value): its element is reused
+    along those dimensions, as in NumPy with equal ranks. A fragment
+    broadcast this way gets the `#tile.slice` layout of the outputs' layout,
+    so each thread reads the value from its own registers.
+
+    ```mlir
+    // y = (x - mean) * rstd, per row: mean and rstd are 4x1.
+    tile.elementwise ins(%x, %mean, %rstd : !tile.fragment<4x1024xf32>,
+                         !tile.fragment<4x1xf32>, !tile.fragment<4x1xf32>)
+                     outs(%y : !tile.fragment<4x1024xf32>) {
+    ^bb0(%v: f32, %m: f32, %r: f32):
+      %d = arith.subf %v, %m : f32
+      %n = arith.mulf %d, %r : f32
+      tile.yield %n : f32
+    }
+    ```
+
+    **Coordinates.** After the element arguments the body may take one
+    `index` argument per dimension: the element's coordinates in the tile
+    (add the tile's offset for a position in a larger tensor), for causal
+    masks, positions and ragged edges.
+
+    ```mlir
+    ^bb0(%v: f32, %row: index, %col: index):
+      %in = arith.cmpi ult, %col, %n : index
+      %z = arith.select %in, %v, %zero : f32
+    ```
+
     Rules: `ins` and `outs` are register fragments or shared-memory tiles of
-    one shape; at least one output; the body takes one argument per input,
-    of its element type, and yields one value per output, of its element type.
+    one rank; outputs have one shape and inputs that shape or 1 along some
+    dimensions (shared-memory inputs are not broadcast); at least one
+    output; the body takes one argument per input, of its element type,
+    then optionally one `index` per dimension, and yields one value per
+    output, of its element type.
     The body runs once per element in every thread, so it holds only
     side-effect-free scalar code (arith, math, scf, ...): no tile ops, copies,
     gemms, barriers or memory accesses.
@@ -273,5 +305,49 @@ def Tile_ElementwiseOp : Tile_Op<"elementwise", [
   let hasRegionVerifier = 1;
 }
 
+
+def Tile_ReduceOp : Tile_Op<"reduce"> {
+  let summary = "sums, maxima or minima along one dimension of a fragment";
+  let description = [{
+    Combines the elements of fragment `%source` along dimension `dim` with
+    `kind` (`sum`, `max` or `min`) and writes the results to `%dest`, which
+    has the source's shape with 1 at `dim` (a column of row sums, say).
+    Every thread holding part of a row takes part: it combines its own
+    elements, then the lanes of its warp along `dim` exchange partial
+    results with butterfly shuffles (`shfl.sync.bfly`), and where warps
+    spread along `dim` too they meet in shared scratch (two CTA barriers).
+    Afterwards every thread that held part of a row holds the result (the
+    `#tile.slice` layout), ready to be broadcast back into a
+    `tile.elementwise` on the source's shape. The order of combination is
+    fixed, so every thread gets the same value.
+
+    bf16 and f16 sources may be reduced into f32 (each element is extended
+    first: fp32 accumulation); otherwise the element types agree. Floats
+    combine with `arith.addf` / `arith.maximumf` / `arith.minimumf`
+    (maxima and minima propagate NaN); integers with `addi` / `maxsi` /
+    `minsi`.
+
+    Example:
+
+    ```mlir
+    tile.reduce sum %x into %rows dim 1
+        : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1xf32>
+    ```
+
+    Rules: both are fragments of one rank; `dim` is a dimension of it;
+    dest's shape is the source's with 1 at `dim`; inside a `tile.kernel`,
+    run by all of the kernel's (or team's) threads. Where warps spread
+    along `dim`, not inside a `tile.warp_specialize` (its teams cannot use
+    the CTA barrier): choose a tile whose rows a warp holds.
+  }];
+  let arguments = (ins Tile_ReduceKindAttr:$kind,
+                       Arg<Tile_FragmentType, "", [MemRead]>:$source,
+                       Arg<Tile_FragmentType, "", [MemWrite]>:$dest,
+                       I64Attr:$dim);
+  let assemblyFormat = [{
+    $kind $source `into` $dest `dim` $dim attr-dict `:` type($source) `,` type($dest)
+  }];
+  let hasVerifier = 1;
+}
 
 #endif // TILE_COMPUTE_OPS

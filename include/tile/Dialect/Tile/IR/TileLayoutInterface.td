@@ -56,7 +56,8 @@ def Tile_FragmentLayoutAttrInterface
       `n mod T`, as its run `n / T`. Any rank; even when `T V` divides the
       element count (fragments must be; shared tiles split by the same rule
       may be uneven). Run `r`'s offset from run 0 is constant when the
-      CTA-wide step `T V` is whole rows (or the tile is 1-D). Lanes and
+      CTA-wide step `T V` is whole rows or divides a row (or the tile is
+      1-D). Lanes and
       warps spread from the innermost dimension outwards, as far as the
       shape factors.
     * `#tile.wgmma<warpgroups = G>` on a 64 G x N tile: runs of 2 columns.

@@ -1,0 +1,168 @@
+//===- GptReference.h - CPU references and tolerances -----------*- C++ -*-===//
+//
+// What the GPT kernels should compute, in double precision from the
+// bf16-rounded inputs, and how far a bf16 output may be from it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_EXAMPLES_GPT_GPTREFERENCE_H
+#define TILE_EXAMPLES_GPT_GPTREFERENCE_H
+
+#include "GptKernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace tile::examples::gpt {
+
+/// Random numbers from one generator, seeded once (gpt-kernels prints the
+/// seed and takes it back with --seed).
+inline std::mt19937_64 &rng() {
+  static std::mt19937_64 generator;
+  return generator;
+}
+
+/// n values uniform in [lo, hi), rounded to bf16: `bits` for the device,
+/// `values` the same numbers as floats for the reference.
+struct Bf16Data {
+  std::vector<uint16_t> bits;
+  std::vector<float> values;
+};
+
+inline Bf16Data randomBf16(size_t n, float lo, float hi) {
+  std::uniform_real_distribution<float> dist(lo, hi);
+  Bf16Data data;
+  data.bits.resize(n);
+  data.values.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    data.bits[i] = rt::floatToBf16(dist(rng()));
+    data.values[i] = rt::bf16ToFloat(data.bits[i]);
+  }
+  return data;
+}
+
+/// Adds shift(row) to every element of each row of an M x N matrix (and
+/// rounds to bf16 again).
+template <typename Shift>
+void shiftRows(Bf16Data &data, int64_t m, int64_t n, Shift shift) {
+  for (int64_t i = 0; i < m; ++i) {
+    float s = shift(i);
+    for (int64_t j = 0; j < n; ++j) {
+      size_t k = size_t(i) * n + j;
+      data.bits[k] = rt::floatToBf16(data.values[k] + s);
+      data.values[k] = rt::bf16ToFloat(data.bits[k]);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// References
+//===----------------------------------------------------------------------===//
+
+/// y[i,j] = (x[i,j] - mean_i) * rstd_i * w[j] + b[j], the biased variance,
+/// rstd = 1 / sqrt(var + eps).
+inline std::vector<double> layernormReference(const std::vector<float> &x,
+                                              const std::vector<float> &w,
+                                              const std::vector<float> &b,
+                                              int64_t m, int64_t n, float eps) {
+  std::vector<double> y(x.size());
+  for (int64_t i = 0; i < m; ++i) {
+    const float *row = &x[size_t(i) * n];
+    double mean = 0, var = 0;
+    for (int64_t j = 0; j < n; ++j)
+      mean += row[j];
+    mean /= double(n);
+    for (int64_t j = 0; j < n; ++j)
+      var += (row[j] - mean) * (row[j] - mean);
+    var /= double(n);
+    double rstd = 1.0 / std::sqrt(var + double(eps));
+    for (int64_t j = 0; j < n; ++j)
+      y[size_t(i) * n + j] = (row[j] - mean) * rstd * w[j] + b[j];
+  }
+  return y;
+}
+
+/// y[i,j] = exp(x[i,j] - max_i) / sum_j exp(x[i,j] - max_i).
+inline std::vector<double> softmaxReference(const std::vector<float> &x,
+                                            int64_t m, int64_t n) {
+  std::vector<double> y(x.size());
+  for (int64_t i = 0; i < m; ++i) {
+    const float *row = &x[size_t(i) * n];
+    double max = *std::max_element(row, row + n), sum = 0;
+    for (int64_t j = 0; j < n; ++j)
+      sum += y[size_t(i) * n + j] = std::exp(row[j] - max);
+    for (int64_t j = 0; j < n; ++j)
+      y[size_t(i) * n + j] /= sum;
+  }
+  return y;
+}
+
+/// The tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+inline std::vector<double> geluReference(const std::vector<float> &x) {
+  const double k = std::sqrt(2.0 / M_PI);
+  std::vector<double> y(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    double v = x[i];
+    y[i] = 0.5 * v * (1.0 + std::tanh(k * (v + 0.044715 * v * v * v)));
+  }
+  return y;
+}
+
+inline std::vector<double> residualReference(const std::vector<float> &a,
+                                             const std::vector<float> &b) {
+  std::vector<double> c(a.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    c[i] = double(a[i]) + double(b[i]);
+  return c;
+}
+
+//===----------------------------------------------------------------------===//
+// Tolerance
+//===----------------------------------------------------------------------===//
+
+/// The spacing of bf16 numbers around |value| (8 significant bits):
+/// 2^(floor(log2 |value|) - 7); 0 for 0.
+inline double bf16Ulp(double value) {
+  if (value == 0 || !std::isfinite(value))
+    return 0;
+  int exponent;
+  std::frexp(value, &exponent); // |value| = f * 2^exponent, f in [0.5, 1)
+  return std::ldexp(1.0, exponent - 8);
+}
+
+/// |got - expected| <= ulps * bf16Ulp(expected) + absolute.
+/// Rounding a correct fp32 result to bf16 costs at most half an ulp; the
+/// rest covers fp32 arithmetic (reductions, exp, a hardware tanh.approx) and
+/// an intermediate rounded to bf16 on the way. The absolute term is for
+/// results near zero, where a relative bound means nothing after
+/// cancellation (x - mean, 1 + tanh): 2^-10 of the outputs' scale, an
+/// eighth of a bf16 ulp at that scale.
+struct Tolerance {
+  double ulps;
+  double absolute;
+  double of(double expected) const {
+    return ulps * bf16Ulp(expected) + absolute;
+  }
+};
+
+/// The tolerance of `op` on rows of n elements (flat ops: n is ignored).
+inline Tolerance toleranceFor(Op op, int64_t n) {
+  switch (op) {
+  case Op::LayerNorm: // outputs of order 1
+    return {2, std::ldexp(1.0, -10)};
+  case Op::Softmax: // outputs of order 1/n, relative error of exp and 1/sum
+    return {2, std::ldexp(1.0, -10) / double(n)};
+  case Op::Gelu: // outputs of order 1; tanh.approx is good to ~2^-11
+    return {2, std::ldexp(1.0, -10)};
+  case Op::Residual: // the fp32 sum of two bf16 numbers, rounded once
+    return {1, 0};
+  }
+  return {0, 0};
+}
+
+} // namespace tile::examples::gpt
+
+#endif // TILE_EXAMPLES_GPT_GPTREFERENCE_H
