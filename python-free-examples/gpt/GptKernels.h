@@ -40,9 +40,9 @@ struct KernelSpec {
 inline constexpr KernelSpec kKernels[] = {
     // name              op             threads perCta maxN
     {"layernorm_1024", Op::LayerNorm, 128, 4, 1024},
-    {"layernorm_4096", Op::LayerNorm, 256, 2, 4096},
+    {"layernorm_4096", Op::LayerNorm, 512, 2, 4096},
     {"softmax_1024", Op::Softmax, 128, 4, 1024},
-    {"softmax_4096", Op::Softmax, 256, 2, 4096},
+    {"softmax_4096", Op::Softmax, 512, 2, 4096},
     {"gelu", Op::Gelu, 128, 2048, 0},
     {"residual_add", Op::Residual, 128, 2048, 0},
 };

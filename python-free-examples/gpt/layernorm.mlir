@@ -8,7 +8,7 @@
 // (tile.elementwise with 1 x n inputs), one copy out. Columns past n read
 // as 0 and are masked out of the variance with the element's column index;
 // rows past M are never written. Two sizes: n <= 1024 (4 rows per CTA of
-// 128 threads) and n <= 4096 (2 rows per CTA of 256 threads).
+// 128 threads) and n <= 4096 (2 rows per CTA of 512 threads).
 
 tile.kernel @layernorm_1024(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref<?xbf16>,
                         %y: memref<?x?xbf16>, %eps: f32) threads(128) {
@@ -21,6 +21,8 @@ tile.kernel @layernorm_1024(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
   %n = memref.dim %x, %c1 : memref<?x?xbf16>
   %n_i32 = arith.index_cast %n : index to i32
   %n_f32 = arith.sitofp %n_i32 : i32 to f32
+  %one = arith.constant 1.0 : f32
+  %inv_n = arith.divf %one, %n_f32 : f32
   // The weight and bias rows, as 1 x n views for the copies.
   %w_row = memref.expand_shape %w [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
   %b_row = memref.expand_shape %b [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
@@ -39,22 +41,21 @@ tile.kernel @layernorm_1024(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
   tile.reduce sum %xs into %sum dim 1 : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1xf32>
   tile.elementwise ins(%sum : !tile.fragment<4x1xf32>) outs(%mean : !tile.fragment<4x1xf32>) {
   ^bb0(%s: f32):
-    %m = arith.divf %s, %n_f32 : f32
+    %m = arith.mulf %s, %inv_n : f32
     tile.yield %m : f32
   }
 
-  // d = x - mean, 0 past column n so that the variance ignores padding.
-  %d = tile.alloc_fragment : !tile.fragment<4x1024xf32>
+  // (x - mean)^2, 0 past column n so that the variance ignores padding.
   %d2 = tile.alloc_fragment : !tile.fragment<4x1024xf32>
   tile.elementwise ins(%xs, %mean : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1xf32>)
-                   outs(%d, %d2 : !tile.fragment<4x1024xf32>, !tile.fragment<4x1024xf32>) {
+                   outs(%d2 : !tile.fragment<4x1024xf32>) {
   ^bb0(%v: bf16, %m: f32, %i: index, %j: index):
     %vf = arith.extf %v : bf16 to f32
     %diff = arith.subf %vf, %m : f32
     %inside = arith.cmpi ult, %j, %n : index
     %dm = arith.select %inside, %diff, %zero : f32
     %sq = arith.mulf %dm, %dm : f32
-    tile.yield %dm, %sq : f32, f32
+    tile.yield %sq : f32
   }
 
   // rstd = 1 / sqrt(sum(d^2) / n + eps).
@@ -63,16 +64,19 @@ tile.kernel @layernorm_1024(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
   tile.reduce sum %d2 into %ssq dim 1 : !tile.fragment<4x1024xf32>, !tile.fragment<4x1xf32>
   tile.elementwise ins(%ssq : !tile.fragment<4x1xf32>) outs(%rstd : !tile.fragment<4x1xf32>) {
   ^bb0(%s: f32):
-    %var = arith.divf %s, %n_f32 : f32
+    %var = arith.mulf %s, %inv_n : f32
     %ve = arith.addf %var, %eps : f32
     %r = math.rsqrt %ve : f32
     tile.yield %r : f32
   }
 
-  // y = d * rstd * w + b, rounded to bf16.
-  tile.elementwise ins(%d, %rstd, %ws, %bs : !tile.fragment<4x1024xf32>, !tile.fragment<4x1xf32>, !tile.fragment<1x1024xbf16>, !tile.fragment<1x1024xbf16>)
+  // y = (x - mean) * rstd * w + b, rounded to bf16 (x is read again from
+  // its registers rather than kept in fp32).
+  tile.elementwise ins(%xs, %mean, %rstd, %ws, %bs : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1xf32>, !tile.fragment<4x1xf32>, !tile.fragment<1x1024xbf16>, !tile.fragment<1x1024xbf16>)
                    outs(%xs : !tile.fragment<4x1024xbf16>) {
-  ^bb0(%dv: f32, %r: f32, %wv: bf16, %bv: bf16):
+  ^bb0(%v: bf16, %m: f32, %r: f32, %wv: bf16, %bv: bf16):
+    %vf = arith.extf %v : bf16 to f32
+    %dv = arith.subf %vf, %m : f32
     %wf = arith.extf %wv : bf16 to f32
     %bf = arith.extf %bv : bf16 to f32
     %t = arith.mulf %dv, %r : f32
@@ -84,7 +88,7 @@ tile.kernel @layernorm_1024(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
 }
 
 tile.kernel @layernorm_4096(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref<?xbf16>,
-                        %y: memref<?x?xbf16>, %eps: f32) threads(256) {
+                        %y: memref<?x?xbf16>, %eps: f32) threads(512) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %rows = arith.constant 2 : index
@@ -94,6 +98,8 @@ tile.kernel @layernorm_4096(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
   %n = memref.dim %x, %c1 : memref<?x?xbf16>
   %n_i32 = arith.index_cast %n : index to i32
   %n_f32 = arith.sitofp %n_i32 : i32 to f32
+  %one = arith.constant 1.0 : f32
+  %inv_n = arith.divf %one, %n_f32 : f32
   // The weight and bias rows, as 1 x n views for the copies.
   %w_row = memref.expand_shape %w [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
   %b_row = memref.expand_shape %b [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
@@ -112,22 +118,21 @@ tile.kernel @layernorm_4096(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
   tile.reduce sum %xs into %sum dim 1 : !tile.fragment<2x4096xbf16>, !tile.fragment<2x1xf32>
   tile.elementwise ins(%sum : !tile.fragment<2x1xf32>) outs(%mean : !tile.fragment<2x1xf32>) {
   ^bb0(%s: f32):
-    %m = arith.divf %s, %n_f32 : f32
+    %m = arith.mulf %s, %inv_n : f32
     tile.yield %m : f32
   }
 
-  // d = x - mean, 0 past column n so that the variance ignores padding.
-  %d = tile.alloc_fragment : !tile.fragment<2x4096xf32>
+  // (x - mean)^2, 0 past column n so that the variance ignores padding.
   %d2 = tile.alloc_fragment : !tile.fragment<2x4096xf32>
   tile.elementwise ins(%xs, %mean : !tile.fragment<2x4096xbf16>, !tile.fragment<2x1xf32>)
-                   outs(%d, %d2 : !tile.fragment<2x4096xf32>, !tile.fragment<2x4096xf32>) {
+                   outs(%d2 : !tile.fragment<2x4096xf32>) {
   ^bb0(%v: bf16, %m: f32, %i: index, %j: index):
     %vf = arith.extf %v : bf16 to f32
     %diff = arith.subf %vf, %m : f32
     %inside = arith.cmpi ult, %j, %n : index
     %dm = arith.select %inside, %diff, %zero : f32
     %sq = arith.mulf %dm, %dm : f32
-    tile.yield %dm, %sq : f32, f32
+    tile.yield %sq : f32
   }
 
   // rstd = 1 / sqrt(sum(d^2) / n + eps).
@@ -136,16 +141,19 @@ tile.kernel @layernorm_4096(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
   tile.reduce sum %d2 into %ssq dim 1 : !tile.fragment<2x4096xf32>, !tile.fragment<2x1xf32>
   tile.elementwise ins(%ssq : !tile.fragment<2x1xf32>) outs(%rstd : !tile.fragment<2x1xf32>) {
   ^bb0(%s: f32):
-    %var = arith.divf %s, %n_f32 : f32
+    %var = arith.mulf %s, %inv_n : f32
     %ve = arith.addf %var, %eps : f32
     %r = math.rsqrt %ve : f32
     tile.yield %r : f32
   }
 
-  // y = d * rstd * w + b, rounded to bf16.
-  tile.elementwise ins(%d, %rstd, %ws, %bs : !tile.fragment<2x4096xf32>, !tile.fragment<2x1xf32>, !tile.fragment<1x4096xbf16>, !tile.fragment<1x4096xbf16>)
+  // y = (x - mean) * rstd * w + b, rounded to bf16 (x is read again from
+  // its registers rather than kept in fp32).
+  tile.elementwise ins(%xs, %mean, %rstd, %ws, %bs : !tile.fragment<2x4096xbf16>, !tile.fragment<2x1xf32>, !tile.fragment<2x1xf32>, !tile.fragment<1x4096xbf16>, !tile.fragment<1x4096xbf16>)
                    outs(%xs : !tile.fragment<2x4096xbf16>) {
-  ^bb0(%dv: f32, %r: f32, %wv: bf16, %bv: bf16):
+  ^bb0(%v: bf16, %m: f32, %r: f32, %wv: bf16, %bv: bf16):
+    %vf = arith.extf %v : bf16 to f32
+    %dv = arith.subf %vf, %m : f32
     %wf = arith.extf %wv : bf16 to f32
     %bf = arith.extf %bv : bf16 to f32
     %t = arith.mulf %dv, %r : f32

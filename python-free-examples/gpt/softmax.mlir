@@ -5,7 +5,7 @@
 // reduction (tile.reduce), the row results broadcast back
 // (tile.elementwise with n x 1 inputs); columns past n are masked to -inf
 // with the element's column index. Two sizes: n <= 1024 (4 rows per CTA of
-// 128 threads) and n <= 4096 (2 rows per CTA of 256 threads).
+// 128 threads) and n <= 4096 (2 rows per CTA of 512 threads).
 
 tile.kernel @softmax_1024(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) threads(128) {
   %c0 = arith.constant 0 : index
@@ -13,6 +13,7 @@ tile.kernel @softmax_1024(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) threads(12
   %rows = arith.constant 4 : index
   %neg_inf = arith.constant 0xFF800000 : f32
   %log2e = arith.constant 1.44269504 : f32
+  %one = arith.constant 1.0 : f32
   %bx = gpu.block_id x
   %row = arith.muli %bx, %rows : index
   %n = memref.dim %x, %c1 : memref<?x?xbf16>
@@ -33,32 +34,39 @@ tile.kernel @softmax_1024(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) threads(12
   %max = tile.alloc_fragment : !tile.fragment<4x1xf32>
   tile.reduce max %s into %max dim 1 : !tile.fragment<4x1024xf32>, !tile.fragment<4x1xf32>
 
-  // e = 2^(s - max): at most 1, and 0 past column n.
-  %e = tile.alloc_fragment : !tile.fragment<4x1024xf32>
-  tile.elementwise ins(%s, %max : !tile.fragment<4x1024xf32>, !tile.fragment<4x1xf32>) outs(%e : !tile.fragment<4x1024xf32>) {
+  // e = 2^(s - max), in place: at most 1, and 0 past column n.
+  tile.elementwise ins(%s, %max : !tile.fragment<4x1024xf32>, !tile.fragment<4x1xf32>) outs(%s : !tile.fragment<4x1024xf32>) {
   ^bb0(%v: f32, %m: f32):
     %shifted = arith.subf %v, %m : f32
     %p = math.exp2 %shifted : f32
     tile.yield %p : f32
   }
   %sum = tile.alloc_fragment : !tile.fragment<4x1xf32>
-  tile.reduce sum %e into %sum dim 1 : !tile.fragment<4x1024xf32>, !tile.fragment<4x1xf32>
+  tile.reduce sum %s into %sum dim 1 : !tile.fragment<4x1024xf32>, !tile.fragment<4x1xf32>
 
-  tile.elementwise ins(%e, %sum : !tile.fragment<4x1024xf32>, !tile.fragment<4x1xf32>) outs(%xs : !tile.fragment<4x1024xbf16>) {
+  // One division per row, then y = e * (1 / sum).
+  %inv = tile.alloc_fragment : !tile.fragment<4x1xf32>
+  tile.elementwise ins(%sum : !tile.fragment<4x1xf32>) outs(%inv : !tile.fragment<4x1xf32>) {
+  ^bb0(%t: f32):
+    %i = arith.divf %one, %t : f32
+    tile.yield %i : f32
+  }
+  tile.elementwise ins(%s, %inv : !tile.fragment<4x1024xf32>, !tile.fragment<4x1xf32>) outs(%xs : !tile.fragment<4x1024xbf16>) {
   ^bb0(%p: f32, %t: f32):
-    %q = arith.divf %p, %t : f32
+    %q = arith.mulf %p, %t : f32
     %o = arith.truncf %q : f32 to bf16
     tile.yield %o : bf16
   }
   tile.copy %xs[] to %y[%row, %c0] : !tile.fragment<4x1024xbf16>, memref<?x?xbf16>
 }
 
-tile.kernel @softmax_4096(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) threads(256) {
+tile.kernel @softmax_4096(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) threads(512) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %rows = arith.constant 2 : index
   %neg_inf = arith.constant 0xFF800000 : f32
   %log2e = arith.constant 1.44269504 : f32
+  %one = arith.constant 1.0 : f32
   %bx = gpu.block_id x
   %row = arith.muli %bx, %rows : index
   %n = memref.dim %x, %c1 : memref<?x?xbf16>
@@ -79,20 +87,26 @@ tile.kernel @softmax_4096(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) threads(25
   %max = tile.alloc_fragment : !tile.fragment<2x1xf32>
   tile.reduce max %s into %max dim 1 : !tile.fragment<2x4096xf32>, !tile.fragment<2x1xf32>
 
-  // e = 2^(s - max): at most 1, and 0 past column n.
-  %e = tile.alloc_fragment : !tile.fragment<2x4096xf32>
-  tile.elementwise ins(%s, %max : !tile.fragment<2x4096xf32>, !tile.fragment<2x1xf32>) outs(%e : !tile.fragment<2x4096xf32>) {
+  // e = 2^(s - max), in place: at most 1, and 0 past column n.
+  tile.elementwise ins(%s, %max : !tile.fragment<2x4096xf32>, !tile.fragment<2x1xf32>) outs(%s : !tile.fragment<2x4096xf32>) {
   ^bb0(%v: f32, %m: f32):
     %shifted = arith.subf %v, %m : f32
     %p = math.exp2 %shifted : f32
     tile.yield %p : f32
   }
   %sum = tile.alloc_fragment : !tile.fragment<2x1xf32>
-  tile.reduce sum %e into %sum dim 1 : !tile.fragment<2x4096xf32>, !tile.fragment<2x1xf32>
+  tile.reduce sum %s into %sum dim 1 : !tile.fragment<2x4096xf32>, !tile.fragment<2x1xf32>
 
-  tile.elementwise ins(%e, %sum : !tile.fragment<2x4096xf32>, !tile.fragment<2x1xf32>) outs(%xs : !tile.fragment<2x4096xbf16>) {
+  // One division per row, then y = e * (1 / sum).
+  %inv = tile.alloc_fragment : !tile.fragment<2x1xf32>
+  tile.elementwise ins(%sum : !tile.fragment<2x1xf32>) outs(%inv : !tile.fragment<2x1xf32>) {
+  ^bb0(%t: f32):
+    %i = arith.divf %one, %t : f32
+    tile.yield %i : f32
+  }
+  tile.elementwise ins(%s, %inv : !tile.fragment<2x4096xf32>, !tile.fragment<2x1xf32>) outs(%xs : !tile.fragment<2x4096xbf16>) {
   ^bb0(%p: f32, %t: f32):
-    %q = arith.divf %p, %t : f32
+    %q = arith.mulf %p, %t : f32
     %o = arith.truncf %q : f32 to bf16
     tile.yield %o : bf16
   }

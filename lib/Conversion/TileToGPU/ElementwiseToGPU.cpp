@@ -42,14 +42,27 @@ static FailureOr<Distribution> chooseDistribution(Operation *op,
 
 // Where a broadcast input's element for run r, element v of `dist` sits in
 // its registers: its layout must be `dist`'s layout sliced along its
-// extent-1 dimensions (what tile-assign-layouts gives it), so run r is the
-// same run; a run collapsed along the innermost dimension has one element.
-static FailureOr<int64_t> broadcastRunWidth(Operation *op, Value input,
-                                            const Distribution &dist) {
+// extent-1 dimensions (what tile-assign-layouts gives it); run r of the
+// distribution is in the run each slice maps it to, which holds one element
+// when the innermost dimension is sliced.
+namespace {
+struct BroadcastAccess {
+  int64_t width = 0;
+  SmallVector<int64_t> runOf; // per run of the distribution
+  int64_t slot(int64_t r, int64_t v) const {
+    return runOf[r] * width + (width > 1 ? v : 0);
+  }
+};
+} // namespace
+
+static FailureOr<BroadcastAccess>
+broadcastAccess(Operation *op, Value input, const Distribution &dist) {
   auto type = cast<FragmentType>(input.getType());
   Attribute layout = type.getLayout();
   SmallVector<int64_t> shape(type.getShape());
+  SmallVector<std::pair<SliceLayoutAttr, SmallVector<int64_t>>> chain;
   while (auto slice = dyn_cast_or_null<SliceLayoutAttr>(layout)) {
+    chain.push_back({slice, shape});
     shape = slice.getParentShape(shape);
     layout = slice.getParent();
   }
@@ -58,8 +71,16 @@ static FailureOr<int64_t> broadcastRunWidth(Operation *op, Value input,
            << type << ", whose layout is not a slice of the outputs' layout "
            << dist.layout << " (leave broadcast inputs' layouts to "
            << "tile-assign-layouts)";
-  return cast<FragmentLayoutAttrInterface>(type.getLayout())
-      .getRunWidth(type.getShape());
+  BroadcastAccess access;
+  access.width = cast<FragmentLayoutAttrInterface>(type.getLayout())
+                     .getRunWidth(type.getShape());
+  for (int64_t r = 0; r < dist.runsPerThread(); ++r) {
+    int64_t run = r;
+    for (auto &[slice, sliceShape] : llvm::reverse(chain))
+      run = slice.getSliceRun(sliceShape, run);
+    access.runOf.push_back(run);
+  }
+  return access;
 }
 
 // Index of element v of run r: fragment slot, or shared-tile coordinates.
@@ -122,18 +143,18 @@ struct ElementwiseLowering : ChipPattern<ElementwiseOp> {
         chooseDistribution(op, op->getOperands());
     if (failed(dist))
       return failure();
-    // Per input: 0 when it has the outputs' shape, else its run width.
-    SmallVector<int64_t> broadcastWidth;
+    // Per input: none when it has the outputs' shape.
+    SmallVector<std::optional<BroadcastAccess>> broadcasts;
     for (Value input : op.getInputs()) {
       if (cast<ShapedType>(input.getType()).getShape() ==
           ArrayRef<int64_t>(dist->shape)) {
-        broadcastWidth.push_back(0);
+        broadcasts.push_back(std::nullopt);
         continue;
       }
-      FailureOr<int64_t> width = broadcastRunWidth(op, input, *dist);
-      if (failed(width))
+      FailureOr<BroadcastAccess> access = broadcastAccess(op, input, *dist);
+      if (failed(access))
         return failure();
-      broadcastWidth.push_back(*width);
+      broadcasts.push_back(*access);
     }
     Block &body = op.getBody().front();
     auto yield = cast<YieldOp>(body.getTerminator());
@@ -146,8 +167,8 @@ struct ElementwiseLowering : ChipPattern<ElementwiseOp> {
             for (auto [i, orig, conv] :
                  llvm::enumerate(op.getInputs(), adaptor.getInputs())) {
               SmallVector<Value> index;
-              if (int64_t width = broadcastWidth[i])
-                index = {constIndex(b, loc, r * width + (width > 1 ? v : 0))};
+              if (broadcasts[i])
+                index = {constIndex(b, loc, broadcasts[i]->slot(r, v))};
               else
                 index = elementIndex(b, loc, getMemorySpace(orig.getType()),
                                      coords, r, v, dist->vector);

@@ -31,7 +31,7 @@ struct ReducePlan {
   int64_t dim = 0;
   /// Elements per destination run: 1 when `dim` is innermost.
   int64_t outWidth = 1;
-  /// Runs of the source whose destination element is the same.
+  /// Per destination run, the runs of the source that fold into it.
   SmallVector<SmallVector<int64_t>> groups;
   /// Thread-index bits whose flip moves only along `dim` (lanes: 0..4,
   /// warps: 5..), and those whose flip changes nothing (copies).
@@ -69,22 +69,18 @@ static FailureOr<ReducePlan> planReduce(ReduceOp op) {
   plan.outWidth = dim + 1 == rank ? 1 : dist->vector;
   plan.outputs = dest.getNumElements();
 
-  // Level 1: group runs by their offset with the coordinate along dim
-  // dropped.
-  std::map<SmallVector<int64_t>, size_t> groupOf;
-  for (int64_t r = 0; r < dist->runsPerThread(); ++r) {
-    std::optional<SmallVector<int64_t>> offset = dist->runOffset(r);
-    if (!offset)
+  // Level 1: runs whose offsets differ only along dim share a destination
+  // run (the slice layout's grouping); offsets must not depend on the
+  // thread, or runs of one row could not be found at compile time.
+  for (int64_t r = 0; r < dist->runsPerThread(); ++r)
+    if (!dist->runOffset(r))
       return op.emitOpError("reduces a fragment whose layout ")
              << sourceLayout << " does not place runs at fixed offsets on "
              << type << "; choose a tile whose rows are whole multiples of "
-             << "the threads' step";
-    (*offset)[dim] = 0;
-    auto [it, inserted] = groupOf.try_emplace(*offset, plan.groups.size());
-    if (inserted)
-      plan.groups.emplace_back();
-    plan.groups[it->second].push_back(r);
-  }
+             << "the threads' step, or divide it";
+  plan.groups.resize(expected.getRunsPerThread(dest.getShape()));
+  for (int64_t r = 0; r < dist->runsPerThread(); ++r)
+    plan.groups[expected.getSliceRun(dest.getShape(), r)].push_back(r);
 
   // Levels 2 and 3: classify each bit of the thread index.
   int64_t threads = dist->threads;
@@ -252,7 +248,7 @@ struct ReduceLowering : ChipPattern<ReduceOp> {
       auto destLayout = cast<FragmentLayoutAttrInterface>(dest.getLayout());
       auto linearIndex = [&](OpBuilder &at, int64_t g, int64_t j) {
         SmallVector<Value> coords = destLayout.buildRunCoordinates(
-            at, loc, dest.getShape(), tid, plan->groups[g].front());
+            at, loc, dest.getShape(), tid, g);
         Value linear = constIndex(at, loc, 0);
         for (auto [d, c] : llvm::enumerate(coords)) {
           if (d + 1 == coords.size() && j)
@@ -303,14 +299,11 @@ struct ReduceLowering : ChipPattern<ReduceOp> {
         }
     }
 
-    // Every destination run of a group holds the group's result.
-    for (auto [g, group] : llvm::enumerate(plan->groups))
-      for (int64_t r : group)
-        for (int64_t j = 0; j < plan->outWidth; ++j)
-          memref::StoreOp::create(
-              b, loc, truncate(b, loc, values[g][j], destElement),
-              adaptor.getDest(),
-              ValueRange{constIndex(b, loc, r * plan->outWidth + j)});
+    for (auto [g, row] : llvm::enumerate(values))
+      for (auto [j, value] : llvm::enumerate(row))
+        memref::StoreOp::create(
+            b, loc, truncate(b, loc, value, destElement), adaptor.getDest(),
+            ValueRange{constIndex(b, loc, g * plan->outWidth + j)});
     rewriter.eraseOp(op);
     return success();
   }

@@ -174,17 +174,19 @@ int main() {
 
   check(b, blocked(128, 4), {128, 64});
   check(b, blocked(128, 4), {1024});
-  // Row sums of a 4x1024 tile (one 8-run per thread and row: 128 holders),
-  // its broadcast row (4 holders, one per row), a scalar of it, and row
-  // sums of a wgmma accumulator (4 lanes x 8 column runs each).
+  // Row sums of a 4x1024 tile (one run per thread and row: 128 holders),
+  // its broadcast row (a thread's four runs share one: one holder), a
+  // scalar of it (one run per thread), row sums of a wgmma accumulator
+  // (4 lanes; a thread's column runs share one) and a row of a tile whose
+  // step is 16 rows.
   check(b, slice(1, 1024, blocked(128, 8)), {4, 1}, true, 128);
-  check(b, slice(0, 4, blocked(128, 8)), {1, 1024}, true, 4);
-  check(b, slice(0, 4, slice(1, 1024, blocked(128, 8))), {1, 1}, true, 512);
-  check(b, slice(1, 64, wgmma(1)), {64, 1}, true, 32);
-  check(b, slice(0, 128, blocked(256, 4)), {1, 64}, true, 128);
+  check(b, slice(0, 4, blocked(128, 8)), {1, 1024}, true, 1);
+  check(b, slice(0, 4, slice(1, 1024, blocked(128, 8))), {1, 1}, true, 128);
+  check(b, slice(1, 64, wgmma(1)), {64, 1}, true, 4);
+  check(b, slice(0, 128, blocked(256, 4)), {1, 64}, true, 16);
   // Rows of two CTA-wide steps: runs at constant offsets within a row.
   check(b, blocked(256, 8), {2, 4096});
-  check(b, slice(1, 4096, blocked(256, 8)), {2, 1}, true, 512);
+  check(b, slice(1, 4096, blocked(256, 8)), {2, 1}, true, 256);
   check(b, blocked(64, 8), {4, 8, 16});
   check(b, blocked(32, 1), {96});
   check(b, blocked(256, 2), {16, 32});

@@ -718,8 +718,56 @@ int64_t SliceLayoutAttr::getRunWidth(ArrayRef<int64_t> shape) const {
   return getParentLayout().getRunWidth(getParentShape(shape));
 }
 
+// Parent runs grouped by their offset from run 0 with the coordinate along
+// `dim` dropped (one group per parent run where offsets depend on the
+// thread, or the parent is uneven): group of each parent run, and the first
+// parent run of each group.
+static std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
+groupParentRuns(SliceLayoutAttr slice, ArrayRef<int64_t> shape) {
+  FragmentLayoutAttrInterface parent = slice.getParentLayout();
+  SmallVector<int64_t> parentShape = slice.getParentShape(shape);
+  int64_t runs = parent.getRunsPerThread(parentShape);
+  SmallVector<int64_t> groupOf, firsts;
+  SmallVector<SmallVector<int64_t>> keys;
+  bool fixed = parent.isEven(parentShape);
+  for (int64_t r = 0; r < runs && fixed; ++r) {
+    std::optional<SmallVector<int64_t>> offset =
+        parent.getRunOffset(parentShape, r);
+    if (!offset) {
+      fixed = false;
+      break;
+    }
+    (*offset)[slice.getDim()] = 0;
+    auto *it = llvm::find(keys, *offset);
+    if (it == keys.end()) {
+      keys.push_back(*offset);
+      firsts.push_back(r);
+    }
+    groupOf.push_back(llvm::find(keys, *offset) - keys.begin());
+  }
+  if (!fixed) {
+    groupOf.clear();
+    firsts.clear();
+    for (int64_t r = 0; r < runs; ++r) {
+      groupOf.push_back(r);
+      firsts.push_back(r);
+    }
+  }
+  return {groupOf, firsts};
+}
+
+SmallVector<int64_t>
+SliceLayoutAttr::getParentRuns(ArrayRef<int64_t> shape) const {
+  return groupParentRuns(*this, shape).second;
+}
+
+int64_t SliceLayoutAttr::getSliceRun(ArrayRef<int64_t> shape,
+                                     int64_t parentRun) const {
+  return groupParentRuns(*this, shape).first[parentRun];
+}
+
 int64_t SliceLayoutAttr::getRunsPerThread(ArrayRef<int64_t> shape) const {
-  return getParentLayout().getRunsPerThread(getParentShape(shape));
+  return getParentRuns(shape).size();
 }
 
 bool SliceLayoutAttr::isEven(ArrayRef<int64_t> shape) const {
@@ -728,21 +776,22 @@ bool SliceLayoutAttr::isEven(ArrayRef<int64_t> shape) const {
 
 bool SliceLayoutAttr::hasRun(ArrayRef<int64_t> shape, int64_t tid,
                              int64_t run) const {
-  return getParentLayout().hasRun(getParentShape(shape), tid, run);
+  return getParentLayout().hasRun(getParentShape(shape), tid,
+                                  getParentRuns(shape)[run]);
 }
 
 Value SliceLayoutAttr::buildHasRun(OpBuilder &b, Location loc,
                                    ArrayRef<int64_t> shape, Value tid,
                                    int64_t run) const {
   return getParentLayout().buildHasRun(b, loc, getParentShape(shape), tid,
-                                       run);
+                                       getParentRuns(shape)[run]);
 }
 
 SmallVector<int64_t>
 SliceLayoutAttr::getRunCoordinates(ArrayRef<int64_t> shape, int64_t tid,
                                    int64_t run) const {
-  SmallVector<int64_t> coords =
-      getParentLayout().getRunCoordinates(getParentShape(shape), tid, run);
+  SmallVector<int64_t> coords = getParentLayout().getRunCoordinates(
+      getParentShape(shape), tid, getParentRuns(shape)[run]);
   coords[getDim()] = 0;
   return coords;
 }
@@ -752,15 +801,15 @@ SliceLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
                                      ArrayRef<int64_t> shape, Value tid,
                                      int64_t run) const {
   SmallVector<Value> coords = getParentLayout().buildRunCoordinates(
-      b, loc, getParentShape(shape), tid, run);
+      b, loc, getParentShape(shape), tid, getParentRuns(shape)[run]);
   coords[getDim()] = arith::ConstantIndexOp::create(b, loc, 0);
   return coords;
 }
 
 std::optional<SmallVector<int64_t>>
 SliceLayoutAttr::getRunOffset(ArrayRef<int64_t> shape, int64_t run) const {
-  std::optional<SmallVector<int64_t>> offset =
-      getParentLayout().getRunOffset(getParentShape(shape), run);
+  std::optional<SmallVector<int64_t>> offset = getParentLayout().getRunOffset(
+      getParentShape(shape), getParentRuns(shape)[run]);
   if (offset)
     (*offset)[getDim()] = 0;
   return offset;

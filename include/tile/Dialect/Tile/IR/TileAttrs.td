@@ -281,11 +281,13 @@ def Tile_SliceLayoutAttr : AttrDef<Tile_Dialect, "SliceLayout", [
     result for every row it held elements of) and what a row or column
     broadcast into a `tile.elementwise` reads (each thread finds the value
     for each of its parent runs in its own registers: no shuffle, no shared
-    memory). Thread `tid` holds one run per parent run: run `r` is the
-    parent's run `r` with the coordinate along `dim` set to 0, of the
-    parent's run width, or of 1 element when `dim` is the innermost
-    dimension. Slices nest (a scalar broadcast over a 2-D tile is a slice of
-    a slice).
+    memory). Thread `tid` holds one run per distinct position its parent
+    runs take once the coordinate along `dim` is set to 0 (parent runs
+    whose offsets from run 0 differ only along `dim` share a run), in the
+    order of the parent runs; a run has the parent's run width, or 1
+    element when `dim` is the innermost dimension. Where the parent's run
+    offsets depend on the thread, each parent run keeps its own run. Slices
+    nest (a scalar broadcast over a 2-D tile is a slice of a slice).
 
     `tile-assign-layouts` chooses slice layouts; writing one by hand is
     rarely needed.
@@ -304,6 +306,11 @@ def Tile_SliceLayoutAttr : AttrDef<Tile_Dialect, "SliceLayout", [
     ::mlir::tile::FragmentLayoutAttrInterface getParentLayout() const;
     /// `shape` with `dim` set to `extent`: the tile the parent lays out.
     ::llvm::SmallVector<int64_t> getParentShape(::llvm::ArrayRef<int64_t> shape) const;
+    /// For each run of the slice on `shape`, the first parent run it
+    /// stands for.
+    ::llvm::SmallVector<int64_t> getParentRuns(::llvm::ArrayRef<int64_t> shape) const;
+    /// The slice's run that holds parent run `parentRun`'s elements.
+    int64_t getSliceRun(::llvm::ArrayRef<int64_t> shape, int64_t parentRun) const;
   }];
 }
 #endif
