@@ -70,3 +70,29 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     tile.fill %s, %v : memref<2x64xbf16, #gpu.address_space<workgroup>>, bf16
   }
 }
+
+// -----
+
+// Broadcast inputs and coordinates: y = x * r + w where r is a 2x1 column
+// (one slot per row the thread holds: run r of y reads slot r) and w a
+// 1x64 row (the thread's two runs share one: slots 0..1 for both), and a
+// column index masks elements at column 63 and beyond. 2x64 f32 over 32
+// threads in runs of 2: one run per row per thread.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @broadcast() threads(32) {
+    %x = tile.alloc_fragment : !tile.fragment<2x64xf32, #tile.blocked<threads = 32, vector = 2>>
+    %r = tile.alloc_fragment : !tile.fragment<2x1xf32, #tile.slice<dim = 1, extent = 64, parent = #tile.blocked<threads = 32, vector = 2>>>
+    %w = tile.alloc_fragment : !tile.fragment<1x64xf32, #tile.slice<dim = 0, extent = 2, parent = #tile.blocked<threads = 32, vector = 2>>>
+    tile.elementwise ins(%x, %r, %w : !tile.fragment<2x64xf32, #tile.blocked<threads = 32, vector = 2>>, !tile.fragment<2x1xf32, #tile.slice<dim = 1, extent = 64, parent = #tile.blocked<threads = 32, vector = 2>>>, !tile.fragment<1x64xf32, #tile.slice<dim = 0, extent = 2, parent = #tile.blocked<threads = 32, vector = 2>>>)
+                     outs(%x : !tile.fragment<2x64xf32, #tile.blocked<threads = 32, vector = 2>>) {
+    ^bb0(%a: f32, %b: f32, %c: f32, %i: index, %j: index):
+      %m = arith.mulf %a, %b : f32
+      %s = arith.addf %m, %c : f32
+      %c63 = arith.constant 63 : index
+      %in = arith.cmpi ult, %j, %c63 : index
+      %z = arith.constant 0.0 : f32
+      %o = arith.select %in, %s, %z : f32
+      tile.yield %o : f32
+    }
+  }
+}

@@ -298,3 +298,21 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     tile.copy %acc[] to %C[%c0, %c0] {mechanism = #tile.copy_mechanism<vector>} : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>, memref<?x?xf32>
   }
 }
+
+// -----
+
+// A row reduction into fp32, its result broadcast back with the element's
+// coordinates, and a slice layout written by hand.
+tile.kernel @reduce_broadcast() threads(128) {
+  %x = tile.alloc_fragment : !tile.fragment<4x1024xbf16>
+  %s = tile.alloc_fragment : !tile.fragment<4x1xf32>
+  %y = tile.alloc_fragment : !tile.fragment<4x1024xf32>
+  %w = tile.alloc_fragment : !tile.fragment<1x1024xf32, #tile.slice<dim = 0, extent = 4, parent = #tile.blocked<threads = 128, vector = 8>>>
+  tile.reduce max %x into %s dim 1 : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1xf32>
+  tile.elementwise ins(%x, %s : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1xf32>) outs(%y : !tile.fragment<4x1024xf32>) {
+  ^bb0(%a: bf16, %m: f32, %i: index, %j: index):
+    %e = arith.extf %a : bf16 to f32
+    %d = arith.subf %e, %m : f32
+    tile.yield %d : f32
+  }
+}

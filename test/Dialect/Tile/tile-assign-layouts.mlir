@@ -57,3 +57,32 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     %x = tile.alloc_fragment : !tile.fragment<1024xf32, #tile.blocked<threads = 128, vector = 1>>
   }
 }
+
+// -----
+
+// Reductions and broadcasts: %x (bf16) and %f (f32) meet in an elementwise
+// op, so they share one blocked layout with the bf16 runs of 8; the row
+// sums take it sliced along dim 1, the broadcast weight row sliced along
+// dim 0, and %r (the sums' elementwise partner) the sums' layout.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @rows() threads(128) {
+    %f = tile.alloc_fragment : !tile.fragment<4x1024xf32>
+    %x = tile.alloc_fragment : !tile.fragment<4x1024xbf16>
+    %s = tile.alloc_fragment : !tile.fragment<4x1xf32>
+    %r = tile.alloc_fragment : !tile.fragment<4x1xf32>
+    %w = tile.alloc_fragment : !tile.fragment<1x1024xf32>
+    tile.reduce sum %x into %s dim 1 : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1xf32>
+    tile.elementwise ins(%s : !tile.fragment<4x1xf32>) outs(%r : !tile.fragment<4x1xf32>) {
+    ^bb0(%a: f32):
+      tile.yield %a : f32
+    }
+    tile.elementwise ins(%x, %r, %w : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1xf32>, !tile.fragment<1x1024xf32>)
+                     outs(%f : !tile.fragment<4x1024xf32>) {
+    ^bb0(%a: bf16, %b: f32, %c: f32):
+      %e = arith.extf %a : bf16 to f32
+      %m = arith.mulf %e, %b : f32
+      %n = arith.addf %m, %c : f32
+      tile.yield %n : f32
+    }
+  }
+}

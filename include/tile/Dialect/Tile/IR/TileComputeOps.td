@@ -345,7 +345,7 @@ def Tile_ReduceOp : Tile_Op<"reduce"> {
                        Arg<Tile_FragmentType, "", [MemWrite]>:$dest,
                        I64Attr:$dim);
   let assemblyFormat = [{
-    $kind $source `into` $dest `dim` $dim attr-dict `:` type($source) `,` type($dest)
+    `` $kind $source `into` $dest `dim` $dim attr-dict `:` qualified(type($source)) `,` qualified(type($dest))
   }];
   let hasVerifier = 1;
 }

@@ -1,0 +1,35 @@
+// convert-tile-reduce-to-gpu refuses what it cannot lower, with the reason
+// (layouts are checked already where the scratch is requested, by
+// convert-tile-memory-to-gpu; element types by the lowering, followed by
+// the conversion driver's "failed to legalize").
+// RUN: tile-opt %s --split-input-file --tile-attach-target=chip=sm_90a --convert-tile-kernel-to-gpu --convert-tile-memory-to-gpu --convert-tile-reduce-to-gpu --verify-diagnostics -o /dev/null
+
+// A destination layout that is not the source's sliced along dim.
+tile.kernel @wrong_slice() threads(128) {
+  %x = tile.alloc_fragment : !tile.fragment<4x1024xf32, #tile.blocked<threads = 128, vector = 4>>
+  %s = tile.alloc_fragment : !tile.fragment<4x1xf32, #tile.slice<dim = 1, extent = 1024, parent = #tile.blocked<threads = 128, vector = 8>>>
+  // expected-error @+1 {{'tile.reduce' op needs the destination layout #tile.slice<dim = 1, extent = 1024, parent = #tile.blocked<threads = 128, vector = 4>> (the source's sliced along dim 1), got #tile.slice<dim = 1, extent = 1024, parent = #tile.blocked<threads = 128, vector = 8>>; leave it to tile-assign-layouts}}
+  tile.reduce sum %x into %s dim 1 : !tile.fragment<4x1024xf32, #tile.blocked<threads = 128, vector = 4>>, !tile.fragment<4x1xf32, #tile.slice<dim = 1, extent = 1024, parent = #tile.blocked<threads = 128, vector = 8>>>
+}
+
+// -----
+
+// Runs at offsets that depend on the thread (a 3-D blocked tile whose step
+// is not whole rows): the runs of one row cannot be found at compile time.
+tile.kernel @thread_dependent_offsets() threads(128) {
+  %x = tile.alloc_fragment : !tile.fragment<4x6x64xf32, #tile.blocked<threads = 128, vector = 4>>
+  %s = tile.alloc_fragment : !tile.fragment<4x6x1xf32, #tile.slice<dim = 2, extent = 64, parent = #tile.blocked<threads = 128, vector = 4>>>
+  // expected-error @+1 {{does not place runs at fixed offsets}}
+  tile.reduce sum %x into %s dim 2 : !tile.fragment<4x6x64xf32, #tile.blocked<threads = 128, vector = 4>>, !tile.fragment<4x6x1xf32, #tile.slice<dim = 2, extent = 64, parent = #tile.blocked<threads = 128, vector = 4>>>
+}
+
+// -----
+
+// 64-bit elements: shuffles move 32-bit words.
+tile.kernel @wide() threads(32) {
+  %x = tile.alloc_fragment : !tile.fragment<32xf64, #tile.blocked<threads = 32, vector = 1>>
+  %s = tile.alloc_fragment : !tile.fragment<1xf64, #tile.slice<dim = 0, extent = 32, parent = #tile.blocked<threads = 32, vector = 1>>>
+  // expected-error @+2 {{'tile.reduce' op reduces 'f64', wider than the 32 bits lowered so far}}
+  // expected-error @+1 {{failed to legalize operation 'tile.reduce' that was explicitly marked illegal}}
+  tile.reduce sum %x into %s dim 0 : !tile.fragment<32xf64, #tile.blocked<threads = 32, vector = 1>>, !tile.fragment<1xf64, #tile.slice<dim = 0, extent = 32, parent = #tile.blocked<threads = 32, vector = 1>>>
+}

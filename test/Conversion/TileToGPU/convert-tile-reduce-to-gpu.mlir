@@ -1,0 +1,39 @@
+// convert-tile-reduce-to-gpu alone, after the kernel is outlined and its
+// shared memory placed (convert-tile-memory-to-gpu asks for the reduction's
+// scratch). The fragments carry the layouts tile-assign-layouts gives them.
+// RUN: tile-opt %s --split-input-file --tile-attach-target=chip=sm_90a --convert-tile-kernel-to-gpu --convert-tile-memory-to-gpu --convert-tile-reduce-to-gpu
+
+// Row sums of a 4x1024 bf16 tile over 128 threads: each thread holds one
+// 8-element run per row; it sums each run in f32 (extf), then five
+// butterfly shuffles (lanes along the row), then lane 0 of each warp writes
+// its 4 partials to scratch[warp][row], a barrier, and every thread adds
+// the 4 warps' partials of its rows in warp order. Result: 4 slots.
+tile.kernel @rows_across_warps() threads(128) {
+  %x = tile.alloc_fragment : !tile.fragment<4x1024xbf16, #tile.blocked<threads = 128, vector = 8>>
+  %s = tile.alloc_fragment : !tile.fragment<4x1xf32, #tile.slice<dim = 1, extent = 1024, parent = #tile.blocked<threads = 128, vector = 8>>>
+  tile.reduce sum %x into %s dim 1 : !tile.fragment<4x1024xbf16, #tile.blocked<threads = 128, vector = 8>>, !tile.fragment<4x1xf32, #tile.slice<dim = 1, extent = 1024, parent = #tile.blocked<threads = 128, vector = 8>>>
+}
+
+// -----
+
+// Row maxima of a wgmma accumulator (64x16, one warpgroup): a row lives in
+// one warp (4 lanes, 2 column runs of 2 per thread), so no scratch and no
+// barrier: in-thread maxima, then shuffles over lane bits 0 and 1. Rows
+// 8 apart (h) stay apart: 2 result slots.
+tile.kernel @rows_within_warps() threads(128) {
+  %acc = tile.alloc_fragment : !tile.fragment<64x16xf32, #tile.wgmma<warpgroups = 1>>
+  %m = tile.alloc_fragment : !tile.fragment<64x1xf32, #tile.slice<dim = 1, extent = 16, parent = #tile.wgmma<warpgroups = 1>>>
+  tile.reduce max %acc into %m dim 1 : !tile.fragment<64x16xf32, #tile.wgmma<warpgroups = 1>>, !tile.fragment<64x1xf32, #tile.slice<dim = 1, extent = 16, parent = #tile.wgmma<warpgroups = 1>>>
+}
+
+// -----
+
+// Column minima of a 32x8 i32 tile over 64 threads (runs of 4: two lanes
+// per row, 16 rows per warp, 2 warps): the reduction runs along dim 0,
+// so the lanes along it are bits 1..4, the warp bit 5; each result run
+// keeps its 4 columns (slots 0..3 of the 1x8 result hold 4 columns).
+tile.kernel @columns_int() threads(64) {
+  %x = tile.alloc_fragment : !tile.fragment<32x8xi32, #tile.blocked<threads = 64, vector = 4>>
+  %m = tile.alloc_fragment : !tile.fragment<1x8xi32, #tile.slice<dim = 0, extent = 32, parent = #tile.blocked<threads = 64, vector = 4>>>
+  tile.reduce min %x into %m dim 0 : !tile.fragment<32x8xi32, #tile.blocked<threads = 64, vector = 4>>, !tile.fragment<1x8xi32, #tile.slice<dim = 0, extent = 32, parent = #tile.blocked<threads = 64, vector = 4>>>
+}
