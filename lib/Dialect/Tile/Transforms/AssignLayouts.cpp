@@ -131,7 +131,9 @@ struct TileAssignLayoutsPass
       return failure();
     if (failed(assignTensorMemoryCopyLayouts()))
       return failure();
-    return spreadToElementwise();
+    // Fragments that meet accumulators in elementwise ops take their
+    // layout (sliced, for broadcast rows), so no shuffle is needed.
+    return propagate();
   }
 
   // A fragment copied from or to tensor memory has the layout of the
@@ -185,40 +187,6 @@ struct TileAssignLayoutsPass
                             WgmmaLayoutAttr::get(gemm.getContext(),
                                                  threads / 128),
                             threads);
-  }
-
-  // Spread matrix layouts to elementwise partners until nothing changes.
-  LogicalResult spreadToElementwise() {
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      WalkResult result = getOperation().walk([&](ElementwiseOp op) {
-        Attribute layout;
-        for (Value v : op->getOperands())
-          if (auto f = dyn_cast<FragmentType>(v.getType()))
-            if (isa_and_present<WgmmaLayoutAttr, MmaLayoutAttr,
-                                Tmem32x32bLayoutAttr>(f.getLayout()))
-              layout = f.getLayout();
-        if (!layout)
-          return WalkResult::advance();
-        for (Value v : op->getOperands())
-          if (auto f = dyn_cast<FragmentType>(v.getType()))
-            if (!f.getLayout()) {
-              // Checked against the threads where the fragment is made,
-              // as its allocation's verifier will.
-              Operation *owner = v.getDefiningOp();
-              if (failed(setCheckedLayout(op, v, layout,
-                                          getKernelThreads(owner ? owner
-                                                                 : op))))
-                return WalkResult::interrupt();
-              changed = true;
-            }
-        return WalkResult::advance();
-      });
-      if (result.wasInterrupted())
-        return failure();
-    }
-    return success();
   }
 
   // Fragments without a matrix layout: each group of fragments that meet in
