@@ -33,3 +33,13 @@ tile.kernel @wide() threads(32) {
   // expected-error @+1 {{failed to legalize operation 'tile.reduce' that was explicitly marked illegal}}
   tile.reduce sum %x into %s dim 0 : !tile.fragment<32xf64, #tile.blocked<threads = 32, vector = 1>>, !tile.fragment<1xf64, #tile.slice<dim = 0, extent = 32, parent = #tile.blocked<threads = 32, vector = 1>>>
 }
+
+// -----
+
+// Fewer threads than a warp: shuffles need whole warps.
+tile.kernel @partial_warp() threads(16) {
+  %x = tile.alloc_fragment : !tile.fragment<64xf32, #tile.blocked<threads = 16, vector = 4>>
+  %s = tile.alloc_fragment : !tile.fragment<1xf32, #tile.slice<dim = 0, extent = 64, parent = #tile.blocked<threads = 16, vector = 4>>>
+  // expected-error @+1 {{'tile.reduce' op reduces over 16 threads; reductions need whole warps}}
+  tile.reduce sum %x into %s dim 0 : !tile.fragment<64xf32, #tile.blocked<threads = 16, vector = 4>>, !tile.fragment<1xf32, #tile.slice<dim = 0, extent = 64, parent = #tile.blocked<threads = 16, vector = 4>>>
+}
