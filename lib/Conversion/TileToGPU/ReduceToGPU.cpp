@@ -85,11 +85,11 @@ static FailureOr<ReducePlan> planReduce(ReduceOp op) {
   // Levels 2 and 3: classify each bit of the thread index.
   int64_t threads = dist->threads;
   for (int64_t bit = 0; (int64_t(1) << bit) < threads; ++bit) {
-    bool alongDim = true, acrossDim = true, nothing = true;
+    bool alongDim = true, acrossDim = true, nothing = true, partial = false;
     for (int64_t tid = 0; tid < threads; ++tid) {
       int64_t other = tid ^ (int64_t(1) << bit);
       if (other >= threads) {
-        alongDim = nothing = false;
+        partial = true;
         continue;
       }
       for (int64_t r = 0; r < dist->runsPerThread(); ++r) {
@@ -104,6 +104,14 @@ static FailureOr<ReducePlan> planReduce(ReduceOp op) {
         }
       }
     }
+    if (partial && !acrossDim)
+      return op.emitOpError("reduces along dim ")
+             << dim << " of " << type << " over " << threads
+             << " threads, whose rows span a number of warps that is not a "
+                "power of two; use a power-of-two thread count or a tile "
+                "whose rows a warp holds";
+    if (partial)
+      alongDim = nothing = false;
     if (nothing) {
       if (bit < 5)
         plan.copyLaneMask |= int64_t(1) << bit;

@@ -43,3 +43,14 @@ tile.kernel @partial_warp() threads(16) {
   // expected-error @+1 {{'tile.reduce' op reduces over 16 threads; reductions need whole warps}}
   tile.reduce sum %x into %s dim 0 : !tile.fragment<64xf32, #tile.blocked<threads = 16, vector = 4>>, !tile.fragment<1xf32, #tile.slice<dim = 0, extent = 64, parent = #tile.blocked<threads = 16, vector = 4>>>
 }
+
+// -----
+
+// Rows over three warps: the warps along the row are not a power of two,
+// so no butterfly or warp-bit pattern covers them.
+tile.kernel @three_warps() threads(96) {
+  %x = tile.alloc_fragment : !tile.fragment<1x96xf32, #tile.blocked<threads = 96, vector = 1>>
+  %s = tile.alloc_fragment : !tile.fragment<1x1xf32, #tile.slice<dim = 1, extent = 96, parent = #tile.blocked<threads = 96, vector = 1>>>
+  // expected-error @+1 {{'tile.reduce' op reduces along dim 1 of '!tile.fragment<1x96xf32, #tile.blocked<threads = 96, vector = 1>>' over 96 threads, whose rows span a number of warps that is not a power of two; use a power-of-two thread count or a tile whose rows a warp holds}}
+  tile.reduce sum %x into %s dim 1 : !tile.fragment<1x96xf32, #tile.blocked<threads = 96, vector = 1>>, !tile.fragment<1x1xf32, #tile.slice<dim = 1, extent = 96, parent = #tile.blocked<threads = 96, vector = 1>>>
+}

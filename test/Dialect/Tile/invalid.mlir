@@ -1701,3 +1701,28 @@ func.func @slice_dim(%x: !tile.fragment<4x1xf32, #tile.slice<dim = 2, extent = 8
 func.func @slice_parent(%x: !tile.fragment<4x1xf32, #tile.slice<dim = 1, extent = 8, parent = 5 : i64>>) {
   return
 }
+
+// -----
+
+func.func @elementwise_broadcast_into_shared(%x: !tile.fragment<4x1xf32>, %y: memref<4x8xf32, #gpu.address_space<workgroup>>) {
+  // expected-error @+1 {{'tile.elementwise' op broadcasts '!tile.fragment<4x1xf32>' into shared-memory outputs, which is not lowered; write the result to a fragment and copy it to shared memory}}
+  tile.elementwise ins(%x : !tile.fragment<4x1xf32>) outs(%y : memref<4x8xf32, #gpu.address_space<workgroup>>) {
+  ^bb0(%a: f32):
+    tile.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{slice layout extent must be in [1, 2^24], got 1125899906842624}}
+func.func @slice_huge_extent(%x: !tile.fragment<4x1xf32, #tile.slice<dim = 1, extent = 1125899906842624, parent = #tile.blocked<threads = 128, vector = 1>>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{slice layout's parent tile has more than 2^24 elements}}
+func.func @slice_huge_parent(%x: !tile.fragment<4096x1xf32, #tile.slice<dim = 1, extent = 16777216, parent = #tile.blocked<threads = 128, vector = 1>>>) {
+  return
+}

@@ -30,19 +30,3 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     %x = tile.alloc_fragment : !tile.fragment<256x256xf32>
   }
 }
-
-// -----
-
-// A row of values broadcast over a shared tile has no fragment to take its
-// layout from, and 4 elements cannot spread over 128 threads.
-module attributes {tile.target = #tile.target<"sm_90a">} {
-  tile.kernel @orphan_row() threads(128) {
-    %x = tile.alloc_shared : memref<4x1024xf32, #gpu.address_space<workgroup>>
-    // expected-error @+1 {{'tile.alloc_fragment' op has no blocked layout: 4 elements do not spread evenly over 128 threads (a row or column takes its layout from the tile it is reduced from or broadcast over: check that one has a layout)}}
-    %s = tile.alloc_fragment : !tile.fragment<4x1xf32>
-    tile.elementwise ins(%s : !tile.fragment<4x1xf32>) outs(%x : memref<4x1024xf32, #gpu.address_space<workgroup>>) {
-    ^bb0(%a: f32):
-      tile.yield %a : f32
-    }
-  }
-}

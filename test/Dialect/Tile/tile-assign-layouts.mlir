@@ -86,3 +86,28 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     }
   }
 }
+
+// -----
+
+// Allocation order does not matter: %m (allocated first) only receives the
+// row maxima, so its group waits for %x's layout and takes the slice; %s2,
+// whose source has runs of 4, keeps its own slice although it meets %s1 (a
+// slice of runs of 8) in an elementwise op: a reduction's result takes its
+// layout from its source only (the elementwise lowering then refuses to mix
+// the two layouts, with an error, rather than the reduction failing).
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @order() threads(128) {
+    %m = tile.alloc_fragment : !tile.fragment<4x1xf32>
+    %x = tile.alloc_fragment : !tile.fragment<4x1024xbf16>
+    %y = tile.alloc_fragment : !tile.fragment<4x1024xf32>
+    %s1 = tile.alloc_fragment : !tile.fragment<4x1xf32>
+    %s2 = tile.alloc_fragment : !tile.fragment<4x1xf32>
+    tile.reduce max %x into %s1 dim 1 : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1xf32>
+    tile.reduce sum %y into %s2 dim 1 : !tile.fragment<4x1024xf32>, !tile.fragment<4x1xf32>
+    tile.elementwise ins(%s1, %s2 : !tile.fragment<4x1xf32>, !tile.fragment<4x1xf32>) outs(%m : !tile.fragment<4x1xf32>) {
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tile.yield %c : f32
+    }
+  }
+}

@@ -393,6 +393,13 @@ LogicalResult ElementwiseOp::verifyRegions() {
     if (getMemorySpace(input.getType()) != MemorySpace::Fragment)
       return emitOpError("broadcasts only fragments; copy the shared tile ")
              << input.getType() << " into a fragment first";
+    if (llvm::any_of(getOutputs(), [](Value output) {
+          return getMemorySpace(output.getType()) != MemorySpace::Fragment;
+        }))
+      return emitOpError("broadcasts ")
+             << input.getType()
+             << " into shared-memory outputs, which is not lowered; write "
+                "the result to a fragment and copy it to shared memory";
   }
   Block &body = getBody().front();
   size_t inputs = getInputs().size();

@@ -838,9 +838,19 @@ SliceLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
     return layoutError(emitError,
                        "slice layout along dim " + Twine(getDim()) +
                            " needs extent 1 there, got " + formatShape(shape));
-  if (getExtent() < 1)
-    return layoutError(emitError, "slice layout extent must be positive, got " +
+  if (getExtent() < 1 || getExtent() > kMaxFragmentElements)
+    return layoutError(emitError, "slice layout extent must be in [1, 2^24], "
+                                  "got " +
                                       Twine(getExtent()));
+  // The parent's tile must be one a fragment may be (checked without
+  // overflow): its runs are enumerated at compile time.
+  int64_t elements = 1;
+  for (int64_t dim : getParentShape(shape))
+    if (llvm::MulOverflow(elements, dim, elements) ||
+        elements > kMaxFragmentElements)
+      return layoutError(emitError,
+                         "slice layout's parent tile has more than 2^24 "
+                         "elements");
   return getParentLayout().verifyShape(emitError, getParentShape(shape),
                                        threads);
 }

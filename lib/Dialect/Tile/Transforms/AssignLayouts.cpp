@@ -213,18 +213,28 @@ struct TileAssignLayoutsPass
     return success();
   }
 
-  // Whether `alloc` is written by a tile.reduce or broadcast into a
+  // Whether a fragment is written by a tile.reduce or broadcast into a
   // tile.elementwise (its layout follows from another fragment's).
-  static bool isDerived(AllocFragmentOp alloc) {
-    for (Operation *user : alloc->getUsers()) {
-      if (auto reduce = dyn_cast<ReduceOp>(user);
-          reduce && reduce.getDest() == alloc.getResult())
+  static bool isDerivedValue(Value v) {
+    for (Operation *user : v.getUsers()) {
+      if (isReduceDest(v, user))
         return true;
       if (auto op = dyn_cast<ElementwiseOp>(user))
-        if (alloc.getType().getShape() != outputShape(op))
+        if (cast<ShapedType>(v.getType()).getShape() != outputShape(op))
           return true;
     }
     return false;
+  }
+
+  static bool isReduceDest(Value v, Operation *user) {
+    auto reduce = dyn_cast<ReduceOp>(user);
+    return reduce && reduce.getDest() == v;
+  }
+
+  // Whether `alloc`'s group (its elementwise partners of one shape) holds a
+  // derived fragment: then the whole group waits for that one's layout.
+  static bool isDerived(AllocFragmentOp alloc) {
+    return llvm::any_of(elementwiseGroup(alloc.getResult()), isDerivedValue);
   }
 
   static ArrayRef<int64_t> outputShape(ElementwiseOp op) {
@@ -327,7 +337,11 @@ struct TileAssignLayoutsPass
           return WalkResult::advance();
         for (Value v : op->getOperands()) {
           auto f = dyn_cast<FragmentType>(v.getType());
-          if (!f)
+          // A reduction's result takes its layout from the source only:
+          // the lowering needs exactly the source's slice.
+          if (!f || llvm::any_of(v.getUsers(), [&](Operation *user) {
+                return isReduceDest(v, user);
+              }))
             continue;
           Attribute mine = layout;
           for (auto [d, extent] : llvm::enumerate(shape))
