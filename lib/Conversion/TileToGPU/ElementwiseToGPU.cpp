@@ -74,11 +74,13 @@ broadcastAccess(Operation *op, Value input, const Distribution &dist) {
   BroadcastAccess access;
   access.width = cast<FragmentLayoutAttrInterface>(type.getLayout())
                      .getRunWidth(type.getShape());
-  for (int64_t r = 0; r < dist.runsPerThread(); ++r) {
-    int64_t run = r;
-    for (auto &[slice, sliceShape] : llvm::reverse(chain))
-      run = slice.getSliceRun(sliceShape, run);
-    access.runOf.push_back(run);
+  // From the distribution's runs through each slice, innermost first.
+  for (int64_t r = 0; r < dist.runsPerThread(); ++r)
+    access.runOf.push_back(r);
+  for (auto &[slice, sliceShape] : llvm::reverse(chain)) {
+    SmallVector<int64_t> runs = slice.getSliceRuns(sliceShape);
+    for (int64_t &run : access.runOf)
+      run = runs[run];
   }
   return access;
 }

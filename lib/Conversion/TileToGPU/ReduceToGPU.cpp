@@ -79,8 +79,9 @@ static FailureOr<ReducePlan> planReduce(ReduceOp op) {
              << type << "; choose a tile whose rows are whole multiples of "
              << "the threads' step, or divide it";
   plan.groups.resize(expected.getRunsPerThread(dest.getShape()));
-  for (int64_t r = 0; r < dist->runsPerThread(); ++r)
-    plan.groups[expected.getSliceRun(dest.getShape(), r)].push_back(r);
+  for (auto [r, run] :
+       llvm::enumerate(expected.getSliceRuns(dest.getShape())))
+    plan.groups[run].push_back(r);
 
   // Levels 2 and 3: classify each bit of the thread index.
   int64_t threads = dist->threads;

@@ -1,6 +1,8 @@
 //===- TileOpsCommon.h - rules the op verifiers share -----------*- C++ -*-===//
 //
-// Private to lib/Dialect/Tile/IR: the op definitions are split by group
+// Private to lib/Dialect/Tile/IR: the dialect, types and attributes
+// (TileDialect.cpp), the fragment layouts (TileLayouts.cpp) and the op
+// definitions, split by group
 // (TileOps.cpp: kernel, loops and warp roles; TileMemoryOps.cpp,
 // TileSyncOps.cpp, TileComputeOps.cpp, TileDistributedOps.cpp, as the
 // .td files), and these checks serve all.
@@ -17,6 +19,8 @@
 namespace mlir::tile::detail {
 /// The op is inside a tile.kernel (or, once outlined, a gpu.func).
 LogicalResult verifyInKernel(Operation *op);
+/// A static shape as "4x1024", for diagnostics.
+std::string formatShape(ArrayRef<int64_t> shape);
 /// "global", "shared", "fragment", ... for diagnostics.
 std::string describe(Type type);
 /// A constant index into a barrier ring must name one of its barriers.

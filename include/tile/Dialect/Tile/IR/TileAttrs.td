@@ -309,8 +309,8 @@ def Tile_SliceLayoutAttr : AttrDef<Tile_Dialect, "SliceLayout", [
     /// For each run of the slice on `shape`, the first parent run it
     /// stands for.
     ::llvm::SmallVector<int64_t> getParentRuns(::llvm::ArrayRef<int64_t> shape) const;
-    /// The slice's run that holds parent run `parentRun`'s elements.
-    int64_t getSliceRun(::llvm::ArrayRef<int64_t> shape, int64_t parentRun) const;
+    /// For each parent run, the slice's run that holds its elements.
+    ::llvm::SmallVector<int64_t> getSliceRuns(::llvm::ArrayRef<int64_t> shape) const;
   }];
 }
 #endif

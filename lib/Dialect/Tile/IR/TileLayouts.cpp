@@ -1,0 +1,613 @@
+//===- TileLayouts.cpp - what each fragment layout means -----------------===//
+//
+// FragmentLayoutAttrInterface for #tile.blocked, #tile.wgmma,
+// #tile.tmem_32x32b, #tile.mma and #tile.slice (TileDialect.cpp holds the
+// dialect, its types and the other attributes).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileOpsCommon.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using mlir::tile::detail::formatShape;
+
+//===----------------------------------------------------------------------===//
+// Fragment layouts (FragmentLayoutAttrInterface)
+//===----------------------------------------------------------------------===//
+
+Value mlir::tile::detail::buildRoundRobinHasRun(OpBuilder &b, Location loc,
+                                                int64_t runs, int64_t threads,
+                                                Value tid, int64_t run) {
+  Value index = arith::AddIOp::create(
+      b, loc, tid, arith::ConstantIndexOp::create(b, loc, run * threads));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index,
+                               arith::ConstantIndexOp::create(b, loc, runs));
+}
+
+std::optional<bool> mlir::tile::detail::isRunInBox(
+    FragmentLayoutAttrInterface layout, ArrayRef<int64_t> shape, int64_t run,
+    ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
+  int64_t width = layout.getRunWidth(shape);
+  std::optional<bool> inside;
+  for (int64_t tid = 0, e = layout.getNumThreads(); tid < e; ++tid) {
+    if (!layout.hasRun(shape, tid, run))
+      continue;
+    SmallVector<int64_t> coords = layout.getRunCoordinates(shape, tid, run);
+    for (int64_t v = 0; v < width; ++v) {
+      bool in = true;
+      for (size_t d = 0; d < shape.size(); ++d) {
+        int64_t c = coords[d] + (d + 1 == shape.size() ? v : 0);
+        in &= c >= offsets[d] && c < offsets[d] + sizes[d];
+      }
+      if (inside && *inside != in)
+        return std::nullopt;
+      inside = in;
+    }
+  }
+  return inside.value_or(false);
+}
+
+FailureOr<SmallVector<int64_t>>
+mlir::tile::detail::spreadDims(FailureOr<SmallVector<DimSpread>> spread,
+                               bool warps) {
+  if (failed(spread))
+    return failure();
+  SmallVector<int64_t> dims;
+  for (auto [d, s] : llvm::enumerate(*spread))
+    if ((warps ? s.warps : s.lanes) > 1)
+      dims.push_back(d);
+  return dims;
+}
+
+// A layout error through `emitError`; silent when it is null (a query).
+static LogicalResult layoutError(function_ref<InFlightDiagnostic()> emitError,
+                                 const Twine &message) {
+  if (emitError)
+    return emitError() << message;
+  return failure();
+}
+
+// A layout for `layoutThreads` threads used in a kernel (or team) of
+// `threads` (0: unknown, anything goes); `instead` says what to write.
+static LogicalResult verifyLayoutThreads(
+    function_ref<InFlightDiagnostic()> emitError, int64_t layoutThreads,
+    int64_t threads, const std::string &instead) {
+  if (!threads || layoutThreads == threads)
+    return success();
+  return layoutError(emitError, "has a layout for " + Twine(layoutThreads) +
+                                    " threads in a kernel of " +
+                                    Twine(threads) + "; " + instead);
+}
+
+// Row-major coordinates of element `linear` of a tile of `shape`.
+static SmallVector<int64_t> delinearize(ArrayRef<int64_t> shape,
+                                        int64_t linear) {
+  SmallVector<int64_t> coords(shape.size());
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    coords[d] = d == 0 ? linear : linear % shape[d];
+    linear /= shape[d];
+  }
+  return coords;
+}
+
+//===- #tile.blocked ------------------------------------------------------===//
+
+int64_t BlockedLayoutAttr::getNumThreads() const { return getThreads(); }
+
+int64_t BlockedLayoutAttr::getRunWidth(ArrayRef<int64_t>) const {
+  return getVector();
+}
+
+SmallVector<int64_t>
+BlockedLayoutAttr::getRunCoordinates(ArrayRef<int64_t> shape, int64_t tid,
+                                     int64_t run) const {
+  return delinearize(shape, (tid + run * getThreads()) * getVector());
+}
+
+SmallVector<Value>
+BlockedLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
+                                       ArrayRef<int64_t> shape, Value tid,
+                                       int64_t run) const {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // linear = (tid + r * threads) * vector, then row-major delinearisation.
+  Value runIndex = arith::AddIOp::create(b, loc, tid, cst(run * getThreads()));
+  Value linear = arith::MulIOp::create(b, loc, runIndex, cst(getVector()));
+  SmallVector<Value> coords(shape.size());
+  int64_t stride = 1;
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    Value c = linear;
+    if (stride != 1)
+      c = arith::DivUIOp::create(b, loc, c, cst(stride));
+    if (d != 0)
+      c = arith::RemUIOp::create(b, loc, c, cst(shape[d]));
+    coords[d] = c;
+    stride *= shape[d];
+  }
+  return coords;
+}
+
+std::optional<SmallVector<int64_t>>
+BlockedLayoutAttr::getRunOffset(ArrayRef<int64_t> shape, int64_t run) const {
+  // Constant when the CTA-wide step is whole rows, or divides a row (every
+  // thread's run 0 is then within the first step of its row), or the tile
+  // is 1-D.
+  int64_t ctaStep = getThreads() * getVector();
+  int64_t step = run * ctaStep;
+  if (shape.size() == 1)
+    return SmallVector<int64_t>{step};
+  if (shape.size() == 2 && (ctaStep % shape[1] == 0 || shape[1] % ctaStep == 0))
+    return SmallVector<int64_t>{step / shape[1], step % shape[1]};
+  return std::nullopt;
+}
+
+FailureOr<SmallVector<DimSpread>>
+BlockedLayoutAttr::getSpread(ArrayRef<int64_t> shape) const {
+  // Threads take consecutive runs: lanes the innermost 32 (or all threads,
+  // when fewer), warps the next; each must factor along the dimensions.
+  int64_t threads = getThreads();
+  if (threads < 1 || getVector() < 1 || shape.empty() ||
+      shape.back() % getVector() != 0 || (threads > 32 && threads % 32 != 0))
+    return failure();
+  SmallVector<int64_t> left(shape);
+  left.back() /= getVector();
+  SmallVector<DimSpread> spread(shape.size());
+  auto place = [&](int64_t count, bool warps) -> LogicalResult {
+    for (int64_t d = shape.size() - 1; d >= 0 && count > 1; --d) {
+      int64_t take = std::min(count, left[d]);
+      if (left[d] % take != 0 || count % take != 0)
+        return failure();
+      (warps ? spread[d].warps : spread[d].lanes) = take;
+      left[d] /= take;
+      count /= take;
+    }
+    return success(count == 1);
+  };
+  if (failed(place(std::min<int64_t>(threads, 32), /*warps=*/false)) ||
+      failed(place(llvm::divideCeil(threads, 32), /*warps=*/true)))
+    return failure();
+  return spread;
+}
+
+LogicalResult
+BlockedLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> shape, int64_t threads) const {
+  int64_t vector = getVector();
+  if (getThreads() < 1 || vector < 1)
+    return layoutError(emitError,
+                       "blocked layout needs positive threads and vector");
+  if (shape.empty())
+    return layoutError(emitError, "blocked layout needs a tile of at least "
+                                  "one dimension");
+  // The widest narrower power-of-two run that would fit, to suggest.
+  int64_t elements = ShapedType::getNumElements(shape);
+  auto fits = [&](int64_t v) {
+    return shape.back() % v == 0 && elements % (getThreads() * v) == 0;
+  };
+  std::string instead;
+  for (int64_t v = llvm::PowerOf2Ceil(vector) / 2; v >= 1; v /= 2)
+    if (fits(v)) {
+      instead = ("; vector = " + Twine(v) + " would fit").str();
+      break;
+    }
+  if (shape.back() % vector != 0)
+    return layoutError(emitError, "blocked layout vector (" + Twine(vector) +
+                                      ") must divide the innermost "
+                                      "dimension (" +
+                                      Twine(shape.back()) + ")" + instead);
+  if (elements % (getThreads() * vector) != 0)
+    return layoutError(emitError,
+                       "blocked layout spreads runs of " + Twine(vector) +
+                           " over " + Twine(getThreads()) +
+                           " threads, which does not divide the " +
+                           Twine(elements) + " elements" + instead);
+  return verifyLayoutThreads(
+      emitError, getThreads(), threads,
+      ("write threads = " + Twine(threads) +
+       " (or leave the layout to tile-assign-layouts)")
+          .str());
+}
+
+//===- #tile.wgmma --------------------------------------------------------===//
+
+int64_t WgmmaLayoutAttr::getNumThreads() const {
+  return 128 * getWarpgroups();
+}
+
+int64_t WgmmaLayoutAttr::getRunWidth(ArrayRef<int64_t>) const { return 2; }
+
+SmallVector<int64_t>
+WgmmaLayoutAttr::getRunCoordinates(ArrayRef<int64_t>, int64_t tid,
+                                   int64_t run) const {
+  // Run r = 2 c + h: row 64 g + 16 w + l / 4 + 8 h (tid / 32 = 4 g + w),
+  // column 8 c + 2 (l % 4).
+  int64_t lane = tid % 32;
+  return {16 * (tid / 32) + lane / 4 + 8 * (run % 2),
+          2 * (lane % 4) + 8 * (run / 2)};
+}
+
+SmallVector<Value>
+WgmmaLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
+                                     ArrayRef<int64_t>, Value tid,
+                                     int64_t run) const {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto div = [&](Value v, int64_t d) -> Value {
+    return arith::DivUIOp::create(b, loc, v, cst(d));
+  };
+  auto rem = [&](Value v, int64_t d) -> Value {
+    return arith::RemUIOp::create(b, loc, v, cst(d));
+  };
+  Value lane = rem(tid, 32);
+  Value row = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, div(tid, 32), cst(16)),
+      div(lane, 4));
+  row = arith::AddIOp::create(b, loc, row, cst(8 * (run % 2)));
+  Value col = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, rem(lane, 4), cst(2)),
+      cst(8 * (run / 2)));
+  return {row, col};
+}
+
+std::optional<SmallVector<int64_t>>
+WgmmaLayoutAttr::getRunOffset(ArrayRef<int64_t>, int64_t run) const {
+  return SmallVector<int64_t>{8 * (run % 2), 8 * (run / 2)};
+}
+
+FailureOr<SmallVector<DimSpread>>
+WgmmaLayoutAttr::getSpread(ArrayRef<int64_t> shape) const {
+  if (shape.size() != 2)
+    return failure();
+  return SmallVector<DimSpread>{{8, 4 * getWarpgroups()}, {4, 1}};
+}
+
+LogicalResult
+WgmmaLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
+                             ArrayRef<int64_t> shape, int64_t threads) const {
+  int64_t groups = getWarpgroups();
+  if (shape.size() != 2 || shape[0] != 64 * groups || shape[1] % 8 != 0 ||
+      shape[1] > 256) {
+    std::string instead;
+    if (shape.size() == 2 && shape[0] % 64 == 0 && shape[0] != 64 * groups)
+      instead = ("; for " + Twine(shape[0]) + " rows write #tile.wgmma<"
+                 "warpgroups = " + Twine(shape[0] / 64) + ">")
+                    .str();
+    return layoutError(emitError,
+                       "wgmma layout needs a (64 x warpgroups) x N tile with "
+                       "N a multiple of 8 up to 256, got " +
+                           formatShape(shape) + " with warpgroups = " +
+                           Twine(groups) + instead);
+  }
+  return verifyLayoutThreads(
+      emitError, getNumThreads(), threads,
+      threads % 128 == 0
+          ? ("write #tile.wgmma<warpgroups = " + Twine(threads / 128) + ">")
+                .str()
+          : std::string("wgmma layouts need a multiple of 128 threads"));
+}
+
+//===- #tile.tmem_32x32b --------------------------------------------------===//
+
+// Thread 128 g + 32 w + l: row 32 w + l, columns from g N / G in runs of 4.
+static constexpr int64_t kTmemRun = 4;
+
+int64_t Tmem32x32bLayoutAttr::getNumThreads() const {
+  return 128 * getWarpgroups();
+}
+
+int64_t Tmem32x32bLayoutAttr::getRunWidth(ArrayRef<int64_t>) const {
+  return kTmemRun;
+}
+
+SmallVector<int64_t>
+Tmem32x32bLayoutAttr::getRunCoordinates(ArrayRef<int64_t> shape, int64_t tid,
+                                        int64_t run) const {
+  int64_t columns = shape[1] / getWarpgroups();
+  return {tid % 128, (tid / 128) * columns + kTmemRun * run};
+}
+
+SmallVector<Value>
+Tmem32x32bLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
+                                          ArrayRef<int64_t> shape, Value tid,
+                                          int64_t run) const {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  int64_t columns = shape[1] / getWarpgroups();
+  Value row = arith::RemUIOp::create(b, loc, tid, cst(128));
+  Value col = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, tid, cst(128)),
+                            cst(columns)),
+      cst(kTmemRun * run));
+  return {row, col};
+}
+
+std::optional<SmallVector<int64_t>>
+Tmem32x32bLayoutAttr::getRunOffset(ArrayRef<int64_t>, int64_t run) const {
+  return SmallVector<int64_t>{0, kTmemRun * run};
+}
+
+FailureOr<SmallVector<DimSpread>>
+Tmem32x32bLayoutAttr::getSpread(ArrayRef<int64_t> shape) const {
+  if (shape.size() != 2)
+    return failure();
+  return SmallVector<DimSpread>{{32, 4}, {1, getWarpgroups()}};
+}
+
+LogicalResult Tmem32x32bLayoutAttr::verifyShape(
+    function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> shape,
+    int64_t threads) const {
+  int64_t groups = getWarpgroups();
+  if (groups < 1 || shape.size() != 2 || shape[0] != 128 ||
+      shape[1] % (kTmemRun * groups) != 0)
+    return layoutError(emitError,
+                       "tmem_32x32b layout needs a 128 x N tile (one row per "
+                       "thread of a warpgroup) with N a multiple of 4 x "
+                       "warpgroups, got " +
+                           formatShape(shape) + " with warpgroups = " +
+                           Twine(groups));
+  return verifyLayoutThreads(
+      emitError, getNumThreads(), threads,
+      threads % 128 == 0
+          ? ("write #tile.tmem_32x32b<warpgroups = " + Twine(threads / 128) +
+             ">")
+                .str()
+          : std::string("tmem_32x32b layouts need a multiple of 128 threads"));
+}
+
+//===- #tile.mma ----------------------------------------------------------===//
+
+int64_t MmaLayoutAttr::getNumThreads() const {
+  return 32 * getWarpsM() * getWarpsN();
+}
+
+int64_t MmaLayoutAttr::getRunWidth(ArrayRef<int64_t>) const { return 2; }
+
+SmallVector<int64_t>
+MmaLayoutAttr::getRunCoordinates(ArrayRef<int64_t> shape, int64_t tid,
+                                 int64_t run) const {
+  // Run r = 2 (i tn + j) + h of warp (wm, wn): row wm TM + 16 i + l / 4 + 8 h,
+  // column wn TN + 8 j + 2 (l % 4).
+  int64_t tileM = shape[0] / getWarpsM(), tileN = shape[1] / getWarpsN();
+  int64_t tn = tileN / 8;
+  int64_t i = (run / 2) / tn, j = (run / 2) % tn, h = run % 2;
+  int64_t warp = tid / 32, lane = tid % 32;
+  int64_t wm = warp / getWarpsN(), wn = warp % getWarpsN();
+  return {wm * tileM + lane / 4 + 16 * i + 8 * h,
+          wn * tileN + 2 * (lane % 4) + 8 * j};
+}
+
+SmallVector<Value>
+MmaLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
+                                   ArrayRef<int64_t> shape, Value tid,
+                                   int64_t run) const {
+  int64_t warpsM = getWarpsM(), warpsN = getWarpsN();
+  int64_t tileM = shape[0] / warpsM, tileN = shape[1] / warpsN;
+  int64_t tn = tileN / 8;
+  int64_t i = (run / 2) / tn, j = (run / 2) % tn, h = run % 2;
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value warp = arith::DivUIOp::create(b, loc, tid, cst(32));
+  Value lane = arith::RemUIOp::create(b, loc, tid, cst(32));
+  Value wm = arith::DivUIOp::create(b, loc, warp, cst(warpsN));
+  Value wn = arith::RemUIOp::create(b, loc, warp, cst(warpsN));
+  Value row = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, wm, cst(tileM)),
+      arith::DivUIOp::create(b, loc, lane, cst(4)));
+  row = arith::AddIOp::create(b, loc, row, cst(16 * i + 8 * h));
+  Value col = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, wn, cst(tileN)),
+      arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, lane, cst(4)),
+                            cst(2)));
+  col = arith::AddIOp::create(b, loc, col, cst(8 * j));
+  return {row, col};
+}
+
+std::optional<SmallVector<int64_t>>
+MmaLayoutAttr::getRunOffset(ArrayRef<int64_t> shape, int64_t run) const {
+  int64_t tn = shape[1] / getWarpsN() / 8;
+  int64_t i = (run / 2) / tn, j = (run / 2) % tn, h = run % 2;
+  return SmallVector<int64_t>{16 * i + 8 * h, 8 * j};
+}
+
+FailureOr<SmallVector<DimSpread>>
+MmaLayoutAttr::getSpread(ArrayRef<int64_t> shape) const {
+  if (shape.size() != 2)
+    return failure();
+  return SmallVector<DimSpread>{{8, getWarpsM()}, {4, getWarpsN()}};
+}
+
+LogicalResult
+MmaLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
+                           ArrayRef<int64_t> shape, int64_t threads) const {
+  int64_t warpsM = getWarpsM(), warpsN = getWarpsN();
+  if (warpsM < 1 || warpsN < 1 || shape.size() != 2 ||
+      shape[0] % (16 * warpsM) != 0 || shape[1] % (8 * warpsN) != 0)
+    return layoutError(
+        emitError,
+        "mma layout needs a 2-D tile whose rows split into 16-row and "
+        "columns into 8-column tiles per warp, got " +
+            formatShape(shape) + " over warps_m = " + Twine(warpsM) +
+            ", warps_n = " + Twine(warpsN) +
+            " (rows a multiple of 16 x warps_m, columns of 8 x warps_n)");
+  return verifyLayoutThreads(
+      emitError, getNumThreads(), threads,
+      threads % 32 == 0
+          ? ("write warps_m x warps_n = " + Twine(threads / 32)).str()
+          : std::string("mma layouts need a multiple of 32 threads"));
+}
+
+//===- #tile.slice --------------------------------------------------------===//
+//
+// Everything is asked of the parent on the parent's shape (`dim` widened to
+// `extent`); the coordinate along `dim` is then dropped to 0.
+
+FragmentLayoutAttrInterface SliceLayoutAttr::getParentLayout() const {
+  return dyn_cast_or_null<FragmentLayoutAttrInterface>(getParent());
+}
+
+SmallVector<int64_t>
+SliceLayoutAttr::getParentShape(ArrayRef<int64_t> shape) const {
+  SmallVector<int64_t> parent(shape);
+  if (getDim() >= 0 && getDim() < static_cast<int64_t>(parent.size()))
+    parent[getDim()] = getExtent();
+  return parent;
+}
+
+int64_t SliceLayoutAttr::getNumThreads() const {
+  return getParentLayout().getNumThreads();
+}
+
+int64_t SliceLayoutAttr::getRunWidth(ArrayRef<int64_t> shape) const {
+  // A run along `dim` collapses to one element.
+  if (getDim() + 1 == static_cast<int64_t>(shape.size()))
+    return 1;
+  return getParentLayout().getRunWidth(getParentShape(shape));
+}
+
+// Parent runs grouped by their offset from run 0 with the coordinate along
+// `dim` dropped (one group per parent run where offsets depend on the
+// thread, or the parent is uneven): group of each parent run, and the first
+// parent run of each group.
+static std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
+groupParentRuns(SliceLayoutAttr slice, ArrayRef<int64_t> shape) {
+  FragmentLayoutAttrInterface parent = slice.getParentLayout();
+  SmallVector<int64_t> parentShape = slice.getParentShape(shape);
+  int64_t runs = parent.getRunsPerThread(parentShape);
+  SmallVector<int64_t> groupOf, firsts;
+  SmallVector<SmallVector<int64_t>> keys;
+  bool fixed = parent.isEven(parentShape);
+  for (int64_t r = 0; r < runs && fixed; ++r) {
+    std::optional<SmallVector<int64_t>> offset =
+        parent.getRunOffset(parentShape, r);
+    if (!offset) {
+      fixed = false;
+      break;
+    }
+    (*offset)[slice.getDim()] = 0;
+    auto *it = llvm::find(keys, *offset);
+    if (it == keys.end()) {
+      keys.push_back(*offset);
+      firsts.push_back(r);
+    }
+    groupOf.push_back(llvm::find(keys, *offset) - keys.begin());
+  }
+  if (!fixed) {
+    groupOf.clear();
+    firsts.clear();
+    for (int64_t r = 0; r < runs; ++r) {
+      groupOf.push_back(r);
+      firsts.push_back(r);
+    }
+  }
+  return {groupOf, firsts};
+}
+
+SmallVector<int64_t>
+SliceLayoutAttr::getParentRuns(ArrayRef<int64_t> shape) const {
+  return groupParentRuns(*this, shape).second;
+}
+
+SmallVector<int64_t>
+SliceLayoutAttr::getSliceRuns(ArrayRef<int64_t> shape) const {
+  return groupParentRuns(*this, shape).first;
+}
+
+int64_t SliceLayoutAttr::getRunsPerThread(ArrayRef<int64_t> shape) const {
+  return getParentRuns(shape).size();
+}
+
+bool SliceLayoutAttr::isEven(ArrayRef<int64_t> shape) const {
+  return getParentLayout().isEven(getParentShape(shape));
+}
+
+bool SliceLayoutAttr::hasRun(ArrayRef<int64_t> shape, int64_t tid,
+                             int64_t run) const {
+  return getParentLayout().hasRun(getParentShape(shape), tid,
+                                  getParentRuns(shape)[run]);
+}
+
+Value SliceLayoutAttr::buildHasRun(OpBuilder &b, Location loc,
+                                   ArrayRef<int64_t> shape, Value tid,
+                                   int64_t run) const {
+  return getParentLayout().buildHasRun(b, loc, getParentShape(shape), tid,
+                                       getParentRuns(shape)[run]);
+}
+
+SmallVector<int64_t>
+SliceLayoutAttr::getRunCoordinates(ArrayRef<int64_t> shape, int64_t tid,
+                                   int64_t run) const {
+  SmallVector<int64_t> coords = getParentLayout().getRunCoordinates(
+      getParentShape(shape), tid, getParentRuns(shape)[run]);
+  coords[getDim()] = 0;
+  return coords;
+}
+
+SmallVector<Value>
+SliceLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
+                                     ArrayRef<int64_t> shape, Value tid,
+                                     int64_t run) const {
+  SmallVector<Value> coords = getParentLayout().buildRunCoordinates(
+      b, loc, getParentShape(shape), tid, getParentRuns(shape)[run]);
+  coords[getDim()] = arith::ConstantIndexOp::create(b, loc, 0);
+  return coords;
+}
+
+std::optional<SmallVector<int64_t>>
+SliceLayoutAttr::getRunOffset(ArrayRef<int64_t> shape, int64_t run) const {
+  std::optional<SmallVector<int64_t>> offset = getParentLayout().getRunOffset(
+      getParentShape(shape), getParentRuns(shape)[run]);
+  if (offset)
+    (*offset)[getDim()] = 0;
+  return offset;
+}
+
+FailureOr<SmallVector<DimSpread>>
+SliceLayoutAttr::getSpread(ArrayRef<int64_t> shape) const {
+  FailureOr<SmallVector<DimSpread>> spread =
+      getParentLayout().getSpread(getParentShape(shape));
+  if (succeeded(spread))
+    (*spread)[getDim()] = DimSpread();
+  return spread;
+}
+
+LogicalResult
+SliceLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
+                             ArrayRef<int64_t> shape, int64_t threads) const {
+  if (!getParentLayout())
+    return layoutError(emitError, "slice layout's parent must be a fragment "
+                                  "layout");
+  if (getDim() < 0 || getDim() >= static_cast<int64_t>(shape.size()))
+    return layoutError(emitError, "slice layout dim " + Twine(getDim()) +
+                                      " is not a dimension of " +
+                                      formatShape(shape));
+  if (shape[getDim()] != 1)
+    return layoutError(emitError,
+                       "slice layout along dim " + Twine(getDim()) +
+                           " needs extent 1 there, got " + formatShape(shape));
+  if (getExtent() < 1 || getExtent() > kMaxFragmentElements)
+    return layoutError(emitError, "slice layout extent must be in [1, 2^24], "
+                                  "got " +
+                                      Twine(getExtent()));
+  // The parent's tile must be one a fragment may be (checked without
+  // overflow): its runs are enumerated at compile time.
+  int64_t elements = 1;
+  for (int64_t dim : getParentShape(shape))
+    if (llvm::MulOverflow(elements, dim, elements) ||
+        elements > kMaxFragmentElements)
+      return layoutError(emitError,
+                         "slice layout's parent tile has more than 2^24 "
+                         "elements");
+  return getParentLayout().verifyShape(emitError, getParentShape(shape),
+                                       threads);
+}
