@@ -28,7 +28,8 @@ tile.kernel @gemm_explicit(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
 
   %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<256x64xbf16, #gpu.address_space<workgroup>>
-  %loaded = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
+  // Two copies complete on it, each arriving once.
+  %loaded = tile.alloc_barrier arrivals(2) : !tile.barrier<1>
   %done = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
   %acc = tile.alloc_tmem : !tile.tmem<128x256xf32>
 

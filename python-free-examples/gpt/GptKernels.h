@@ -10,14 +10,12 @@
 #ifndef TILE_EXAMPLES_GPT_GPTKERNELS_H
 #define TILE_EXAMPLES_GPT_GPTKERNELS_H
 
-#include "../common/ExampleUtil.h"
+#include "GptOps.h"
 
 #include <string>
 #include <vector>
 
 namespace tile::examples::gpt {
-
-enum class Op { LayerNorm, Softmax, Gelu, Residual };
 
 /// How a kernel of one of the .mlir files is launched.
 ///  - Row kernels (layernorm, softmax): x and y are M x N row-major
@@ -46,26 +44,6 @@ inline constexpr KernelSpec kKernels[] = {
     {"gelu", Op::Gelu, 128, 2048, 0},
     {"residual_add", Op::Residual, 128, 2048, 0},
 };
-
-/// Every op, in the order of the enum (GptModules indexes by it).
-inline constexpr Op kOps[] = {Op::LayerNorm, Op::Softmax, Op::Gelu,
-                              Op::Residual};
-
-inline bool isRowOp(Op op) { return op == Op::LayerNorm || op == Op::Softmax; }
-
-inline const char *opName(Op op) {
-  switch (op) {
-  case Op::LayerNorm:
-    return "layernorm";
-  case Op::Softmax:
-    return "softmax";
-  case Op::Gelu:
-    return "gelu";
-  case Op::Residual:
-    return "residual";
-  }
-  return "?";
-}
 
 /// The row kernel of `op` chosen for rows of n elements, or nullptr if no
 /// kernel takes rows that long. For a flat op, its (first) kernel.

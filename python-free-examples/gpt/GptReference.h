@@ -8,7 +8,7 @@
 #ifndef TILE_EXAMPLES_GPT_GPTREFERENCE_H
 #define TILE_EXAMPLES_GPT_GPTREFERENCE_H
 
-#include "GptKernels.h"
+#include "GptOps.h"
 
 #include <algorithm>
 #include <cmath>
@@ -119,6 +119,44 @@ inline std::vector<double> residualReference(const std::vector<float> &a,
   return c;
 }
 
+/// Attention on GPT-2's layout: qkv is B*S rows of [q | k | v], H heads of
+/// hd columns each; the result is B*S rows of H*hd columns,
+/// softmax(q k^T / sqrt(hd)) v per sequence and head, keys after the query
+/// left out when causal.
+inline std::vector<double>
+attentionReference(const std::vector<float> &qkv, int64_t batch, int64_t heads,
+                   int64_t seq, int64_t hd, bool causal) {
+  int64_t width = heads * hd, stride = 3 * width;
+  std::vector<double> out(size_t(batch * seq) * width);
+  std::vector<double> p(seq);
+  double scale = 1.0 / std::sqrt(double(hd));
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t h = 0; h < heads; ++h)
+      for (int64_t i = 0; i < seq; ++i) {
+        const float *q = &qkv[size_t(b * seq + i) * stride + h * hd];
+        int64_t keys = causal ? i + 1 : seq;
+        double max = -INFINITY, sum = 0;
+        for (int64_t j = 0; j < keys; ++j) {
+          const float *k = &qkv[size_t(b * seq + j) * stride + width + h * hd];
+          double dot = 0;
+          for (int64_t d = 0; d < hd; ++d)
+            dot += double(q[d]) * k[d];
+          p[j] = dot * scale;
+          max = std::max(max, p[j]);
+        }
+        for (int64_t j = 0; j < keys; ++j)
+          sum += p[j] = std::exp(p[j] - max);
+        double *o = &out[size_t(b * seq + i) * width + h * hd];
+        for (int64_t j = 0; j < keys; ++j) {
+          const float *v =
+              &qkv[size_t(b * seq + j) * stride + 2 * width + h * hd];
+          for (int64_t d = 0; d < hd; ++d)
+            o[d] += p[j] / sum * v[d];
+        }
+      }
+  return out;
+}
+
 //===----------------------------------------------------------------------===//
 // Tolerance
 //===----------------------------------------------------------------------===//
@@ -162,6 +200,13 @@ inline Tolerance toleranceFor(Op op, int64_t n) {
   }
   return {0, 0};
 }
+
+/// Attention outputs are averages of values in [-2, 2] with weights p / l.
+/// The kernel multiplies V by the probabilities rounded to bf16 (as
+/// FlashAttention does), each off by at most 2^-9 of itself, so the output
+/// is off by at most 2^-9 sum(p |v|) / l <= 2^-9 max|v| = 2^-8, plus its own
+/// rounding to bf16.
+inline Tolerance attentionTolerance() { return {2, std::ldexp(1.0, -8)}; }
 
 } // namespace tile::examples::gpt
 

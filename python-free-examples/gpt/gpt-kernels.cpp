@@ -17,7 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GptKernels.h"
-#include "GptReference.h"
+#include "GptMain.h"
 
 #include <algorithm>
 #include <cstring>
@@ -315,52 +315,15 @@ void bench(const rt::Device &device, const GptModules &modules,
   }
 }
 
-int usage() {
-  std::fprintf(stderr,
-               "usage: gpt-kernels [--check] [--bench] [--seed S] [FILTER]\n");
-  return 2;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
-  bool doCheck = false, doBench = false;
-  const char *filter = nullptr;
-  uint64_t seed = std::random_device{}();
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--check")
-      doCheck = true;
-    else if (arg == "--bench")
-      doBench = true;
-    else if (arg == "--seed" && i + 1 < argc)
-      seed = std::strtoull(argv[++i], nullptr, 0);
-    else if (arg.rfind("-", 0) == 0 || filter)
-      return usage();
-    else
-      filter = argv[i];
-  }
-  if (!doCheck && !doBench)
-    doCheck = doBench = true;
-  requireGpu("gpt-kernels");
-  try {
-    rt::Device device = rt::Device::open();
-    GptModules modules;
-    bool ok = true;
-    rng().seed(seed);
-    if (doCheck) {
-      std::printf("check on %s (--seed %llu)\n", device.name().c_str(),
-                  (unsigned long long)seed);
-      ok = check(modules, filter);
-    }
-    if (doBench)
-      bench(device, modules, filter);
-    if (doCheck)
-      std::printf("%s\n", ok ? "gpt-kernels: all checks passed"
-                             : "gpt-kernels: FAILED");
-    return ok ? 0 : 1;
-  } catch (const rt::Error &error) {
-    std::fprintf(stderr, "gpt-kernels: %s\n", error.what());
-    return 1;
-  }
+  return gptMain(argc, argv, "gpt-kernels", /*takesFilter=*/true,
+                 [](const rt::Device &device, const RunOptions &options) {
+                   GptModules modules;
+                   bool ok = !options.check || check(modules, options.filter);
+                   if (options.bench)
+                     bench(device, modules, options.filter);
+                   return ok;
+                 });
 }

@@ -59,6 +59,17 @@ static FailureOr<BroadcastAccess>
 broadcastAccess(Operation *op, Value input, const Distribution &dist) {
   auto type = cast<FragmentType>(input.getType());
   Attribute layout = type.getLayout();
+  // A layout that holds the input as the outputs' slice would (the row
+  // sums of a wider tile of the same layout) is read as that slice.
+  Attribute expected = dist.layout;
+  for (auto [dim, extent] : llvm::enumerate(dist.shape))
+    if (type.getDimSize(dim) == 1 && extent != 1 && expected)
+      expected = SliceLayoutAttr::get(op->getContext(), dim, extent, expected);
+  if (layout != expected && expected &&
+      layoutsHoldAlike(dyn_cast_or_null<FragmentLayoutAttrInterface>(layout),
+                       cast<FragmentLayoutAttrInterface>(expected),
+                       type.getShape()))
+    layout = expected;
   SmallVector<int64_t> shape(type.getShape());
   SmallVector<std::pair<SliceLayoutAttr, SmallVector<int64_t>>> chain;
   while (auto slice = dyn_cast_or_null<SliceLayoutAttr>(layout)) {
@@ -72,7 +83,7 @@ broadcastAccess(Operation *op, Value input, const Distribution &dist) {
            << dist.layout << " (leave broadcast inputs' layouts to "
            << "tile-assign-layouts)";
   BroadcastAccess access;
-  access.width = cast<FragmentLayoutAttrInterface>(type.getLayout())
+  access.width = cast<FragmentLayoutAttrInterface>(expected)
                      .getRunWidth(type.getShape());
   // From the distribution's runs through each slice, innermost first.
   for (int64_t r = 0; r < dist.runsPerThread(); ++r)

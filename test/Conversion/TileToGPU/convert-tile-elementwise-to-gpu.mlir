@@ -96,3 +96,23 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     }
   }
 }
+
+// -----
+
+// A broadcast input laid out as the slice of a wider tile of the outputs'
+// layout holds its rows where the outputs' own slice would (a wgmma row
+// does not depend on the tile's width): read as that slice. The row max
+// of a 64x16 score tile scaling a 64x8 accumulator, as flash attention
+// does.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @broadcast_alike_slice() threads(128) {
+    %o = tile.alloc_fragment : !tile.fragment<64x8xf32, #tile.wgmma<warpgroups = 1>>
+    %a = tile.alloc_fragment : !tile.fragment<64x1xf32, #tile.slice<dim = 1, extent = 16, parent = #tile.wgmma<warpgroups = 1>>>
+    tile.elementwise ins(%o, %a : !tile.fragment<64x8xf32, #tile.wgmma<warpgroups = 1>>, !tile.fragment<64x1xf32, #tile.slice<dim = 1, extent = 16, parent = #tile.wgmma<warpgroups = 1>>>)
+                     outs(%o : !tile.fragment<64x8xf32, #tile.wgmma<warpgroups = 1>>) {
+    ^bb0(%x: f32, %s: f32):
+      %m = arith.mulf %x, %s : f32
+      tile.yield %m : f32
+    }
+  }
+}

@@ -213,6 +213,22 @@ int main() {
     ++failures;
   }
 
+  // Layouts that hold a tile alike: a wgmma tile's row values do not depend
+  // on its width; a blocked tile's do.
+  auto alike = [&](FragmentLayoutAttrInterface a, FragmentLayoutAttrInterface c,
+                   ArrayRef<int64_t> shape, bool expected) {
+    if (layoutsHoldAlike(a, c, shape) != expected)
+      fail(a, shape, Twine("layoutsHoldAlike should be ") +
+                         (expected ? "true" : "false"));
+  };
+  alike(slice(1, 128, wgmma(2)), slice(1, 64, wgmma(2)), {128, 1}, true);
+  alike(slice(1, 256, wgmma(1)), slice(1, 8, wgmma(1)), {64, 1}, true);
+  alike(slice(1, 1024, blocked(128, 8)), slice(1, 512, blocked(128, 8)),
+        {4, 1}, false);
+  alike(slice(1, 64, wgmma(2)), slice(1, 64, blocked(256, 4)), {128, 1},
+        false);
+  alike(blocked(128, 4), blocked(128, 4), {64, 64}, true);
+
   // Runs in boxes (slices of a fragment) and runs at offsets (a matrix
   // instruction's tiles).
   auto inBox = [&](FragmentLayoutAttrInterface layout,

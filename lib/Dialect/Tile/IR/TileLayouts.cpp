@@ -447,6 +447,29 @@ MmaLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
           : std::string("mma layouts need a multiple of 32 threads"));
 }
 
+bool mlir::tile::layoutsHoldAlike(FragmentLayoutAttrInterface a,
+                                  FragmentLayoutAttrInterface b,
+                                  ArrayRef<int64_t> shape) {
+  if (a == b)
+    return true;
+  if (!a || !b)
+    return false;
+  int64_t runs = a.getRunsPerThread(shape);
+  if (a.getNumThreads() != b.getNumThreads() ||
+      a.getRunWidth(shape) != b.getRunWidth(shape) ||
+      runs != b.getRunsPerThread(shape) || a.isEven(shape) != b.isEven(shape))
+    return false;
+  for (int64_t tid = 0; tid < a.getNumThreads(); ++tid)
+    for (int64_t run = 0; run < runs; ++run) {
+      bool held = a.hasRun(shape, tid, run);
+      if (held != b.hasRun(shape, tid, run) ||
+          (held && a.getRunCoordinates(shape, tid, run) !=
+                       b.getRunCoordinates(shape, tid, run)))
+        return false;
+    }
+  return true;
+}
+
 //===- #tile.slice --------------------------------------------------------===//
 //
 // Everything is asked of the parent on the parent's shape (`dim` widened to

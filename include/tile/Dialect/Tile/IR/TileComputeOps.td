@@ -30,7 +30,9 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     Without a barrier the copy is complete for the whole CTA when the op
     returns. With `barrier %b[%i]` (global -> shared only) the copy is
     asynchronous: it is issued as TMA on sm_90+ and completes on that
-    barrier, whose expected byte count the op raises; wait on it with
+    barrier: one thread arrives on it once and raises its expected byte
+    count by the tile's bytes (`mbarrier.arrive.expect_tx`), so a barrier
+    that N copies complete on counts N arrivals per phase; wait on it with
     `tile.mbarrier.wait`.
 
     `{tma}` on a shared -> global copy asks for a TMA store (sm_90+): the

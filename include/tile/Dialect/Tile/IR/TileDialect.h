@@ -52,6 +52,12 @@ spreadDims(FailureOr<SmallVector<DimSpread>> spread, bool warps);
 #include "tile/Dialect/Tile/IR/TileOpsTypes.h.inc"
 
 namespace mlir::tile {
+/// Whether layouts `a` and `b` put every element of a tile of `shape` in the
+/// same register slot of the same thread (same threads, run width and runs,
+/// run by run): e.g. the row sums of a 128x128 and of a 128x64 wgmma tile.
+bool layoutsHoldAlike(FragmentLayoutAttrInterface a,
+                      FragmentLayoutAttrInterface b, ArrayRef<int64_t> shape);
+
 /// Where a tile operand lives, as far as the tile ops' rules are concerned.
 enum class MemorySpace { Global, Shared, Fragment, Tmem, Other };
 
