@@ -32,14 +32,15 @@ public:
   CublasGemm(const CublasGemm &) = delete;
   CublasGemm &operator=(const CublasGemm &) = delete;
 
+  /// C is fp32, or `outType` (CUDA_R_16BF: bf16, rounded from fp32).
   void run(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int64_t m, int64_t n,
-           int64_t k) {
+           int64_t k, cudaDataType outType = CUDA_R_32F) {
     float alpha = 1, beta = 0;
     // Row-major C = A B^T is column-major C^T = B^T(op T on B's KxN) A.
     checkCublas(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, int(n), int(m),
                              int(k), &alpha, (void *)b, CUDA_R_16BF, int(k),
                              (void *)a, CUDA_R_16BF, int(k), &beta, (void *)c,
-                             CUDA_R_32F, int(n), CUBLAS_COMPUTE_32F,
+                             outType, int(n), CUBLAS_COMPUTE_32F,
                              CUBLAS_GEMM_DEFAULT),
                 "cublasGemmEx");
   }

@@ -36,7 +36,7 @@ const char *describe(const AttentionShape &s) {
   return text;
 }
 
-bool checkOne(const AttentionModule &module, const AttentionShape &shape) {
+bool checkOne(const KernelModule &module, const AttentionShape &shape) {
   int64_t rows = shape.batch * shape.seq;
   int64_t width = shape.heads * shape.headDim;
   Bf16Data qkv = randomBf16(size_t(rows) * 3 * width, -2, 2);
@@ -45,7 +45,7 @@ bool checkOne(const AttentionModule &module, const AttentionShape &shape) {
   size_t elements = size_t(rows) * width;
   rt::DeviceBuffer dout((elements + kGuard) * 2);
   poison(dout);
-  AttentionKernel kernel(module, shape, dqkv.ptr(), dout.ptr());
+  BoundKernel kernel = bindAttention(module, shape, dqkv.ptr(), dout.ptr());
   kernel.launch();
   rt::synchronize();
   std::vector<uint16_t> out(elements + kGuard);
@@ -88,7 +88,7 @@ bool checkOne(const AttentionModule &module, const AttentionShape &shape) {
   return true;
 }
 
-bool check(const AttentionModule &module) {
+bool check(const KernelModule &module) {
   const AttentionShape shapes[] = {
       {2, 3, 256, 64, false},  {2, 3, 256, 64, true},
       {1, 2, 640, 64, false},  {1, 2, 640, 64, true},
@@ -101,7 +101,7 @@ bool check(const AttentionModule &module) {
   return ok;
 }
 
-void bench(const rt::Device &device, const AttentionModule &module) {
+void bench(const rt::Device &device, const KernelModule &module) {
   std::printf("bench on %s: median ms per launch of 20 after a warm-up; "
               "TFLOP/s = 4 B H S^2 hd / time, halved when causal\n",
               device.name().c_str());
@@ -120,7 +120,7 @@ void bench(const rt::Device &device, const AttentionModule &module) {
       Bf16Data qkv = randomBf16(size_t(rows) * 3 * width, -2, 2);
       rt::DeviceBuffer dqkv(qkv.bits.size() * 2), dout(size_t(rows) * width * 2);
       dqkv.upload(qkv.bits);
-      AttentionKernel kernel(module, shape, dqkv.ptr(), dout.ptr());
+      BoundKernel kernel = bindAttention(module, shape, dqkv.ptr(), dout.ptr());
       float ms = timer.timeMs([&] { kernel.launch(); }, 3, 20);
       std::printf("  %-28s %9.4f %9.1f\n", describe(shape), ms,
                   shape.flops() / (double(ms) * 1e9));
@@ -132,7 +132,7 @@ void bench(const rt::Device &device, const AttentionModule &module) {
 int main(int argc, char **argv) {
   return gptMain(argc, argv, "attention", /*takesFilter=*/false,
                  [](const rt::Device &device, const RunOptions &options) {
-                   AttentionModule module;
+                   KernelModule module = loadAttention();
                    bool ok = !options.check || check(module);
                    if (options.bench)
                      bench(device, module);

@@ -66,7 +66,7 @@ tile.kernel @attention_hd64(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
   tile.fill %l, %zero : !tile.fragment<128x1xf32>, f32
   tile.mbarrier.wait %loaded[%c0], %false : !tile.barrier<1>
 
-  tile.pipelined_for %j = %c0 to %kv_tiles step %c1 stages(2) {
+  tile.pipelined_for %j = %c0 to %kv_tiles step %c1 stages(3) warp_specialized {
     %k0 = arith.muli %j, %c128 : index
     %kv_row = arith.addi %first_row, %k0 : index
     tile.copy %qkv[%kv_row, %k_col] to %Ks[]
@@ -198,7 +198,7 @@ tile.kernel @attention_hd128(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
   tile.fill %l, %zero : !tile.fragment<128x1xf32>, f32
   tile.mbarrier.wait %loaded[%c0], %false : !tile.barrier<1>
 
-  tile.pipelined_for %j = %c0 to %kv_tiles step %c1 stages(2) {
+  tile.pipelined_for %j = %c0 to %kv_tiles step %c1 stages(3) warp_specialized {
     %k0 = arith.muli %j, %c128 : index
     %kv_row = arith.addi %first_row, %k0 : index
     %k_col2 = arith.addi %k_col, %c64 : index

@@ -1,0 +1,223 @@
+//===- Gpt2.h - GPT-2 small's forward pass with tile kernels ----*- C++ -*-===//
+//
+// GPT-2 small (12 layers, d_model 768, 12 heads, vocabulary 50257,
+// sequences up to 1024) on seeded random weights, run with the kernels of
+// this directory: embedding.mlir, layernorm.mlir, linear.mlir (bias and
+// GELU fused), attention.mlir (causal) and residual.mlir. Activations are
+// bf16 between kernels, fp32 inside them.
+//
+// Gpt2Forward binds every launch of one batch x sequence shape up front;
+// a forward pass is then the launches in order. Each layer is
+//
+//   h = layernorm(x);  qkv = linear(h);  a = attention(qkv);
+//   x = x + linear(a);  h = layernorm(x);  f = gelu(linear(h));
+//   x = x + linear(f)
+//
+// and the pass ends with the final layernorm (GPT2Model's output) and the
+// logits, linear(h) with the token embedding as the weight.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_EXAMPLES_GPT_GPT2_H
+#define TILE_EXAMPLES_GPT_GPT2_H
+
+#include "Attention.h"
+#include "GptKernels.h"
+#include "GptReference.h"
+
+#include <algorithm>
+#include <deque>
+#include <functional>
+
+namespace tile::examples::gpt {
+
+struct Gpt2Config {
+  int64_t layers = 12, dModel = 768, heads = 12, vocab = 50257, maxSeq = 1024;
+  int64_t headDim() const { return dModel / heads; }
+  static constexpr float kEps = 1e-5f;
+};
+
+/// A bf16 parameter: the numbers (for the CPU reference) and the device copy.
+struct Param {
+  Bf16Data host;
+  rt::DeviceBuffer device;
+  CUdeviceptr ptr() const { return device.ptr(); }
+  const std::vector<float> &values() const { return host.values; }
+};
+
+inline Param makeParam(size_t n, float lo, float hi) {
+  Param p{randomBf16(n, lo, hi), rt::DeviceBuffer(n * 2)};
+  p.device.upload(p.host.bits);
+  return p;
+}
+
+/// One block's weights, nn.Linear layout (out x in).
+struct Gpt2Layer {
+  Param ln1w, ln1b, wqkv, bqkv, wo, bo, ln2w, ln2b, wfc, bfc, wproj, bproj;
+};
+
+/// Random weights with GPT-2's scales: linear weights and embeddings of
+/// standard deviation about 0.02 (uniform in +-0.035), layernorm gains
+/// near 1, small biases.
+struct Gpt2Weights {
+  explicit Gpt2Weights(const Gpt2Config &c)
+      : wte(makeParam(size_t(c.vocab) * c.dModel, -0.035f, 0.035f)),
+        wpe(makeParam(size_t(c.maxSeq) * c.dModel, -0.035f, 0.035f)),
+        lnfw(makeParam(c.dModel, 0.8f, 1.2f)),
+        lnfb(makeParam(c.dModel, -0.05f, 0.05f)) {
+    size_t d = c.dModel;
+    for (int64_t l = 0; l < c.layers; ++l)
+      layers.push_back(Gpt2Layer{
+          makeParam(d, 0.8f, 1.2f), makeParam(d, -0.05f, 0.05f),
+          makeParam(3 * d * d, -0.035f, 0.035f), makeParam(3 * d, -0.02f, 0.02f),
+          makeParam(d * d, -0.035f, 0.035f), makeParam(d, -0.02f, 0.02f),
+          makeParam(d, 0.8f, 1.2f), makeParam(d, -0.05f, 0.05f),
+          makeParam(4 * d * d, -0.035f, 0.035f), makeParam(4 * d, -0.02f, 0.02f),
+          makeParam(4 * d * d, -0.035f, 0.035f), makeParam(d, -0.02f, 0.02f)});
+  }
+  Param wte, wpe;
+  std::vector<Gpt2Layer> layers;
+  Param lnfw, lnfb;
+};
+
+/// The compiled kernels, loaded once.
+struct Gpt2Modules {
+  GptModules rows; // layernorm, softmax, gelu, residual
+  KernelModule linear{GPT_LINEAR_KERNEL_CUBIN, GPT_LINEAR_KERNEL_KINFO};
+  KernelModule embedding{GPT_EMBEDDING_KERNEL_CUBIN, GPT_EMBEDDING_KERNEL_KINFO};
+  KernelModule attention = loadAttention();
+};
+
+/// Every launch of a forward pass of `batch` sequences of `seq` tokens.
+class Gpt2Forward {
+public:
+  /// Where a step belongs: the embedding, layer 0 .. layers - 1, the final
+  /// layernorm, or the logits.
+  static constexpr int kEmbedding = -1;
+  int finalLayer() const { return int(config.layers); }
+  int logitsLayer() const { return int(config.layers) + 1; }
+
+  struct Step {
+    std::string name; // the kernel's role, e.g. "linear qkv"
+    int layer;
+    std::function<void()> launch;
+  };
+
+  Gpt2Forward(const Gpt2Config &config, const Gpt2Weights &weights,
+              const Gpt2Modules &modules, const rt::Device &device,
+              int64_t batch, int64_t seq)
+      : config(config), batch(batch), seq(seq), tokens(batch * seq),
+        x(bytes(config.dModel)), h(bytes(config.dModel)),
+        qkv(bytes(3 * config.dModel)), att(bytes(config.dModel)),
+        proj(bytes(config.dModel)), fc(bytes(4 * config.dModel)),
+        logits(bytes(config.vocab)), noBias(size_t(config.vocab) * 2),
+        tokenIds(size_t(tokens) * 4), smCount(device.smCount()) {
+    if (seq > config.maxSeq)
+      throw rt::Error("gpt2: sequences of at most " +
+                      std::to_string(config.maxSeq) + " tokens");
+    noBias.fillBytes(0);
+    int64_t d = config.dModel;
+    BoundKernel &embed = bound(modules.embedding, "embedding");
+    embed.memref(tokenIds.ptr(), {tokens})
+        .memref(weights.wte.ptr(), {config.vocab, d})
+        .memref(weights.wpe.ptr(), {config.maxSeq, d})
+        .memref(x.ptr(), {tokens, d})
+        .scalar<int64_t>(seq)
+        .grid({unsigned(tokens), 1, 1});
+    add("embedding", kEmbedding, embed);
+    for (int l = 0; l < int(config.layers); ++l) {
+      const Gpt2Layer &w = weights.layers[size_t(l)];
+      layernorm(modules, l, "layernorm", x, w.ln1w, w.ln1b, h);
+      linear(modules, l, "linear qkv", h, d, w.wqkv, w.bqkv.ptr(), 3 * d,
+             false, qkv);
+      BoundKernel &attention = bound(bindAttention(
+          modules.attention,
+          {batch, config.heads, seq, config.headDim(), /*causal=*/true},
+          qkv.ptr(), att.ptr()));
+      add("attention", l, attention);
+      linear(modules, l, "linear out", att, d, w.wo, w.bo.ptr(), d, false,
+             proj);
+      residual(modules, l);
+      layernorm(modules, l, "layernorm", x, w.ln2w, w.ln2b, h);
+      linear(modules, l, "linear fc+gelu", h, d, w.wfc, w.bfc.ptr(), 4 * d,
+             true, fc);
+      linear(modules, l, "linear proj", fc, 4 * d, w.wproj, w.bproj.ptr(), d,
+             false, proj);
+      residual(modules, l);
+    }
+    layernorm(modules, finalLayer(), "layernorm", x, weights.lnfw,
+              weights.lnfb, h);
+    linear(modules, logitsLayer(), "linear logits", h, d, weights.wte,
+           noBias.ptr(), config.vocab, false, logits);
+  }
+
+  void setTokens(const std::vector<int32_t> &ids) { tokenIds.upload(ids); }
+
+  /// Launches the steps of layers [first, last].
+  void run(int first, int last) {
+    for (Step &step : steps)
+      if (step.layer >= first && step.layer <= last)
+        step.launch();
+  }
+
+  const Gpt2Config config;
+  const int64_t batch, seq, tokens;
+  rt::DeviceBuffer x, h, qkv, att, proj, fc, logits, noBias, tokenIds;
+  std::vector<Step> steps;
+
+private:
+  size_t bytes(int64_t width) const { return size_t(tokens * width) * 2; }
+
+  BoundKernel &bound(const KernelModule &module, const std::string &name) {
+    return boundKernels.emplace_back(module, name);
+  }
+  BoundKernel &bound(BoundKernel kernel) {
+    return boundKernels.emplace_back(std::move(kernel));
+  }
+  void add(const std::string &name, int layer, BoundKernel &kernel) {
+    steps.push_back({name, layer, [&kernel] { kernel.launch(); }});
+  }
+
+  void layernorm(const Gpt2Modules &modules, int layer, const char *name,
+                 rt::DeviceBuffer &in, const Param &w, const Param &b,
+                 rt::DeviceBuffer &out) {
+    GptKernel &kernel = rowKernels.emplace_back(modules.rows.kernel(
+        *kernelFor(Op::LayerNorm, config.dModel)));
+    kernel.bindRows(in.ptr(), out.ptr(), tokens, config.dModel, w.ptr(),
+                    b.ptr(), Gpt2Config::kEps);
+    steps.push_back({name, layer, [&kernel] { kernel.launch(); }});
+  }
+
+  // x = x + proj.
+  void residual(const Gpt2Modules &modules, int layer) {
+    GptKernel &kernel = rowKernels.emplace_back(
+        modules.rows.kernel(*kernelFor(Op::Residual, 0)));
+    kernel.bindFlat({x.ptr(), proj.ptr(), x.ptr()}, tokens * config.dModel);
+    steps.push_back({"residual add", layer, [&kernel] { kernel.launch(); }});
+  }
+
+  // out (tokens x n) = act(in (tokens x k) w^T + bias); persistent: one
+  // CTA per SM at most.
+  void linear(const Gpt2Modules &modules, int layer, const char *name,
+              rt::DeviceBuffer &in, int64_t k, const Param &w,
+              CUdeviceptr bias, int64_t n, bool gelu, rt::DeviceBuffer &out) {
+    int64_t tiles = ((tokens + 127) / 128) * ((n + 127) / 128);
+    BoundKernel &kernel = bound(modules.linear, "linear");
+    kernel.memref(in.ptr(), {tokens, k})
+        .memref(w.ptr(), {n, k})
+        .memref(bias, {n})
+        .memref(out.ptr(), {tokens, n})
+        .scalar<uint8_t>(bias != noBias.ptr())
+        .scalar<uint8_t>(gelu)
+        .grid({unsigned(std::min<int64_t>(tiles, smCount)), 1, 1});
+    add(name, layer, kernel);
+  }
+
+  int smCount;
+  std::deque<BoundKernel> boundKernels;
+  std::deque<GptKernel> rowKernels;
+};
+
+} // namespace tile::examples::gpt
+
+#endif // TILE_EXAMPLES_GPT_GPT2_H

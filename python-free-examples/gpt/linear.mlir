@@ -1,0 +1,101 @@
+// A GPT linear layer: C = act(A W^T + b), bf16 in and out, fp32 inside.
+//
+//   A: M x K (activations), W: N x K (the weight, PyTorch's nn.Linear
+//   layout), b: N, C: M x N; act is GELU (tanh form) when %gelu is set,
+//   the identity otherwise; without %has_bias there is no bias (GPT-2's
+//   logits).
+//
+// gemm.mlir's persistent warp-specialised kernel (read it first) with
+// 128 x 128 tiles of C, so that the epilogue fits in the consumers'
+// registers beside the accumulator: the bias row is broadcast over the
+// wgmma accumulator (each thread reads the bias of the columns it holds),
+// GELU is applied in fp32 and the tile is rounded to bf16 and stored. Edge
+// tiles need no code: out-of-bounds loads read zeros and out-of-bounds
+// stores are skipped.
+tile.kernel @linear(%A: memref<?x?xbf16>, %W: memref<?x?xbf16>,
+                    %bias: memref<?xbf16>, %C: memref<?x?xbf16>,
+                    %has_bias: i1, %gelu: i1) threads(256) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant 0.0 : f32
+  %zero_bf16 = arith.constant 0.0 : bf16
+  %half = arith.constant 0.5 : f32
+  %one = arith.constant 1.0 : f32
+  %sqrt_2_over_pi = arith.constant 0.7978845608 : f32
+  %cubic = arith.constant 0.044715 : f32
+  %M = memref.dim %A, %c0 : memref<?x?xbf16>
+  %N = memref.dim %W, %c0 : memref<?x?xbf16>
+  %K = memref.dim %A, %c1 : memref<?x?xbf16>
+  %tiles_m = arith.ceildivui %M, %c128 : index
+  %tiles_n = arith.ceildivui %N, %c128 : index
+  %tiles = arith.muli %tiles_m, %tiles_n : index
+  %ktiles = arith.ceildivui %K, %c64 : index
+  %per_group = arith.muli %tiles_n, %c8 : index
+  %first = gpu.block_id x
+  %ctas = gpu.grid_dim x
+  // The bias as a 1 x N row, for the copy of a tile's 128 columns.
+  %bias_row = memref.expand_shape %bias [[0, 1]] output_shape [1, %N]
+      : memref<?xbf16> into memref<1x?xbf16>
+
+  %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %Ws = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<128x128xf32>
+  %b = tile.alloc_fragment : !tile.fragment<1x128xbf16>
+  %out = tile.alloc_fragment : !tile.fragment<128x128xbf16>
+
+  scf.for %t = %first to %tiles step %ctas {
+    // Tile t's place in C, in groups of 8 tile-rows (gemm.mlir).
+    %group = arith.divui %t, %per_group : index
+    %first_m = arith.muli %group, %c8 : index
+    %rows_left = arith.subi %tiles_m, %first_m : index
+    %group_m = arith.minui %rows_left, %c8 : index
+    %in_group = arith.remui %t, %per_group : index
+    %pm_off = arith.remui %in_group, %group_m : index
+    %pm = arith.addi %first_m, %pm_off : index
+    %pn = arith.divui %in_group, %group_m : index
+    %m0 = arith.muli %pm, %c128 : index
+    %n0 = arith.muli %pn, %c128 : index
+
+    tile.fill %acc, %zero : !tile.fragment<128x128xf32>, f32
+    tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(4) warp_specialized {
+      %k0 = arith.muli %kt, %c64 : index
+      tile.copy %A[%m0, %k0] to %As[]
+          : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
+      tile.copy %W[%n0, %k0] to %Ws[]
+          : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
+      tile.gemm %As, %Ws, %acc {transpose_b}
+          : memref<128x64xbf16, #gpu.address_space<workgroup>>,
+            memref<128x64xbf16, #gpu.address_space<workgroup>>,
+            !tile.fragment<128x128xf32>
+    }
+
+    scf.if %has_bias {
+      tile.copy %bias_row[%c0, %n0] to %b[] : memref<1x?xbf16>, !tile.fragment<1x128xbf16>
+    } else {
+      tile.fill %b, %zero_bf16 : !tile.fragment<1x128xbf16>, bf16
+    }
+    tile.elementwise ins(%acc, %b : !tile.fragment<128x128xf32>, !tile.fragment<1x128xbf16>)
+                     outs(%out : !tile.fragment<128x128xbf16>) {
+    ^bb0(%a: f32, %bias_bf16: bf16):
+      %bias_f32 = arith.extf %bias_bf16 : bf16 to f32
+      %x = arith.addf %a, %bias_f32 : f32
+      // GELU: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+      %x2 = arith.mulf %x, %x : f32
+      %x3 = arith.mulf %x2, %x : f32
+      %cx3 = arith.mulf %x3, %cubic : f32
+      %inner = arith.addf %x, %cx3 : f32
+      %arg = arith.mulf %inner, %sqrt_2_over_pi : f32
+      %th = math.tanh %arg : f32
+      %one_th = arith.addf %th, %one : f32
+      %half_x = arith.mulf %x, %half : f32
+      %g = arith.mulf %half_x, %one_th : f32
+      %y = arith.select %gelu, %g, %x : f32
+      %y_bf16 = arith.truncf %y : f32 to bf16
+      tile.yield %y_bf16 : bf16
+    }
+    tile.copy %out[] to %C[%m0, %n0] : !tile.fragment<128x128xbf16>, memref<?x?xbf16>
+  }
+}
