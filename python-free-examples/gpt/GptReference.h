@@ -123,9 +123,12 @@ inline std::vector<double> residualReference(const std::vector<float> &a,
 /// hd columns each; the result is B*S rows of H*hd columns,
 /// softmax(q k^T / sqrt(hd)) v per sequence and head, keys after the query
 /// left out when causal.
+/// With `roundP`, each probability multiplies v rounded to bf16 (divided
+/// by the sum of the unrounded ones), as the kernel does: exactly what it
+/// computes when the keys are one tile of 128.
 inline std::vector<double>
 attentionReference(const std::vector<float> &qkv, int64_t batch, int64_t heads,
-                   int64_t seq, int64_t hd, bool causal) {
+                   int64_t seq, int64_t hd, bool causal, bool roundP = false) {
   int64_t width = heads * hd, stride = 3 * width;
   std::vector<double> out(size_t(batch * seq) * width);
   std::vector<double> p(seq);
@@ -150,8 +153,11 @@ attentionReference(const std::vector<float> &qkv, int64_t batch, int64_t heads,
         for (int64_t j = 0; j < keys; ++j) {
           const float *v =
               &qkv[size_t(b * seq + j) * stride + 2 * width + h * hd];
+          double weight =
+              (roundP ? rt::bf16ToFloat(rt::floatToBf16(float(p[j]))) : p[j]) /
+              sum;
           for (int64_t d = 0; d < hd; ++d)
-            o[d] += p[j] / sum * v[d];
+            o[d] += weight * v[d];
         }
       }
   return out;

@@ -96,7 +96,8 @@ std::vector<float> blockReference(const Gpt2Config &c, const Gpt2Layer &w,
   std::vector<float> qkv = linearReference(h, w.wqkv.values(),
                                            &w.bqkv.values(), t, 3 * d, d, false);
   std::vector<float> att = roundAll(
-      attentionReference(qkv, batch, c.heads, seq, c.headDim(), true));
+      attentionReference(qkv, batch, c.heads, seq, c.headDim(), true,
+                         /*roundP=*/seq <= kAttentionTile));
   std::vector<float> x1 = addRounded(
       x, linearReference(att, w.wo.values(), &w.bo.values(), t, d, d, false));
   h = roundAll(layernormReference(x1, w.ln2w.values(), w.ln2b.values(), t, d,

@@ -25,6 +25,17 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
 
 // -----
 
+// f32 fragment -> bf16 global: each run of 4 is rounded (arith.truncf on
+// the vector) and stored as 8 bytes.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @fragment_to_global_rounded(%g: memref<?xbf16>, %i: index) threads(128) {
+    %x = tile.alloc_fragment : !tile.fragment<512xf32, #tile.blocked<threads = 128, vector = 4>>
+    tile.copy %x[] to %g[%i] {mechanism = #tile.copy_mechanism<vector>} : !tile.fragment<512xf32, #tile.blocked<threads = 128, vector = 4>>, memref<?xbf16>
+  }
+}
+
+// -----
+
 // global -> shared, 2-D, 8 x 32 f32: 64 runs of 4 for 128 threads, so
 // threads 64 and up do nothing; row = 4 * tid / 32, column = 4 * tid mod 32;
 // the row stride takes part in the alignment check (scalar path otherwise).

@@ -418,9 +418,27 @@ func.func @copy_tmem_tmem(%a: !tile.tmem<128x32xf32>, %b: !tile.tmem<128x32xf32>
 // -----
 
 func.func @copy_element_type(%g: memref<?x?xf16>, %s: memref<4x4xf32, #gpu.address_space<workgroup>>, %i: index) {
-  // expected-error @+1 {{'tile.copy' op expects equal element types, got 'f16' and 'f32'}}
+  // expected-error @+1 {{'tile.copy' op expects equal element types, got 'f16' and 'f32' (only a copy from a fragment to memory may change the type: it rounds floats to a narrower float type, such as f32 to bf16; convert with tile.elementwise otherwise)}}
   tile.copy %g[%i, %i] to %s[] : memref<?x?xf16>, memref<4x4xf32, #gpu.address_space<workgroup>>
   return
+}
+
+// -----
+
+// A fragment may round to a narrower float on the way out, not widen.
+tile.kernel @copy_fragment_widens(%g: memref<?x?xf32>, %i: index) threads(128) {
+  %f = tile.alloc_fragment : !tile.fragment<4x4xbf16>
+  // expected-error @+1 {{'tile.copy' op expects equal element types, got 'bf16' and 'f32'}}
+  tile.copy %f[] to %g[%i, %i] : !tile.fragment<4x4xbf16>, memref<?x?xf32>
+}
+
+// -----
+
+// ... nor change integers.
+tile.kernel @copy_fragment_integer(%g: memref<?x?xi8>, %i: index) threads(128) {
+  %f = tile.alloc_fragment : !tile.fragment<4x4xi32>
+  // expected-error @+1 {{'tile.copy' op expects equal element types, got 'i32' and 'i8'}}
+  tile.copy %f[] to %g[%i, %i] : !tile.fragment<4x4xi32>, memref<?x?xi8>
 }
 
 // -----

@@ -182,6 +182,10 @@ FailureOr<RegisterCopy> RegisterCopy::prepare(CopyOp op,
                             "row-major; other views are not lowered yet");
   }
 
+  Type srcElement = cast<ShapedType>(srcType).getElementType();
+  Type dstElement = cast<ShapedType>(dstType).getElementType();
+  if (srcElement != dstElement)
+    copy.roundTo = dstElement;
   copy.from = {src, adaptor.getSource(), adaptor.getSourceOffsets(), {},
                dist->vector};
   copy.to = {dst, adaptor.getDest(), adaptor.getDestOffsets(), {},
@@ -191,6 +195,15 @@ FailureOr<RegisterCopy> RegisterCopy::prepare(CopyOp op,
       side->aligned = runsAreAligned(b, loc, side->value, side->offsets.back(),
                                      dist->vector);
   return copy;
+}
+
+Value RegisterCopy::readRun(OpBuilder &b, Location loc,
+                            ArrayRef<Value> coords, int64_t r) const {
+  Value run = from.read(b, loc, coords, r);
+  if (!roundTo)
+    return run;
+  return arith::TruncFOp::create(
+      b, loc, VectorType::get({dist.vector}, roundTo), run);
 }
 
 void RegisterCopy::emit(OpBuilder &b, Location loc, const ChipInfo &chip,
@@ -232,14 +245,14 @@ void RegisterCopy::throughRegisters(OpBuilder &b, Location loc) const {
       SmallVector<Value> coords;
       if (from.space != MemorySpace::Fragment)
         coords = dist.runCoordinates(b, loc, tid, r);
-      writer.store(b, loc, from.read(b, loc, coords, r), *dist.runOffset(r));
+      writer.store(b, loc, readRun(b, loc, coords, r), *dist.runOffset(r));
     }
     return;
   }
   forEachRun(b, loc,
              [&](OpBuilder &rb, Location rl, ArrayRef<Value> coords,
                  int64_t r) {
-               to.write(rb, rl, from.read(rb, rl, coords, r), coords, r);
+               to.write(rb, rl, readRun(rb, rl, coords, r), coords, r);
              });
 }
 
@@ -258,7 +271,7 @@ void RegisterCopy::runByRun(OpBuilder &b, Location loc) const {
     if (destSwizzle)
       at = swizzledCoordinates(rb, rl, at, shape, elementBytes,
                                destSwizzle.getInt());
-    to.write(rb, rl, from.read(rb, rl, coords, r), at, r);
+    to.write(rb, rl, readRun(rb, rl, coords, r), at, r);
   };
   forEachRun(
       b, loc,

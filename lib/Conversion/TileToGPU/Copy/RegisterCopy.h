@@ -58,6 +58,12 @@ struct RegisterCopy {
   SmallVector<std::optional<bool>> runInSlice;
   SmallVector<int64_t> dstShape;
   IntegerAttr destSwizzle; // null when the destination is not swizzled
+  /// The destination's element type where a fragment's floats are rounded
+  /// to a narrower type on the way (null otherwise).
+  Type roundTo;
+  /// Run r as read from the source, rounded to `roundTo` where set.
+  Value readRun(OpBuilder &b, Location loc, ArrayRef<Value> coords,
+                int64_t r) const;
   /// The thread id, read where the runs start (set by `emit`).
   Value tid;
 

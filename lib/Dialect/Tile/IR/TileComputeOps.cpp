@@ -106,10 +106,21 @@ LogicalResult CopyOp::verify() {
            << " memory";
   auto srcShaped = cast<ShapedType>(srcType);
   auto dstShaped = cast<ShapedType>(dstType);
-  if (srcShaped.getElementType() != dstShaped.getElementType())
+  // A fragment's floats may be rounded to a narrower float type on the way
+  // out (an f32 accumulator stored as bf16).
+  Type srcElement = srcShaped.getElementType();
+  Type dstElement = dstShaped.getElementType();
+  bool rounds = src == MemorySpace::Fragment &&
+                (dst == MemorySpace::Global || dst == MemorySpace::Shared) &&
+                isa<FloatType>(srcElement) && isa<FloatType>(dstElement) &&
+                dstElement.getIntOrFloatBitWidth() <
+                    srcElement.getIntOrFloatBitWidth();
+  if (srcElement != dstElement && !rounds)
     return emitOpError("expects equal element types, got ")
-           << srcShaped.getElementType() << " and "
-           << dstShaped.getElementType();
+           << srcElement << " and " << dstElement
+           << " (only a copy from a fragment to memory may change the type: "
+              "it rounds floats to a narrower float type, such as f32 to "
+              "bf16; convert with tile.elementwise otherwise)";
 
   // The on-chip side is the tile; the global side is addressed by offsets.
   ShapedType tile = src == MemorySpace::Global ? dstShaped : srcShaped;
