@@ -27,6 +27,12 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     global, shared <-> fragment, shared -> tmem (`tcgen05.cp`), tmem <->
     fragment (`tcgen05.ld/st`).
 
+    Both sides have one element type, except that a copy from a fragment
+    to global or shared memory may round floats to a narrower float type
+    (f32 -> bf16 or f16, round to nearest even): an f32 accumulator is
+    stored as bf16 without a second fragment, e.g.
+    `tile.copy %acc[] to %C[%m, %n] : !tile.fragment<128x128xf32>, memref<?x?xbf16>`.
+
     Without a barrier the copy is complete for the whole CTA when the op
     returns. With `barrier %b[%i]` (global -> shared only) the copy is
     asynchronous: it is issued as TMA on sm_90+ and completes on that
