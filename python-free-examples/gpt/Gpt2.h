@@ -14,7 +14,10 @@
 //   x = x + linear(f)
 //
 // and the pass ends with the final layernorm (GPT2Model's output) and the
-// logits, linear(h) with the token embedding as the weight.
+// logits, linear(h) with the token embedding as the weight. Each residual
+// add runs fused into the layernorm after it (residual_layernorm_1024: x
+// updated in place, then normalised), so a block's last add happens at
+// the start of the next block, and the last one in the final layernorm.
 //
 //===----------------------------------------------------------------------===//
 
@@ -127,7 +130,12 @@ public:
     add("embedding", kEmbedding, embed);
     for (int l = 0; l < int(config.layers); ++l) {
       const Gpt2Layer &w = weights.layers[size_t(l)];
-      layernorm(modules, l, "layernorm", x, w.ln1w, w.ln1b, h);
+      // Layer 0 starts from the embedding; the others first add the
+      // previous block's MLP output.
+      if (l == 0)
+        layernorm(modules, l, "layernorm", w.ln1w, w.ln1b);
+      else
+        residualLayernorm(modules, l, w.ln1w, w.ln1b);
       linear(modules, l, "linear qkv", h, d, w.wqkv, w.bqkv.ptr(), 3 * d,
              false, qkv);
       BoundKernel &attention = bound(bindAttention(
@@ -137,16 +145,13 @@ public:
       add("attention", l, attention);
       linear(modules, l, "linear out", att, d, w.wo, w.bo.ptr(), d, false,
              proj);
-      residual(modules, l);
-      layernorm(modules, l, "layernorm", x, w.ln2w, w.ln2b, h);
+      residualLayernorm(modules, l, w.ln2w, w.ln2b);
       linear(modules, l, "linear fc+gelu", h, d, w.wfc, w.bfc.ptr(), 4 * d,
              true, fc);
       linear(modules, l, "linear proj", fc, 4 * d, w.wproj, w.bproj.ptr(), d,
              false, proj);
-      residual(modules, l);
     }
-    layernorm(modules, finalLayer(), "layernorm", x, weights.lnfw,
-              weights.lnfb, h);
+    residualLayernorm(modules, finalLayer(), weights.lnfw, weights.lnfb);
     linear(modules, logitsLayer(), "linear logits", h, d, weights.wte,
            noBias.ptr(), config.vocab, false, logits);
   }
@@ -178,22 +183,25 @@ private:
     steps.push_back({name, layer, [&kernel] { kernel.launch(); }});
   }
 
+  // h = layernorm(x).
   void layernorm(const Gpt2Modules &modules, int layer, const char *name,
-                 rt::DeviceBuffer &in, const Param &w, const Param &b,
-                 rt::DeviceBuffer &out) {
+                 const Param &w, const Param &b) {
     GptKernel &kernel = rowKernels.emplace_back(modules.rows.kernel(
         *kernelFor(Op::LayerNorm, config.dModel)));
-    kernel.bindRows(in.ptr(), out.ptr(), tokens, config.dModel, w.ptr(),
-                    b.ptr(), Gpt2Config::kEps);
+    kernel.bindRows(x.ptr(), h.ptr(), tokens, config.dModel, w.ptr(), b.ptr(),
+                    Gpt2Config::kEps);
     steps.push_back({name, layer, [&kernel] { kernel.launch(); }});
   }
 
-  // x = x + proj.
-  void residual(const Gpt2Modules &modules, int layer) {
-    GptKernel &kernel = rowKernels.emplace_back(
-        modules.rows.kernel(*kernelFor(Op::Residual, 0)));
-    kernel.bindFlat({x.ptr(), proj.ptr(), x.ptr()}, tokens * config.dModel);
-    steps.push_back({"residual add", layer, [&kernel] { kernel.launch(); }});
+  // x = x + proj, h = layernorm(x), in one kernel.
+  void residualLayernorm(const Gpt2Modules &modules, int layer,
+                         const Param &w, const Param &b) {
+    GptKernel &kernel = rowKernels.emplace_back(modules.rows.kernel(
+        *kernelFor(Op::ResidualLayerNorm, config.dModel)));
+    kernel.bindRows(x.ptr(), h.ptr(), tokens, config.dModel, w.ptr(), b.ptr(),
+                    Gpt2Config::kEps, proj.ptr());
+    steps.push_back(
+        {"residual+layernorm", layer, [&kernel] { kernel.launch(); }});
   }
 
   // out (tokens x n) = act(in (tokens x k) w^T + bias); persistent: one

@@ -43,6 +43,7 @@ inline constexpr KernelSpec kKernels[] = {
     {"softmax_4096", Op::Softmax, 512, 2, 4096},
     {"gelu", Op::Gelu, 128, 2048, 0},
     {"residual_add", Op::Residual, 128, 2048, 0},
+    {"residual_layernorm_1024", Op::ResidualLayerNorm, 128, 4, 1024},
 };
 
 /// The row kernel of `op` chosen for rows of n elements, or nullptr if no
@@ -65,7 +66,8 @@ inline const KernelSpec *kernelFor(Op op, int64_t n) {
 /// y for gelu, a, b and c for the residual add.
 inline size_t bytesMoved(Op op, int64_t m, int64_t n) {
   size_t elements = size_t(m) * size_t(n);
-  return (op == Op::Residual ? 3 : 2) * elements * 2;
+  int arrays = op == Op::ResidualLayerNorm ? 4 : op == Op::Residual ? 3 : 2;
+  return arrays * elements * 2;
 }
 
 /// The compiled files of each .mlir (paths from CMake, tile_add_kernel).
@@ -82,6 +84,8 @@ inline KernelFiles kernelFiles(Op op) {
     return {GPT_GELU_KERNEL_CUBIN, GPT_GELU_KERNEL_KINFO};
   case Op::Residual:
     return {GPT_RESIDUAL_KERNEL_CUBIN, GPT_RESIDUAL_KERNEL_KINFO};
+  case Op::ResidualLayerNorm: // in layernorm.mlir
+    return {GPT_LAYERNORM_KERNEL_CUBIN, GPT_LAYERNORM_KERNEL_KINFO};
   }
   throw rt::Error("unknown op");
 }
@@ -102,10 +106,13 @@ public:
                       std::to_string(spec.threads));
   }
 
-  /// layernorm (x, w, b, y, eps) or softmax (x, y) on M x N row-major
-  /// matrices; w and b (N elements) are ignored for softmax.
+  /// layernorm (x, w, b, y, eps), softmax (x, y) or the residual add and
+  /// layernorm (x, res, w, b, y, eps; x updated in place) on M x N
+  /// row-major matrices; w and b (N elements) and res are ignored where
+  /// the kernel takes none.
   void bindRows(CUdeviceptr x, CUdeviceptr y, int64_t m, int64_t n,
-                CUdeviceptr w = 0, CUdeviceptr b = 0, float eps = 0) {
+                CUdeviceptr w = 0, CUdeviceptr b = 0, float eps = 0,
+                CUdeviceptr res = 0) {
     if (!isRowOp(spec.op))
       throw rt::Error(std::string(spec.name) + " is not a row kernel");
     if (n > spec.maxN)
@@ -113,12 +120,14 @@ public:
                       std::to_string(spec.maxN) + " elements, not " +
                       std::to_string(n));
     std::vector<rt::MemRefArg> memrefs{{x, {m, n}, {n, 1}}};
-    if (spec.op == Op::LayerNorm) {
+    if (spec.op == Op::ResidualLayerNorm)
+      memrefs.push_back({res, {m, n}, {n, 1}});
+    if (isLayerNorm(spec.op)) {
       memrefs.push_back({w, {n}, {1}});
       memrefs.push_back({b, {n}, {1}});
     }
     memrefs.push_back({y, {m, n}, {n, 1}});
-    bind(memrefs, spec.op == Op::LayerNorm, eps, ceilDiv(m, spec.perCta));
+    bind(memrefs, isLayerNorm(spec.op), eps, ceilDiv(m, spec.perCta));
   }
 
   /// gelu (x, y) or the residual add (a, b, c) on vectors of n elements.

@@ -12,13 +12,23 @@
 
 namespace tile::examples::gpt {
 
-enum class Op { LayerNorm, Softmax, Gelu, Residual };
+/// ResidualLayerNorm is the residual add fused into the layernorm after
+/// it: x = x + res (in place), y = layernorm(x).
+enum class Op { LayerNorm, Softmax, Gelu, Residual, ResidualLayerNorm };
 
 /// Every op, in the order of the enum (GptModules indexes by it).
 inline constexpr Op kOps[] = {Op::LayerNorm, Op::Softmax, Op::Gelu,
-                              Op::Residual};
+                              Op::Residual, Op::ResidualLayerNorm};
 
-inline bool isRowOp(Op op) { return op == Op::LayerNorm || op == Op::Softmax; }
+inline bool isRowOp(Op op) {
+  return op == Op::LayerNorm || op == Op::Softmax ||
+         op == Op::ResidualLayerNorm;
+}
+
+/// The layernorms: they take a weight, a bias and eps.
+inline bool isLayerNorm(Op op) {
+  return op == Op::LayerNorm || op == Op::ResidualLayerNorm;
+}
 
 inline const char *opName(Op op) {
   switch (op) {
@@ -30,6 +40,8 @@ inline const char *opName(Op op) {
     return "gelu";
   case Op::Residual:
     return "residual";
+  case Op::ResidualLayerNorm:
+    return "residual+layernorm";
   }
   return "?";
 }

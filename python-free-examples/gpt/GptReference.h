@@ -196,6 +196,7 @@ struct Tolerance {
 inline Tolerance toleranceFor(Op op, int64_t n) {
   switch (op) {
   case Op::LayerNorm: // outputs of order 1
+  case Op::ResidualLayerNorm:
     return {2, std::ldexp(1.0, -10)};
   case Op::Softmax: // outputs of order 1/n, relative error of exp and 1/sum
     return {2, std::ldexp(1.0, -10) / double(n)};

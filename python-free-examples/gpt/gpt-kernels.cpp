@@ -106,6 +106,8 @@ bool checkOne(GptKernel &kernel, int64_t m, int64_t n) {
   std::vector<double> expected;
   // Inputs stay alive until the kernel has finished.
   std::vector<rt::DeviceBuffer> inputs;
+  // What else the kernel must have written (x, for the residual add).
+  std::function<bool()> checkInPlace = [] { return true; };
   switch (spec.op) {
   case Op::LayerNorm: {
     Bf16Data x = randomBf16(elements, -2, 2);
@@ -118,6 +120,38 @@ bool checkOne(GptKernel &kernel, int64_t m, int64_t n) {
     kernel.bindRows(inputs[0].ptr(), y.ptr(), m, n, inputs[1].ptr(),
                     inputs[2].ptr(), kEps);
     expected = layernormReference(x.values, w.values, b.values, m, n, kEps);
+    break;
+  }
+  case Op::ResidualLayerNorm: {
+    Bf16Data x = randomBf16(elements, -2, 2), res = randomBf16(elements, -1, 1);
+    std::uniform_real_distribution<float> shift(-2, 2);
+    shiftRows(x, m, n, [&](int64_t) { return shift(rng()); });
+    Bf16Data w = randomBf16(n, 0.5f, 1.5f), b = randomBf16(n, -0.25f, 0.25f);
+    for (Bf16Data *data : {&x, &res, &w, &b})
+      inputs.push_back(uploadBf16(data->bits));
+    kernel.bindRows(inputs[0].ptr(), y.ptr(), m, n, inputs[2].ptr(),
+                    inputs[3].ptr(), kEps, inputs[1].ptr());
+    // x + res rounded to bf16 once: the new x, exactly, and what is
+    // normalised.
+    std::vector<uint16_t> sum(elements);
+    std::vector<float> sumValues(elements);
+    for (size_t k = 0; k < elements; ++k) {
+      sum[k] = rt::floatToBf16(x.values[k] + res.values[k]);
+      sumValues[k] = rt::bf16ToFloat(sum[k]);
+    }
+    expected = layernormReference(sumValues, w.values, b.values, m, n, kEps);
+    checkInPlace = [&, sum] {
+      std::vector<uint16_t> got(elements);
+      inputs[0].download(got);
+      for (size_t k = 0; k < elements; ++k)
+        if (got[k] != sum[k]) {
+          std::printf("  MISMATCH %s: x at element %zu is 0x%04x, x + res is "
+                      "0x%04x\n",
+                      spec.name, k, got[k], sum[k]);
+          return false;
+        }
+      return true;
+    };
     break;
   }
   case Op::Softmax: {
@@ -151,7 +185,7 @@ bool checkOne(GptKernel &kernel, int64_t m, int64_t n) {
   std::vector<uint16_t> out(elements + kGuard);
   y.download(out);
   double worst = 0;
-  bool ok = compare(spec, m, n, out, expected, worst);
+  bool ok = compare(spec, m, n, out, expected, worst) && checkInPlace();
   if (isRowOp(spec.op))
     std::printf("  %-15s M=%-4lld N=%-5lld %s", spec.name, (long long)m,
                 (long long)n, ok ? "ok" : "FAILED");
@@ -219,11 +253,11 @@ interleavedMs(const std::vector<std::function<void()>> &contenders) {
 }
 
 /// The buffers of one bench run: x, y, z for the kernels (M x N each) and a
-/// copy's source and destination, as large as the residual add moves.
+/// copy's source and destination, as large as the largest kernel moves.
 struct BenchBuffers {
   BenchBuffers(size_t elements, const std::vector<uint16_t> &data)
       : x(elements * 2), y(elements * 2), z(elements * 2),
-        copySrc(bytesMoved(Op::Residual, 1, int64_t(elements)) / 2),
+        copySrc(bytesMoved(Op::ResidualLayerNorm, 1, int64_t(elements)) / 2),
         copyDst(copySrc.size()) {
     x.upload(data.data(), elements * 2);
     y.upload(data.data(), elements * 2);
@@ -243,7 +277,8 @@ void bench(const rt::Device &device, const GptModules &modules,
     maxElements = std::max(maxElements, size_t(size.rows) * size.cols);
   size_t l2 = size_t(device.attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
   std::printf("bench on %s: GB/s = bytes read + written / time (layernorm, "
-              "softmax, gelu: x and y; residual: a, b and c), each next to "
+              "softmax, gelu: x and y; residual: a, b and c; residual+layernorm: "
+              "x and res read, x and y written), each next to "
               "cuMemcpyDtoD moving as many bytes (half read, half written), "
               "interleaved; median ms per launch; sets: buffer sets taken in "
               "turn so that the data does not stay in the %zu MiB L2\n",
@@ -293,6 +328,10 @@ void bench(const rt::Device &device, const GptModules &modules,
           break;
         case Op::Residual:
           kernel.bindFlat({set.x.ptr(), set.y.ptr(), set.z.ptr()}, elements);
+          break;
+        case Op::ResidualLayerNorm: // x += y in place, z = layernorm(x)
+          kernel.bindRows(set.x.ptr(), set.z.ptr(), m, n, dw.ptr(), db.ptr(),
+                          kEps, set.y.ptr());
           break;
         }
       }

@@ -174,9 +174,13 @@ bool check(const Gpt2Config &c, const Gpt2Weights &weights,
                     weights.wpe.values()[size_t((t % seq) * d + j)]);
   bool ok = compare("embedding", x, expected);
 
+  // A block's last residual add runs fused into the next layernorm (Gpt2.h):
+  // after its steps, its output is x + proj, which the next step computes
+  // on the GPU (gpt-kernels checks that add, exactly).
   for (int l = 0; l < int(c.layers); ++l) {
     forward.run(l, l);
-    std::vector<float> next = download(forward.x, elements);
+    std::vector<float> next = addRounded(download(forward.x, elements),
+                                         download(forward.proj, elements));
     std::string name = "block " + std::to_string(l);
     ok &= compare(name.c_str(), next,
                   blockReference(c, weights.layers[size_t(l)], x, batch, seq));
