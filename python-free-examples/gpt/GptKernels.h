@@ -12,6 +12,7 @@
 
 #include "GptOps.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct KernelSpec {
   int64_t maxN;
 };
 
+/// maxN of the kernels that take rows of any length (in chunks).
+inline constexpr int64_t kAnyLength = INT64_MAX;
+
 // The kernel table. Row kernels of one op are chosen by N: the one with the
 // smallest maxN >= N (so layernorm_1024 for N = 768, layernorm_4096 for
 // N = 4096); the check tests each on the N it is chosen for.
@@ -39,8 +43,10 @@ inline constexpr KernelSpec kKernels[] = {
     // name              op             threads perCta maxN
     {"layernorm_1024", Op::LayerNorm, 128, 4, 1024},
     {"layernorm_4096", Op::LayerNorm, 512, 2, 4096},
+    {"layernorm_rows", Op::LayerNorm, 512, 1, kAnyLength},
     {"softmax_1024", Op::Softmax, 128, 4, 1024},
     {"softmax_4096", Op::Softmax, 512, 2, 4096},
+    {"softmax_rows", Op::Softmax, 512, 1, kAnyLength},
     {"gelu", Op::Gelu, 128, 2048, 0},
     {"residual_add", Op::Residual, 128, 2048, 0},
     {"residual_layernorm_1024", Op::ResidualLayerNorm, 128, 4, 1024},

@@ -187,10 +187,10 @@ bool checkOne(GptKernel &kernel, int64_t m, int64_t n) {
   double worst = 0;
   bool ok = compare(spec, m, n, out, expected, worst) && checkInPlace();
   if (isRowOp(spec.op))
-    std::printf("  %-15s M=%-4lld N=%-5lld %s", spec.name, (long long)m,
+    std::printf("  %-23s M=%-4lld N=%-5lld %s", spec.name, (long long)m,
                 (long long)n, ok ? "ok" : "FAILED");
   else
-    std::printf("  %-15s n=%-10lld %s", spec.name, (long long)n,
+    std::printf("  %-23s n=%-10lld %s", spec.name, (long long)n,
                 ok ? "ok" : "FAILED");
   if (ok)
     std::printf(" (worst error %.2f of tolerance)", worst);
@@ -200,7 +200,9 @@ bool checkOne(GptKernel &kernel, int64_t m, int64_t n) {
 
 bool check(const GptModules &modules, const char *filter) {
   const int64_t rowCounts[] = {1, 3, 37, 130};
-  const int64_t rowLengths[] = {1, 7, 64, 768, 1000, 1024, 1025, 3000, 4096};
+  const int64_t rowLengths[] = {1,    7,    64,    768,   1000,
+                                1024, 1025, 3000,  4096,  4097,
+                                8192, 10000, 65536};
   const int64_t vectorLengths[] = {1, 100, 2047, 2048, 2049, 1000003};
   bool ok = true;
   for (const KernelSpec &spec : kKernels) {
@@ -271,7 +273,8 @@ void bench(const rt::Device &device, const GptModules &modules,
   struct Size {
     int64_t rows, cols;
   };
-  const Size sizes[] = {{8192, 768}, {8192, 4096}, {65536, 768}};
+  // The three sizes, and rows past 4096 (the chunked kernels).
+  const Size sizes[] = {{8192, 768}, {8192, 4096}, {65536, 768}, {1024, 32768}};
   size_t maxElements = 0;
   for (Size size : sizes)
     maxElements = std::max(maxElements, size_t(size.rows) * size.cols);
@@ -283,7 +286,7 @@ void bench(const rt::Device &device, const GptModules &modules,
               "interleaved; median ms per launch; sets: buffer sets taken in "
               "turn so that the data does not stay in the %zu MiB L2\n",
               device.name().c_str(), l2 >> 20);
-  std::printf("  %-15s %13s %4s %9s %8s %9s %8s %7s\n", "kernel",
+  std::printf("  %-23s %13s %4s %9s %8s %9s %8s %7s\n", "kernel",
               "rows x cols", "sets", "ms", "GB/s", "copy ms", "GB/s", "ratio");
   // One set of random inputs for every size (the timing does not depend on
   // the values, but the exponentials should see real ones).
@@ -304,7 +307,7 @@ void bench(const rt::Device &device, const GptModules &modules,
       if (!spec && !matches(filter, opName(op)))
         continue;
       if (!spec) {
-        std::printf("  %-15s %6lld x %-6lld no kernel takes rows that long\n",
+        std::printf("  %-23s %6lld x %-6lld no kernel takes rows that long\n",
                     opName(op), (long long)m, (long long)n);
         continue;
       }
@@ -346,7 +349,7 @@ void bench(const rt::Device &device, const GptModules &modules,
            }});
       double kernelGBs = bytes / (ms[0] * 1e6);
       double copyGBs = 2.0 * copyBytes / (ms[1] * 1e6);
-      std::printf("  %-15s %6lld x %-6lld %4zu %9.4f %8.0f %9.4f %8.0f "
+      std::printf("  %-23s %6lld x %-6lld %4zu %9.4f %8.0f %9.4f %8.0f "
                   "%6.1f%%\n",
                   spec->name, (long long)m, (long long)n, setCount, ms[0],
                   kernelGBs, ms[1], copyGBs, 100.0 * kernelGBs / copyGBs);

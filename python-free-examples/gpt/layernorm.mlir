@@ -258,3 +258,103 @@ tile.kernel @residual_layernorm_1024(%x: memref<?x?xbf16>, %res: memref<?x?xbf16
   }
   tile.copy %xs[] to %y[%row, %c0] : !tile.fragment<4x1024xbf16>, memref<?x?xbf16>
 }
+
+// Rows of any length: one row per CTA of 512 threads, walked in chunks of
+// 4096 columns three times (the sum, the squared deviations from the mean,
+// then the output), the partial sums accumulated across chunks in 1x1
+// fragments. Used for rows longer than 4096, which do not fit in
+// registers; it reads x three times and writes y once, twice the traffic
+// of a copy of x.
+tile.kernel @layernorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref<?xbf16>,
+                            %y: memref<?x?xbf16>, %eps: f32) threads(512) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %chunk = arith.constant 4096 : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %row = gpu.block_id x
+  %n = memref.dim %x, %c1 : memref<?x?xbf16>
+  %n_i32 = arith.index_cast %n : index to i32
+  %n_f32 = arith.sitofp %n_i32 : i32 to f32
+  %inv_n = arith.divf %one, %n_f32 : f32
+  %w_row = memref.expand_shape %w [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
+  %b_row = memref.expand_shape %b [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
+
+  %xs = tile.alloc_fragment : !tile.fragment<1x4096xbf16>
+  %part = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  %total = tile.alloc_fragment : !tile.fragment<1x1xf32>
+
+  // mean = sum(x) / n.
+  tile.fill %total, %zero : !tile.fragment<1x1xf32>, f32
+  scf.for %c = %c0 to %n step %chunk {
+    tile.copy %x[%row, %c] to %xs[] : memref<?x?xbf16>, !tile.fragment<1x4096xbf16>
+    tile.reduce sum %xs into %part dim 1 : !tile.fragment<1x4096xbf16>, !tile.fragment<1x1xf32>
+    tile.elementwise ins(%total, %part : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>)
+                     outs(%total : !tile.fragment<1x1xf32>) {
+    ^bb0(%t: f32, %p: f32):
+      %s = arith.addf %t, %p : f32
+      tile.yield %s : f32
+    }
+  }
+  %mean = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  tile.elementwise ins(%total : !tile.fragment<1x1xf32>) outs(%mean : !tile.fragment<1x1xf32>) {
+  ^bb0(%s: f32):
+    %m = arith.mulf %s, %inv_n : f32
+    tile.yield %m : f32
+  }
+
+  // rstd = 1 / sqrt(sum((x - mean)^2) / n + eps), 0 past column n.
+  %d2 = tile.alloc_fragment : !tile.fragment<1x4096xf32>
+  tile.fill %total, %zero : !tile.fragment<1x1xf32>, f32
+  scf.for %c = %c0 to %n step %chunk {
+    tile.copy %x[%row, %c] to %xs[] : memref<?x?xbf16>, !tile.fragment<1x4096xbf16>
+    tile.elementwise ins(%xs, %mean : !tile.fragment<1x4096xbf16>, !tile.fragment<1x1xf32>)
+                     outs(%d2 : !tile.fragment<1x4096xf32>) {
+    ^bb0(%v: bf16, %m: f32, %i: index, %j: index):
+      %vf = arith.extf %v : bf16 to f32
+      %diff = arith.subf %vf, %m : f32
+      %col = arith.addi %c, %j : index
+      %inside = arith.cmpi ult, %col, %n : index
+      %dm = arith.select %inside, %diff, %zero : f32
+      %sq = arith.mulf %dm, %dm : f32
+      tile.yield %sq : f32
+    }
+    tile.reduce sum %d2 into %part dim 1 : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>
+    tile.elementwise ins(%total, %part : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>)
+                     outs(%total : !tile.fragment<1x1xf32>) {
+    ^bb0(%t: f32, %p: f32):
+      %s = arith.addf %t, %p : f32
+      tile.yield %s : f32
+    }
+  }
+  %rstd = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  tile.elementwise ins(%total : !tile.fragment<1x1xf32>) outs(%rstd : !tile.fragment<1x1xf32>) {
+  ^bb0(%s: f32):
+    %var = arith.mulf %s, %inv_n : f32
+    %ve = arith.addf %var, %eps : f32
+    %r = math.rsqrt %ve : f32
+    tile.yield %r : f32
+  }
+
+  // y = (x - mean) * rstd * w + b, chunk by chunk.
+  %ws = tile.alloc_fragment : !tile.fragment<1x4096xbf16>
+  %bs = tile.alloc_fragment : !tile.fragment<1x4096xbf16>
+  scf.for %c = %c0 to %n step %chunk {
+    tile.copy %x[%row, %c] to %xs[] : memref<?x?xbf16>, !tile.fragment<1x4096xbf16>
+    tile.copy %w_row[%c0, %c] to %ws[] : memref<1x?xbf16>, !tile.fragment<1x4096xbf16>
+    tile.copy %b_row[%c0, %c] to %bs[] : memref<1x?xbf16>, !tile.fragment<1x4096xbf16>
+    tile.elementwise ins(%xs, %mean, %rstd, %ws, %bs : !tile.fragment<1x4096xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x4096xbf16>, !tile.fragment<1x4096xbf16>)
+                     outs(%xs : !tile.fragment<1x4096xbf16>) {
+    ^bb0(%v: bf16, %m: f32, %r: f32, %wv: bf16, %bv: bf16):
+      %vf = arith.extf %v : bf16 to f32
+      %dv = arith.subf %vf, %m : f32
+      %wf = arith.extf %wv : bf16 to f32
+      %bf = arith.extf %bv : bf16 to f32
+      %t = arith.mulf %dv, %r : f32
+      %u = math.fma %t, %wf, %bf : f32
+      %o = arith.truncf %u : f32 to bf16
+      tile.yield %o : bf16
+    }
+    tile.copy %xs[] to %y[%row, %c] : !tile.fragment<1x4096xbf16>, memref<?x?xbf16>
+  }
+}
