@@ -59,6 +59,13 @@ tile.kernel @linear(%A: memref<?x?xbf16>, %W: memref<?x?xbf16>,
     %m0 = arith.muli %pm, %c128 : index
     %n0 = arith.muli %pn, %c128 : index
 
+    // The tile's bias columns, loaded before the main loop so that their
+    // latency hides behind it rather than delaying the epilogue.
+    scf.if %has_bias {
+      tile.copy %bias_row[%c0, %n0] to %b[] : memref<1x?xbf16>, !tile.fragment<1x128xbf16>
+    } else {
+      tile.fill %b, %zero_bf16 : !tile.fragment<1x128xbf16>, bf16
+    }
     tile.fill %acc, %zero : !tile.fragment<128x128xf32>, f32
     tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(4) warp_specialized {
       %k0 = arith.muli %kt, %c64 : index
@@ -72,11 +79,6 @@ tile.kernel @linear(%A: memref<?x?xbf16>, %W: memref<?x?xbf16>,
             !tile.fragment<128x128xf32>
     }
 
-    scf.if %has_bias {
-      tile.copy %bias_row[%c0, %n0] to %b[] : memref<1x?xbf16>, !tile.fragment<1x128xbf16>
-    } else {
-      tile.fill %b, %zero_bf16 : !tile.fragment<1x128xbf16>, bf16
-    }
     tile.elementwise ins(%acc, %b : !tile.fragment<128x128xf32>, !tile.fragment<1x128xbf16>)
                      outs(%acc : !tile.fragment<128x128xf32>) {
     ^bb0(%a: f32, %bias_bf16: bf16):
