@@ -92,6 +92,11 @@ struct Gpt2Modules {
 };
 
 /// Every launch of a forward pass of `batch` sequences of `seq` tokens.
+/// The attention kernel takes sequences of a multiple of 128 tokens, so
+/// each sequence is padded to `paddedSeq` (token 0 at the positions after
+/// it): GPT-2's attention is causal, so no real token sees a padding one,
+/// and every other step works row by row. The buffers hold
+/// `rows` = batch x paddedSeq rows; `realRows` picks the sequences' own.
 class Gpt2Forward {
 public:
   /// Where a step belongs: the embedding, layer 0 .. layers - 1, the final
@@ -109,15 +114,18 @@ public:
   Gpt2Forward(const Gpt2Config &config, const Gpt2Weights &weights,
               const Gpt2Modules &modules, const rt::Device &device,
               int64_t batch, int64_t seq)
-      : config(config), batch(batch), seq(seq), tokens(batch * seq),
+      : config(config), batch(batch), seq(seq),
+        paddedSeq((seq + kAttentionTile - 1) / kAttentionTile * kAttentionTile),
+        tokens(batch * paddedSeq),
         x(bytes(config.dModel)), h(bytes(config.dModel)),
         qkv(bytes(3 * config.dModel)), att(bytes(config.dModel)),
         proj(bytes(config.dModel)), fc(bytes(4 * config.dModel)),
         logits(bytes(config.vocab)), noBias(size_t(config.vocab) * 2),
         tokenIds(size_t(tokens) * 4), smCount(device.smCount()) {
-    if (seq > config.maxSeq)
-      throw rt::Error("gpt2: sequences of at most " +
-                      std::to_string(config.maxSeq) + " tokens");
+    if (seq < 1 || seq > config.maxSeq || paddedSeq > config.maxSeq)
+      throw rt::Error("gpt2: sequences of 1 to " +
+                      std::to_string(config.maxSeq) + " tokens, not " +
+                      std::to_string(seq));
     noBias.fillBytes(0);
     int64_t d = config.dModel;
     BoundKernel &embed = bound(modules.embedding, "embedding");
@@ -125,7 +133,7 @@ public:
         .memref(weights.wte.ptr(), {config.vocab, d})
         .memref(weights.wpe.ptr(), {config.maxSeq, d})
         .memref(x.ptr(), {tokens, d})
-        .scalar<int64_t>(seq)
+        .scalar<int64_t>(paddedSeq)
         .grid({unsigned(tokens), 1, 1});
     add("embedding", kEmbedding, embed);
     for (int l = 0; l < int(config.layers); ++l) {
@@ -140,7 +148,7 @@ public:
              false, qkv);
       BoundKernel &attention = bound(bindAttention(
           modules.attention,
-          {batch, config.heads, seq, config.headDim(), /*causal=*/true},
+          {batch, config.heads, paddedSeq, config.headDim(), /*causal=*/true},
           qkv.ptr(), att.ptr()));
       add("attention", l, attention);
       linear(modules, l, "linear out", att, d, w.wo, w.bo.ptr(), d, false,
@@ -156,7 +164,28 @@ public:
            noBias.ptr(), config.vocab, false, logits);
   }
 
-  void setTokens(const std::vector<int32_t> &ids) { tokenIds.upload(ids); }
+  /// The batch x seq token ids, sequence after sequence.
+  void setTokens(const std::vector<int32_t> &ids) {
+    if (ids.size() != size_t(batch * seq))
+      throw rt::Error("gpt2: expected " + std::to_string(batch * seq) +
+                      " token ids, got " + std::to_string(ids.size()));
+    std::vector<int32_t> padded(size_t(tokens), 0);
+    for (int64_t b = 0; b < batch; ++b)
+      std::copy_n(ids.begin() + b * seq, seq, padded.begin() + b * paddedSeq);
+    tokenIds.upload(padded);
+  }
+
+  /// The rows of the sequences' own tokens (batch x seq of `width`) of
+  /// `all` (rows x width).
+  std::vector<float> realRows(const std::vector<float> &all,
+                              int64_t width) const {
+    std::vector<float> real;
+    real.reserve(size_t(batch * seq * width));
+    for (int64_t b = 0; b < batch; ++b)
+      real.insert(real.end(), all.begin() + b * paddedSeq * width,
+                  all.begin() + (b * paddedSeq + seq) * width);
+    return real;
+  }
 
   /// Launches the steps of layers [first, last].
   void run(int first, int last) {
@@ -166,7 +195,8 @@ public:
   }
 
   const Gpt2Config config;
-  const int64_t batch, seq, tokens;
+  /// `tokens` is the rows the kernels see: batch x paddedSeq.
+  const int64_t batch, seq, paddedSeq, tokens;
   rt::DeviceBuffer x, h, qkv, att, proj, fc, logits, noBias, tokenIds;
   std::vector<Step> steps;
 

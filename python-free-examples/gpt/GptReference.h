@@ -123,15 +123,18 @@ inline std::vector<double> residualReference(const std::vector<float> &a,
 /// hd columns each; the result is B*S rows of H*hd columns,
 /// softmax(q k^T / sqrt(hd)) v per sequence and head, keys after the query
 /// left out when causal.
-/// With `roundP`, each probability multiplies v rounded to bf16 (divided
-/// by the sum of the unrounded ones), as the kernel does: exactly what it
-/// computes when the keys are one tile of 128.
+/// With `roundP`, the probabilities are rounded to bf16 where the kernel
+/// rounds them: it walks the keys in tiles of 128, takes exp(s - m_t)
+/// against the running maximum m_t of the tiles so far, rounds that to
+/// bf16 before multiplying v, and rescales by exp(m_t - m) once the final
+/// maximum m is known; the sum divided by is of the unrounded ones.
 inline std::vector<double>
 attentionReference(const std::vector<float> &qkv, int64_t batch, int64_t heads,
                    int64_t seq, int64_t hd, bool causal, bool roundP = false) {
+  constexpr int64_t kTile = 128;
   int64_t width = heads * hd, stride = 3 * width;
   std::vector<double> out(size_t(batch * seq) * width);
-  std::vector<double> p(seq);
+  std::vector<double> s(seq), runningMax(seq);
   double scale = 1.0 / std::sqrt(double(hd));
   for (int64_t b = 0; b < batch; ++b)
     for (int64_t h = 0; h < heads; ++h)
@@ -144,20 +147,27 @@ attentionReference(const std::vector<float> &qkv, int64_t batch, int64_t heads,
           double dot = 0;
           for (int64_t d = 0; d < hd; ++d)
             dot += double(q[d]) * k[d];
-          p[j] = dot * scale;
-          max = std::max(max, p[j]);
+          s[j] = dot * scale;
+        }
+        // The running maximum after each key's tile.
+        for (int64_t t = 0; t < keys; t += kTile) {
+          for (int64_t j = t; j < std::min(keys, t + kTile); ++j)
+            max = std::max(max, s[j]);
+          for (int64_t j = t; j < std::min(keys, t + kTile); ++j)
+            runningMax[j] = max;
         }
         for (int64_t j = 0; j < keys; ++j)
-          sum += p[j] = std::exp(p[j] - max);
+          sum += std::exp(s[j] - max);
         double *o = &out[size_t(b * seq + i) * width + h * hd];
         for (int64_t j = 0; j < keys; ++j) {
           const float *v =
               &qkv[size_t(b * seq + j) * stride + 2 * width + h * hd];
-          double weight =
-              (roundP ? rt::bf16ToFloat(rt::floatToBf16(float(p[j]))) : p[j]) /
-              sum;
+          double p = std::exp(s[j] - max);
+          if (roundP)
+            p = rt::bf16ToFloat(rt::floatToBf16(float(std::exp(s[j] - runningMax[j])))) *
+                std::exp(runningMax[j] - max);
           for (int64_t d = 0; d < hd; ++d)
-            o[d] += weight * v[d];
+            o[d] += p / sum * v[d];
         }
       }
   return out;
