@@ -83,3 +83,37 @@ tile.kernel @synchronous(%A: memref<?x?xf32>, %C: memref<?x?xf32>, %kt: index) t
     tile.copy %x[] to %C[%k, %c0] : !tile.fragment<8x32xf32>, memref<?x?xf32>
   }
 }
+
+// -----
+
+// Fragments carried across iterations (flash attention's running row max):
+// %m is allocated and filled before the loop and updated by every
+// iteration from the gemm's result (a reduction and an element-wise op in
+// the body). All of it is the consumers': the reduction, the element-wise
+// op and the fragments move into their region, after each iteration's
+// wait on its full slot; the producer only loads.
+tile.kernel @carried(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %M: memref<?x?xf32>, %kt: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %neg_inf = arith.constant 0xFF800000 : f32
+  %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %s = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %row_max = tile.alloc_fragment : !tile.fragment<64x1xf32>
+  %m = tile.alloc_fragment : !tile.fragment<64x1xf32>
+  tile.fill %m, %neg_inf : !tile.fragment<64x1xf32>, f32
+  tile.pipelined_for %k = %c0 to %kt step %c1 stages(2) warp_specialized {
+    %k0 = arith.muli %k, %c64 : index
+    tile.copy %A[%c0, %k0] to %As[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %k0] to %Bs[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs, %s {transpose_b, clear_accum} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+    tile.reduce max %s into %row_max dim 1 : !tile.fragment<64x64xf32>, !tile.fragment<64x1xf32>
+    tile.elementwise ins(%m, %row_max : !tile.fragment<64x1xf32>, !tile.fragment<64x1xf32>) outs(%m : !tile.fragment<64x1xf32>) {
+    ^bb0(%old: f32, %new: f32):
+      %mx = arith.maximumf %old, %new : f32
+      tile.yield %mx : f32
+    }
+  }
+  tile.copy %m[] to %M[%c0, %c0] : !tile.fragment<64x1xf32>, memref<?x?xf32>
+}
