@@ -70,6 +70,7 @@ broadcastAccess(Operation *op, Value input, const Distribution &dist) {
                        cast<FragmentLayoutAttrInterface>(expected),
                        type.getShape()))
     layout = expected;
+  Attribute readAs = layout; // checked below to be a slice chain
   SmallVector<int64_t> shape(type.getShape());
   SmallVector<std::pair<SliceLayoutAttr, SmallVector<int64_t>>> chain;
   while (auto slice = dyn_cast_or_null<SliceLayoutAttr>(layout)) {
@@ -83,8 +84,8 @@ broadcastAccess(Operation *op, Value input, const Distribution &dist) {
            << dist.layout << " (leave broadcast inputs' layouts to "
            << "tile-assign-layouts)";
   BroadcastAccess access;
-  access.width = cast<FragmentLayoutAttrInterface>(expected)
-                     .getRunWidth(type.getShape());
+  access.width = cast<FragmentLayoutAttrInterface>(readAs).getRunWidth(
+      type.getShape());
   // From the distribution's runs through each slice, innermost first.
   for (int64_t r = 0; r < dist.runsPerThread(); ++r)
     access.runOf.push_back(r);
