@@ -89,9 +89,15 @@ tile::rt::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
   return os.str();
 }
 
+const tile::rt::KernelInfo *
+tile::rt::firstNeedingNvshmem(const std::vector<KernelInfo> &infos) {
+  auto it = std::find_if(infos.begin(), infos.end(),
+                         [](const KernelInfo &k) { return k.linksNvshmem; });
+  return it == infos.end() ? nullptr : &*it;
+}
+
 bool tile::rt::needsNvshmem(const std::vector<KernelInfo> &infos) {
-  return std::any_of(infos.begin(), infos.end(),
-                     [](const KernelInfo &k) { return k.linksNvshmem; });
+  return firstNeedingNvshmem(infos) != nullptr;
 }
 
 //===----------------------------------------------------------------------===//

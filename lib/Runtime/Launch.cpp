@@ -56,17 +56,14 @@ Module Module::loadCubinFile(const std::string &path,
 
 Module Module::loadImage(const void *image, size_t bytes,
                          const std::vector<KernelInfo> &infos) {
-  auto needing =
-      std::find_if(infos.begin(), infos.end(),
-                   [](const KernelInfo &k) { return k.linksNvshmem; });
-  if (needing == infos.end())
+  if (!needsNvshmem(infos))
     return loadImage(image, bytes);
   if (!image || bytes == 0)
     throw Error("Module::loadImage: empty image");
   // NVSHMEM before the driver: its absence is what the user must fix.
   std::string why;
   if (!nvshmemAvailable(&why))
-    throw Error("kernel '" + needing->name + "' " + why);
+    throw Error("kernel '" + firstNeedingNvshmem(infos)->name + "' " + why);
   // Initialising makes the PE's device current, which is the link target.
   nvshmemInit();
   std::string linked = detail::linkWithNvshmem(image, bytes);

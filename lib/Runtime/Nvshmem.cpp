@@ -43,8 +43,6 @@ constexpr char kHowToInstall[] =
 // Environment
 //===----------------------------------------------------------------------===//
 
-std::string env(const char *name) { return getEnv(name); }
-
 /// A non-negative decimal integer, or an Error naming the variable.
 int parseEnvInt(const char *name, const std::string &value) {
   char *end = nullptr;
@@ -59,8 +57,6 @@ int parseEnvInt(const char *name, const std::string &value) {
 //===----------------------------------------------------------------------===//
 // Discovery
 //===----------------------------------------------------------------------===//
-
-bool isFile(const std::string &path) { return isRegularFile(path); }
 
 bool isDirectory(const std::string &path) {
   struct stat st;
@@ -100,7 +96,7 @@ std::string findIncludeDir(const std::string &dir, const std::string &libDir) {
     candidates.push_back("/usr/include/nvshmem_" + dir.substr(slash + 1));
   candidates.push_back("/usr/include/nvshmem");
   for (const std::string &candidate : candidates)
-    if (isFile(candidate + "/nvshmem.h"))
+    if (isRegularFile(candidate + "/nvshmem.h"))
       return candidate;
   return "";
 }
@@ -116,10 +112,10 @@ bool probe(const std::string &where, const std::string &origin,
   for (const char *sub : {"/lib", "/lib64", ""}) {
     std::string libDir = dir + sub;
     std::string host = libDir + "/" + kHostLibrary;
-    if (!isFile(host))
+    if (!isRegularFile(host))
       continue;
     std::string device = libDir + "/" + kDeviceLibrary;
-    if (!isFile(device)) {
+    if (!isRegularFile(device)) {
       log.incomplete.push_back(libDir);
       continue;
     }
@@ -181,11 +177,11 @@ bool searchLoaderPath(NvshmemInstall &install, SearchLog &log) {
 /// site-packages and dist-packages folders of the Pythons one would use.
 std::vector<std::string> pythonSiteFolders() {
   std::vector<std::string> roots;
-  if (std::string venv = env("VIRTUAL_ENV"); !venv.empty())
+  if (std::string venv = getEnv("VIRTUAL_ENV"); !venv.empty())
     roots.push_back(venv);
   // A python3 on PATH that is not a system one (a virtual environment,
   // /opt/...): its prefix is the folder above its bin/.
-  std::string path = env("PATH");
+  std::string path = getEnv("PATH");
   for (size_t start = 0; start <= path.size();) {
     size_t end = path.find(':', start);
     if (end == std::string::npos)
@@ -195,7 +191,7 @@ std::vector<std::string> pythonSiteFolders() {
       roots.push_back(dir + "/..");
     start = end + 1;
   }
-  if (std::string home = env("HOME"); !home.empty())
+  if (std::string home = getEnv("HOME"); !home.empty())
     roots.push_back(home + "/.local");
   roots.push_back("/usr/local");
   roots.push_back("/usr");
@@ -287,7 +283,7 @@ void pointAtPlugins(const std::string &libraryDir) {
   };
   for (const auto &plugin : plugins) {
     std::string path = libraryDir + "/" + plugin.file;
-    if (isFile(path))
+    if (isRegularFile(path))
       setenv(plugin.variable, path.c_str(), /*overwrite=*/0);
   }
 }
@@ -399,7 +395,7 @@ NvshmemInitAttr defaultInitAttr() {
 int launcherWorldSize(std::string &variable) {
   for (const char *name :
        {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"}) {
-    std::string value = env(name);
+    std::string value = getEnv(name);
     if (value.empty())
       continue;
     variable = std::string(name) + "=" + value;
@@ -563,7 +559,7 @@ bool tile::rt::detail::isRegularFile(const std::string &path) {
 bool tile::rt::findNvshmem(NvshmemInstall &install, std::string *why) {
   try {
     SearchLog log;
-    std::string home = env("NVSHMEM_HOME");
+    std::string home = getEnv("NVSHMEM_HOME");
     if (!home.empty()) {
       // Set by the user: the only place to look.
       if (probe(home, "NVSHMEM_HOME", install, log))
@@ -626,14 +622,14 @@ std::string tile::rt::nvshmemVersion() {
 
 NvshmemBootstrap tile::rt::detail::planNvshmemBootstrap() {
   NvshmemBootstrap plan;
-  std::string uid = env(nvshmemenv::kUniqueId);
-  std::string bootstrap = env(nvshmemenv::kNvshmemBootstrap);
+  std::string uid = getEnv(nvshmemenv::kUniqueId);
+  std::string bootstrap = getEnv(nvshmemenv::kNvshmemBootstrap);
   std::string launcher;
   int launcherSize = launcherWorldSize(launcher);
   if (!uid.empty()) {
     fromHex(uid); // Checks it.
     auto required = [](const char *name) {
-      std::string value = env(name);
+      std::string value = getEnv(name);
       if (value.empty())
         throw Error(std::string("nvshmemInit: ") + nvshmemenv::kUniqueId +
                     " is set but " + name +
@@ -679,7 +675,7 @@ std::string tile::rt::nvshmemCreateUniqueId() {
 int tile::rt::nvshmemLocalRank() {
   for (const char *name : {nvshmemenv::kLocalRank, "OMPI_COMM_WORLD_LOCAL_RANK",
                            "MPI_LOCALRANKID", "SLURM_LOCALID"}) {
-    std::string value = env(name);
+    std::string value = getEnv(name);
     if (!value.empty())
       return parseEnvInt(name, value);
   }

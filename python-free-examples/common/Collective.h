@@ -192,7 +192,7 @@ public:
   /// `chunks` chunks a part on every PE and returns this PE's Y.
   std::vector<float> exchange(const std::vector<float> &values, size_t chunks) {
     x.upload(values);
-    y.fillBytes(0xFF);
+    poison(y);
     rt::nvshmemBarrierAll(); // no peer writes Y before it is poisoned
     launch(chunks);
     rt::synchronize();

@@ -66,7 +66,7 @@ inline std::string kernelFile(const std::string &builtPath) {
 
 /// Poisons a device buffer with 0xFF bytes: NaN in every float format, so an
 /// element the kernel forgot to write fails the check.
-inline void poison(tile::rt::DeviceBuffer &buffer) { buffer.fillBytes(0xFF); }
+inline void poison(tile::rt::DeviceMemory &buffer) { buffer.fillBytes(0xFF); }
 
 } // namespace tile::examples
 

@@ -85,7 +85,7 @@ struct Gpt2Weights {
 
 /// The compiled kernels, loaded once.
 struct Gpt2Modules {
-  GptModules rows; // layernorm, softmax, gelu, residual
+  GptModules rows; // layernorm (and residual+layernorm), softmax, gelu, residual
   KernelModule linear{GPT_LINEAR_KERNEL_CUBIN, GPT_LINEAR_KERNEL_KINFO};
   KernelModule embedding{GPT_EMBEDDING_KERNEL_CUBIN, GPT_EMBEDDING_KERNEL_KINFO};
   KernelModule attention = loadAttention();
@@ -161,7 +161,7 @@ public:
     }
     residualLayernorm(modules, finalLayer(), weights.lnfw, weights.lnfb);
     linear(modules, logitsLayer(), "linear logits", h, d, weights.wte,
-           noBias.ptr(), config.vocab, false, logits);
+           /*bias=*/0, config.vocab, false, logits);
   }
 
   /// The batch x seq token ids, sequence after sequence.
@@ -216,8 +216,8 @@ private:
   // h = layernorm(x).
   void layernorm(const Gpt2Modules &modules, int layer, const char *name,
                  const Param &w, const Param &b) {
-    GptKernel &kernel = rowKernels.emplace_back(modules.rows.kernel(
-        *kernelFor(Op::LayerNorm, config.dModel)));
+    GptKernel &kernel = rowKernels.emplace_back(
+        *kernelFor(Op::LayerNorm, config.dModel), modules.rows);
     kernel.bindRows(x.ptr(), h.ptr(), tokens, config.dModel, w.ptr(), b.ptr(),
                     Gpt2Config::kEps);
     steps.push_back({name, layer, [&kernel] { kernel.launch(); }});
@@ -226,16 +226,17 @@ private:
   // x = x + proj, h = layernorm(x), in one kernel.
   void residualLayernorm(const Gpt2Modules &modules, int layer,
                          const Param &w, const Param &b) {
-    GptKernel &kernel = rowKernels.emplace_back(modules.rows.kernel(
-        *kernelFor(Op::ResidualLayerNorm, config.dModel)));
+    GptKernel &kernel = rowKernels.emplace_back(
+        *kernelFor(Op::ResidualLayerNorm, config.dModel), modules.rows);
     kernel.bindRows(x.ptr(), h.ptr(), tokens, config.dModel, w.ptr(), b.ptr(),
                     Gpt2Config::kEps, proj.ptr());
     steps.push_back(
         {"residual+layernorm", layer, [&kernel] { kernel.launch(); }});
   }
 
-  // out (tokens x n) = act(in (tokens x k) w^T + bias); persistent: one
-  // CTA per SM at most.
+  // out (tokens x n) = act(in (tokens x k) w^T + bias), no bias where
+  // `bias` is 0 (the kernel still takes a memref: noBias, n zeros);
+  // persistent: one CTA per SM at most.
   void linear(const Gpt2Modules &modules, int layer, const char *name,
               rt::DeviceBuffer &in, int64_t k, const Param &w,
               CUdeviceptr bias, int64_t n, bool gelu, rt::DeviceBuffer &out) {
@@ -243,9 +244,9 @@ private:
     BoundKernel &kernel = bound(modules.linear, "linear");
     kernel.memref(in.ptr(), {tokens, k})
         .memref(w.ptr(), {n, k})
-        .memref(bias, {n})
+        .memref(bias ? bias : noBias.ptr(), {n})
         .memref(out.ptr(), {tokens, n})
-        .scalar<uint8_t>(bias != noBias.ptr())
+        .scalar<uint8_t>(bias != 0)
         .scalar<uint8_t>(gelu)
         .grid({unsigned(std::min<int64_t>(tiles, smCount)), 1, 1});
     add(name, layer, kernel);

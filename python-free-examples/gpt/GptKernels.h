@@ -10,9 +10,12 @@
 #ifndef TILE_EXAMPLES_GPT_GPTKERNELS_H
 #define TILE_EXAMPLES_GPT_GPTKERNELS_H
 
+#include "BoundKernel.h"
 #include "GptOps.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,41 +79,47 @@ inline size_t bytesMoved(Op op, int64_t m, int64_t n) {
   return arrays * elements * 2;
 }
 
-/// The compiled files of each .mlir (paths from CMake, tile_add_kernel).
-struct KernelFiles {
-  const char *cubin, *kinfo;
-};
-inline KernelFiles kernelFiles(Op op) {
+/// The .mlir files of the table's kernels, in the order GptModules loads
+/// them, and the one holding each op's kernels.
+enum class GptFile { LayerNorm, Softmax, Gelu, Residual, Count };
+inline GptFile fileOf(Op op) {
   switch (op) {
   case Op::LayerNorm:
-    return {GPT_LAYERNORM_KERNEL_CUBIN, GPT_LAYERNORM_KERNEL_KINFO};
-  case Op::Softmax:
-    return {GPT_SOFTMAX_KERNEL_CUBIN, GPT_SOFTMAX_KERNEL_KINFO};
-  case Op::Gelu:
-    return {GPT_GELU_KERNEL_CUBIN, GPT_GELU_KERNEL_KINFO};
-  case Op::Residual:
-    return {GPT_RESIDUAL_KERNEL_CUBIN, GPT_RESIDUAL_KERNEL_KINFO};
   case Op::ResidualLayerNorm: // in layernorm.mlir
-    return {GPT_LAYERNORM_KERNEL_CUBIN, GPT_LAYERNORM_KERNEL_KINFO};
+    return GptFile::LayerNorm;
+  case Op::Softmax:
+    return GptFile::Softmax;
+  case Op::Gelu:
+    return GptFile::Gelu;
+  case Op::Residual:
+    return GptFile::Residual;
   }
   throw rt::Error("unknown op");
 }
 
-/// One kernel of the table, loaded, with its arguments bound by bindRows or
-/// bindFlat and launched by launch().
+/// The .mlir files, each loaded once (paths from CMake, tile_add_kernel).
+class GptModules {
+public:
+  GptModules() {
+    modules.emplace_back(GPT_LAYERNORM_KERNEL_CUBIN, GPT_LAYERNORM_KERNEL_KINFO);
+    modules.emplace_back(GPT_SOFTMAX_KERNEL_CUBIN, GPT_SOFTMAX_KERNEL_KINFO);
+    modules.emplace_back(GPT_GELU_KERNEL_CUBIN, GPT_GELU_KERNEL_KINFO);
+    modules.emplace_back(GPT_RESIDUAL_KERNEL_CUBIN, GPT_RESIDUAL_KERNEL_KINFO);
+  }
+  const KernelModule &of(Op op) const {
+    return modules[static_cast<size_t>(fileOf(op))];
+  }
+
+private:
+  std::vector<KernelModule> modules;
+};
+
+/// One kernel of the table, its arguments bound by bindRows or bindFlat
+/// (again for each new problem) and launched by launch().
 class GptKernel {
 public:
-  GptKernel(const KernelSpec &spec, const rt::Module &module,
-            const std::vector<rt::KernelInfo> &infos)
-      : spec(spec), info(rt::findKernel(infos, spec.name)),
-        kernel(module.kernel(spec.name)) {
-    unsigned threads = info.block.x * info.block.y * info.block.z;
-    if (threads != spec.threads)
-      throw rt::Error(std::string("kernel '") + spec.name + "': its .kinfo says " +
-                      std::to_string(threads) +
-                      " threads, the table in GptKernels.h says " +
-                      std::to_string(spec.threads));
-  }
+  GptKernel(const KernelSpec &spec, const GptModules &modules)
+      : spec(spec), module(&modules.of(spec.op)) {}
 
   /// layernorm (x, w, b, y, eps), softmax (x, y) or the residual add and
   /// layernorm (x, res, w, b, y, eps; x updated in place) on M x N
@@ -125,80 +134,54 @@ public:
       throw rt::Error(std::string(spec.name) + " takes rows of at most " +
                       std::to_string(spec.maxN) + " elements, not " +
                       std::to_string(n));
-    std::vector<rt::MemRefArg> memrefs{{x, {m, n}, {n, 1}}};
+    BoundKernel &kernel = rebind();
+    kernel.memref(x, {m, n});
     if (spec.op == Op::ResidualLayerNorm)
-      memrefs.push_back({res, {m, n}, {n, 1}});
-    if (isLayerNorm(spec.op)) {
-      memrefs.push_back({w, {n}, {1}});
-      memrefs.push_back({b, {n}, {1}});
-    }
-    memrefs.push_back({y, {m, n}, {n, 1}});
-    bind(memrefs, isLayerNorm(spec.op), eps, ceilDiv(m, spec.perCta));
+      kernel.memref(res, {m, n});
+    if (isLayerNorm(spec.op))
+      kernel.memref(w, {n}).memref(b, {n});
+    kernel.memref(y, {m, n});
+    if (isLayerNorm(spec.op))
+      kernel.scalar<float>(eps);
+    kernel.grid({ceilDiv(m, spec.perCta), 1, 1});
   }
 
   /// gelu (x, y) or the residual add (a, b, c) on vectors of n elements.
   void bindFlat(const std::vector<CUdeviceptr> &buffers, int64_t n) {
     if (isRowOp(spec.op))
       throw rt::Error(std::string(spec.name) + " is a row kernel");
-    std::vector<rt::MemRefArg> memrefs;
+    BoundKernel &kernel = rebind();
     for (CUdeviceptr buffer : buffers)
-      memrefs.push_back({buffer, {n}, {1}});
-    bind(memrefs, false, 0, ceilDiv(n, spec.perCta));
+      kernel.memref(buffer, {n});
+    kernel.grid({ceilDiv(n, spec.perCta), 1, 1});
   }
 
-  void launch() { rt::launch(kernel, config, args); }
+  void launch() {
+    if (!bound)
+      throw rt::Error(std::string(spec.name) + " launched before binding");
+    bound->launch();
+  }
   const KernelSpec &kernelSpec() const { return spec; }
-  const rt::LaunchConfig &launchConfig() const { return config; }
 
 private:
   static unsigned ceilDiv(int64_t a, int64_t b) {
-    return static_cast<unsigned>((a + b - 1) / b);
+    return std::max(1u, static_cast<unsigned>((a + b - 1) / b));
   }
 
-  // The memrefs in argument order, then the f32 scalar if `withScalar` (the
-  // last argument), then the tensor maps the .kinfo asks for, if any.
-  void bind(const std::vector<rt::MemRefArg> &memrefs, bool withScalar,
-            float scalar, unsigned blocks) {
-    args = rt::ArgPack();
-    tensorMaps.clear();
-    for (const rt::MemRefArg &memref : memrefs)
-      args.addMemRef(memref.base, memref.sizes, memref.strides);
-    std::vector<rt::MemRefArg> byArgument = memrefs;
-    if (withScalar) {
-      args.addScalar<float>(scalar);
-      byArgument.push_back({}); // not a memref: no tensor map can name it
-    }
-    rt::appendTensorMaps(info, byArgument, args, tensorMaps);
-    config = rt::launchConfigFor(info, {std::max(1u, blocks), 1, 1});
+  // A fresh binding, checked against the table.
+  BoundKernel &rebind() {
+    bound.emplace(*module, spec.name);
+    if (bound->threads() != spec.threads)
+      throw rt::Error(std::string("kernel '") + spec.name +
+                      "': its .kinfo says " + std::to_string(bound->threads()) +
+                      " threads, the table in GptKernels.h says " +
+                      std::to_string(spec.threads));
+    return *bound;
   }
 
   KernelSpec spec;
-  rt::KernelInfo info;
-  rt::Kernel kernel;
-  rt::ArgPack args;
-  std::vector<rt::DeviceBuffer> tensorMaps;
-  rt::LaunchConfig config;
-};
-
-/// The four modules (one per .mlir), loaded once.
-class GptModules {
-public:
-  GptModules() {
-    for (Op op : kOps) {
-      KernelFiles files = kernelFiles(op);
-      modules.push_back(rt::Module::loadCubinFile(kernelFile(files.cubin)));
-      infos.push_back(rt::loadKernelInfo(kernelFile(files.kinfo)));
-    }
-  }
-
-  GptKernel kernel(const KernelSpec &spec) const {
-    size_t i = static_cast<size_t>(spec.op);
-    return GptKernel(spec, modules[i], infos[i]);
-  }
-
-private:
-  std::vector<rt::Module> modules;
-  std::vector<std::vector<rt::KernelInfo>> infos;
+  const KernelModule *module;
+  std::optional<BoundKernel> bound;
 };
 
 } // namespace tile::examples::gpt

@@ -16,7 +16,7 @@ namespace tile::examples::gpt {
 /// it: x = x + res (in place), y = layernorm(x).
 enum class Op { LayerNorm, Softmax, Gelu, Residual, ResidualLayerNorm };
 
-/// Every op, in the order of the enum (GptModules indexes by it).
+/// Every op, in the order of the enum.
 inline constexpr Op kOps[] = {Op::LayerNorm, Op::Softmax, Op::Gelu,
                               Op::Residual, Op::ResidualLayerNorm};
 

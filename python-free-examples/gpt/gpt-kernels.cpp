@@ -208,7 +208,7 @@ bool check(const GptModules &modules, const char *filter) {
   for (const KernelSpec &spec : kKernels) {
     if (!matches(filter, spec.name))
       continue;
-    GptKernel kernel = modules.kernel(spec);
+    GptKernel kernel(spec, modules);
     if (!isRowOp(spec.op)) {
       for (int64_t n : vectorLengths)
         ok &= checkOne(kernel, 1, n);
@@ -316,7 +316,7 @@ void bench(const rt::Device &device, const GptModules &modules,
       std::vector<GptKernel> kernels;
       kernels.reserve(setCount);
       for (BenchBuffers &set : sets) {
-        kernels.push_back(modules.kernel(*spec));
+        kernels.emplace_back(*spec, modules);
         GptKernel &kernel = kernels.back();
         switch (op) {
         case Op::LayerNorm:

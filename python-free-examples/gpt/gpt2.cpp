@@ -56,7 +56,7 @@ void parallelFor(int64_t n, const std::function<void(int64_t)> &body) {
 }
 
 /// act(a (m x k) w^T + bias), w n x k; rounded to bf16 as the kernel's
-/// output is. Rows of a in `rows` only (all when empty).
+/// output is.
 std::vector<float> linearReference(const std::vector<float> &a,
                                    const std::vector<float> &w,
                                    const std::vector<float> *bias, int64_t m,

@@ -111,6 +111,8 @@ struct KernelInfo {
 /// True if any kernel of `infos` needs NVSHMEM (the module holding them is
 /// then linked with it: Module::loadCubinFile(path, infos)).
 bool needsNvshmem(const std::vector<KernelInfo> &infos);
+/// The first kernel of `infos` that needs NVSHMEM, or null.
+const KernelInfo *firstNeedingNvshmem(const std::vector<KernelInfo> &infos);
 
 /// Writes the kinfo text of `kernels`: kinfo::kHeader, then each kernel's
 /// record followed by its tma records in order and, if linksNvshmem is set,

@@ -63,6 +63,7 @@ Distribution Distribution::forLayout(FragmentLayoutAttrInterface layout,
   dist.shape = llvm::to_vector(shape);
   dist.threads = layout.getNumThreads();
   dist.vector = layout.getRunWidth(shape);
+  dist.runs = layout.getRunsPerThread(shape);
   return dist;
 }
 

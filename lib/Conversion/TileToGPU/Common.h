@@ -62,12 +62,15 @@ struct Distribution {
   /// The layout all methods below delegate to; set by forLayout,
   /// forFragment and forMemRef.
   FragmentLayoutAttrInterface layout;
-  /// Copies of layout.getNumThreads() and layout.getRunWidth(shape).
+  /// Copies of layout.getNumThreads(), layout.getRunWidth(shape) and
+  /// layout.getRunsPerThread(shape) (a slice layout computes the last anew
+  /// on every call; loops over runs ask it every iteration).
   int64_t threads = 1;
   int64_t vector = 1;
+  int64_t runs = 0;
 
   int64_t numElements() const;
-  int64_t runsPerThread() const { return layout.getRunsPerThread(shape); }
+  int64_t runsPerThread() const { return runs; }
   /// True when every thread has the same number of runs (no guard needed).
   bool isEven() const { return layout.isEven(shape); }
 

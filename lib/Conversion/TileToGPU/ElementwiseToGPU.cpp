@@ -63,9 +63,9 @@ broadcastAccess(Operation *op, Value input, const Distribution &dist) {
   // sums of a wider tile of the same layout) is read as that slice.
   Attribute expected = dist.layout;
   for (auto [dim, extent] : llvm::enumerate(dist.shape))
-    if (type.getDimSize(dim) == 1 && extent != 1 && expected)
+    if (type.getDimSize(dim) == 1 && extent != 1)
       expected = SliceLayoutAttr::get(op->getContext(), dim, extent, expected);
-  if (layout != expected && expected &&
+  if (layout != expected &&
       layoutsHoldAlike(dyn_cast_or_null<FragmentLayoutAttrInterface>(layout),
                        cast<FragmentLayoutAttrInterface>(expected),
                        type.getShape()))
@@ -189,12 +189,13 @@ struct ElementwiseLowering : ChipPattern<ElementwiseOp> {
               mapping.map(body.getArgument(i),
                           memref::LoadOp::create(b, loc, conv, index));
             }
-            // Coordinate arguments: the run's, plus v along the innermost.
-            for (size_t d = 0; numInputs + d < body.getNumArguments(); ++d) {
-              Value c = coords[d];
-              if (d + 1 == coords.size() && v != 0)
-                c = arith::AddIOp::create(b, loc, c, constIndex(b, loc, v));
-              mapping.map(body.getArgument(numInputs + d), c);
+            // Coordinate arguments: the element's, as a shared tile's
+            // index (the run's, plus v along the innermost).
+            if (body.getNumArguments() > numInputs) {
+              SmallVector<Value> at = elementIndex(
+                  b, loc, MemorySpace::Shared, coords, r, v, dist->vector);
+              for (size_t d = 0; numInputs + d < body.getNumArguments(); ++d)
+                mapping.map(body.getArgument(numInputs + d), at[d]);
             }
             for (Operation &inner : body.without_terminator())
               b.clone(inner, mapping);

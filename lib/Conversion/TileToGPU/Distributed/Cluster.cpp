@@ -50,7 +50,7 @@ static void syncScope(OpBuilder &b, Location loc, const ScopeThreads &scope) {
     NVVM::SyncWarpOp::create(b, loc,
                              arith::ConstantIntOp::create(b, loc, -1, 32));
   else
-    gpu::BarrierOp::create(b, loc);
+    ctaBarrier(b, loc);
 }
 
 // `body` in the scope's first thread.
@@ -87,7 +87,8 @@ static void signalPeer(OpBuilder &b, Location loc, Value signal, Value index,
 
 static Value compare(OpBuilder &b, Location loc, Cmp cmp, Value lhs,
                      Value rhs) {
-  arith::CmpIPredicate predicate;
+  // Unsigned: signal words are u64.
+  arith::CmpIPredicate predicate = arith::CmpIPredicate::eq;
   switch (cmp) {
   case Cmp::eq:
     predicate = arith::CmpIPredicate::eq;
@@ -235,7 +236,7 @@ struct WaitLowering : ChipPattern<WaitOp> {
         LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), word);
     inLeader(rewriter, loc, scope, [&](OpBuilder &b) {
       auto spin = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
-      Block *before = b.createBlock(&spin.getBefore());
+      b.createBlock(&spin.getBefore());
       Value seen = createInlinePtx(
           b, loc, b.getI64Type(), ValueRange{address},
           "ld.acquire.cluster.shared::cta.u64 $0, [$1];", "=l,l");

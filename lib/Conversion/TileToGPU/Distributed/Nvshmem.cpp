@@ -25,7 +25,9 @@ using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
 // nvshmem_constants.h: signal operations and wait comparisons.
-static constexpr int64_t kSignalSet = 9, kSignalAdd = 10;
+static int64_t nvshmemSignalOp(SignalKind kind) {
+  return kind == SignalKind::set ? 9 : 10;
+}
 static int64_t nvshmemCmp(Cmp cmp) {
   switch (cmp) {
   case Cmp::eq:
@@ -49,8 +51,15 @@ namespace {
 // first use.
 class NvshmemCalls {
 public:
-  NvshmemCalls(OpBuilder &b, Location loc, Operation *op)
-      : b(b), loc(loc), module(op->getParentOfType<gpu::GPUModuleOp>()) {}
+  // Fails, saying why, where `op` is not in an outlined kernel: there is no
+  // gpu.module to declare the functions in.
+  static FailureOr<NvshmemCalls> forOp(OpBuilder &b, Operation *op) {
+    auto module = op->getParentOfType<gpu::GPUModuleOp>();
+    if (!module)
+      return op->emitOpError("at level world must be in an outlined kernel "
+                             "(convert-tile-kernel-to-gpu first)");
+    return NvshmemCalls(b, op->getLoc(), module);
+  }
 
   Value call(StringRef name, Type result, ValueRange args) {
     auto function = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
@@ -84,6 +93,9 @@ public:
   }
 
 private:
+  NvshmemCalls(OpBuilder &b, Location loc, gpu::GPUModuleOp module)
+      : b(b), loc(loc), module(module) {}
+
   OpBuilder &b;
   Location loc;
   gpu::GPUModuleOp module;
@@ -136,11 +148,10 @@ template <typename OpT> struct WorldPattern : ChipPattern<OpT> {
                   ConversionPatternRewriter &rewriter) const final {
     if (op.getLevel() != Level::world)
       return rewriter.notifyMatchFailure(op, "cluster level");
-    if (!op->template getParentOfType<gpu::GPUModuleOp>())
-      return op.emitOpError("at level world must be in an outlined kernel "
-                            "(convert-tile-kernel-to-gpu first)");
-    NvshmemCalls calls(rewriter, op.getLoc(), op);
-    lower(op, adaptor, rewriter, calls);
+    FailureOr<NvshmemCalls> calls = NvshmemCalls::forOp(rewriter, op);
+    if (failed(calls))
+      return failure();
+    lower(op, adaptor, rewriter, *calls);
     return success();
   }
   // Replaces or erases `op`.
@@ -161,7 +172,7 @@ struct PutLowering : WorldPattern<PutOp> {
     // The source tile is complete for the scope before NVSHMEM reads it.
     if (getMemorySpace(tile) == MemorySpace::Shared &&
         op.getScope() == Scope::block)
-      gpu::BarrierOp::create(rewriter, loc);
+      ctaBarrier(rewriter, loc);
     Value peer = adaptor.getPeer();
     if (!op.getSignal()) {
       forEachRow(rewriter, loc, tile, adaptor.getDestOffsets(),
@@ -179,8 +190,7 @@ struct PutLowering : WorldPattern<PutOp> {
     Value last = constIndex(rewriter, loc, rows - 1);
     Value signalWord =
         calls.address(adaptor.getSignal(), ValueRange{adaptor.getSignalIndex()});
-    Value kind = calls.i32(*op.getSignalKind() == SignalKind::set ? kSignalSet
-                                                                   : kSignalAdd);
+    Value kind = calls.i32(nvshmemSignalOp(*op.getSignalKind()));
     forEachRow(
         rewriter, loc, tile, adaptor.getDestOffsets(),
         [&](Value row, ArrayRef<Value> remote, ArrayRef<Value> local) {
@@ -227,7 +237,7 @@ struct GetLowering : WorldPattern<GetOp> {
     // A shared destination is complete for the CTA when the op returns.
     if (getMemorySpace(tile) == MemorySpace::Shared &&
         op.getScope() == Scope::block)
-      gpu::BarrierOp::create(rewriter, loc);
+      ctaBarrier(rewriter, loc);
     rewriter.eraseOp(op);
   }
 };
@@ -238,15 +248,14 @@ struct SignalLowering : WorldPattern<SignalOp> {
   void lower(SignalOp op, Adaptor adaptor, ConversionPatternRewriter &rewriter,
              NvshmemCalls &calls) const override {
     Location loc = op.getLoc();
-    gpu::BarrierOp::create(rewriter, loc);
+    ctaBarrier(rewriter, loc);
     buildIf(rewriter, loc, isThreadZero(rewriter, loc), [&](OpBuilder &) {
       calls.call("nvshmem_fence", Type(), {});
       calls.call("nvshmemx_signal_op", Type(),
                  {calls.address(adaptor.getSignal(),
                                 ValueRange{adaptor.getIndex()}),
                   adaptor.getValue(),
-                  calls.i32(op.getKind() == SignalKind::set ? kSignalSet
-                                                            : kSignalAdd),
+                  calls.i32(nvshmemSignalOp(op.getKind())),
                   adaptor.getPeer()});
     });
     rewriter.eraseOp(op);
@@ -262,14 +271,16 @@ struct WaitLowering : ChipPattern<WaitOp> {
     if (getMemorySpace(op.getSignal().getType()) != MemorySpace::Global)
       return rewriter.notifyMatchFailure(op, "a shared signal");
     Location loc = op.getLoc();
-    NvshmemCalls calls(rewriter, loc, op);
+    FailureOr<NvshmemCalls> calls = NvshmemCalls::forOp(rewriter, op);
+    if (failed(calls))
+      return failure();
     buildIf(rewriter, loc, isThreadZero(rewriter, loc), [&](OpBuilder &) {
-      calls.call("nvshmem_signal_wait_until", rewriter.getI64Type(),
-                 {calls.address(adaptor.getSignal(),
-                                ValueRange{adaptor.getIndex()}),
-                  calls.i32(nvshmemCmp(op.getCmp())), adaptor.getValue()});
+      calls->call("nvshmem_signal_wait_until", rewriter.getI64Type(),
+                  {calls->address(adaptor.getSignal(),
+                                  ValueRange{adaptor.getIndex()}),
+                   calls->i32(nvshmemCmp(op.getCmp())), adaptor.getValue()});
     });
-    gpu::BarrierOp::create(rewriter, loc);
+    ctaBarrier(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
   }

@@ -468,7 +468,8 @@ LogicalResult ReduceOp::verify() {
   auto source = cast<FragmentType>(getSource().getType());
   auto dest = cast<FragmentType>(getDest().getType());
   int64_t rank = source.getRank();
-  if (getDim() < 0 || getDim() >= rank)
+  // Unsigned: a negative dim is parsed as a huge one.
+  if (getDim() >= static_cast<uint64_t>(rank))
     return emitOpError("reduces dim ")
            << getDim() << ", which is not a dimension of " << source;
   SmallVector<int64_t> expected(source.getShape());

@@ -76,18 +76,22 @@ def Tile_FragmentLayoutAttrInterface
       `g N / G .. (g + 1) N / G - 1`, in runs of 4. Lanes: 32 along rows;
       warps: 4 along rows, G along columns.
 
-    **Slices (future).** A `#tile.slice<dim = d, parent = P>` layout, the
-    layout of a row or column of a tile laid out by `P` (what a reduction
-    along `d` leaves, and what a broadcast along `d` reads), implements this
-    interface by delegating to `P`: it asks `P` about the parent shape made
-    by inserting, at `d`, the smallest extent `P` accepts there (8 for
-    `#tile.wgmma` columns, 16 WM / 8 WN for `#tile.mma`), keeps the runs
-    whose coordinate along `d` is 0 and drops that coordinate;
-    `getNumThreads` is `P`'s, and `getSpread` drops entry `d` — the lanes and
-    warps spread along it hold copies of the same elements. Its run width is
-    1 when `d` is the innermost dimension. Since threads then share
-    elements, its `isEven` / `hasRun` are its own (the default round-robin
-    counting below assumes every element is held once).
+    **Slices.** A `#tile.slice<dim = d, extent = E, parent = P>` layout,
+    the layout of a row or column of a tile laid out by `P` (what a
+    reduction along `d` leaves, and what a broadcast along `d` reads),
+    implements this interface by delegating to `P` on the parent shape with
+    extent `E` at `d` (the tile the row was reduced from or is broadcast
+    over): a thread holds one run per distinct position of its parent runs
+    with the coordinate along `d` dropped; `getNumThreads` is `P`'s, and
+    `getSpread` drops entry `d` — the lanes and warps spread along it hold
+    copies of the same elements. Its run width is 1 when `d` is the
+    innermost dimension. Since threads then share elements, its `isEven` /
+    `hasRun` are its own (the default round-robin counting below assumes
+    every element is held once). Slices of different extents can hold a
+    tile alike (a wgmma row does not depend on the tile's width);
+    `layoutsHoldAlike` compares two layouts element by element, and the
+    element-wise lowering reads a broadcast input laid out alike as the
+    outputs' own slice.
   }];
 
   let methods = [
