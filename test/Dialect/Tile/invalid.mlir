@@ -418,7 +418,7 @@ func.func @copy_tmem_tmem(%a: !tile.tmem<128x32xf32>, %b: !tile.tmem<128x32xf32>
 // -----
 
 func.func @copy_element_type(%g: memref<?x?xf16>, %s: memref<4x4xf32, #gpu.address_space<workgroup>>, %i: index) {
-  // expected-error @+1 {{'tile.copy' op expects equal element types, got 'f16' and 'f32' (only a copy from a fragment to memory may change the type: it rounds floats to a narrower float type, such as f32 to bf16; convert with tile.elementwise otherwise)}}
+  // expected-error @+1 {{'tile.copy' op expects equal element types, got 'f16' and 'f32' (only a copy from a fragment to memory may change the type: it rounds f32 to bf16 or f16; convert with tile.elementwise otherwise)}}
   tile.copy %g[%i, %i] to %s[] : memref<?x?xf16>, memref<4x4xf32, #gpu.address_space<workgroup>>
   return
 }
@@ -430,6 +430,15 @@ tile.kernel @copy_fragment_widens(%g: memref<?x?xf32>, %i: index) threads(128) {
   %f = tile.alloc_fragment : !tile.fragment<4x4xbf16>
   // expected-error @+1 {{'tile.copy' op expects equal element types, got 'bf16' and 'f32'}}
   tile.copy %f[] to %g[%i, %i] : !tile.fragment<4x4xbf16>, memref<?x?xf32>
+}
+
+// -----
+
+// ... nor round to types other than bf16 and f16.
+tile.kernel @copy_fragment_to_fp8(%g: memref<?x?xf8E4M3FN>, %i: index) threads(128) {
+  %f = tile.alloc_fragment : !tile.fragment<4x4xf32>
+  // expected-error @+1 {{'tile.copy' op expects equal element types, got 'f32' and 'f8E4M3FN'}}
+  tile.copy %f[] to %g[%i, %i] : !tile.fragment<4x4xf32>, memref<?x?xf8E4M3FN>
 }
 
 // -----

@@ -112,15 +112,13 @@ LogicalResult CopyOp::verify() {
   Type dstElement = dstShaped.getElementType();
   bool rounds = src == MemorySpace::Fragment &&
                 (dst == MemorySpace::Global || dst == MemorySpace::Shared) &&
-                isa<FloatType>(srcElement) && isa<FloatType>(dstElement) &&
-                dstElement.getIntOrFloatBitWidth() <
-                    srcElement.getIntOrFloatBitWidth();
+                srcElement.isF32() && (dstElement.isBF16() || dstElement.isF16());
   if (srcElement != dstElement && !rounds)
     return emitOpError("expects equal element types, got ")
            << srcElement << " and " << dstElement
            << " (only a copy from a fragment to memory may change the type: "
-              "it rounds floats to a narrower float type, such as f32 to "
-              "bf16; convert with tile.elementwise otherwise)";
+              "it rounds f32 to bf16 or f16; convert with tile.elementwise "
+              "otherwise)";
 
   // The on-chip side is the tile; the global side is addressed by offsets.
   ShapedType tile = src == MemorySpace::Global ? dstShaped : srcShaped;

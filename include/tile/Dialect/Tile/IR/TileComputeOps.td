@@ -28,8 +28,8 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     fragment (`tcgen05.ld/st`).
 
     Both sides have one element type, except that a copy from a fragment
-    to global or shared memory may round floats to a narrower float type
-    (f32 -> bf16 or f16, round to nearest even): an f32 accumulator is
+    to global or shared memory may round f32 to bf16 or f16 (to nearest
+    even): an f32 accumulator is
     stored as bf16 without a second fragment, e.g.
     `tile.copy %acc[] to %C[%m, %n] : !tile.fragment<128x128xf32>, memref<?x?xbf16>`.
 
