@@ -15,6 +15,7 @@ using namespace mlir::tile;
 void mlir::tile::buildTileToNVVMPipeline(
     OpPassManager &pm, const TileToNVVMPipelineOptions &options) {
   pm.addPass(createTileAttachTarget({options.chip}));
+  pm.addPass(createTileCheckBarriers());
   pm.addPass(createTileSelectInstructions());
   pm.addPass(createTileAssignLayouts());
   pm.addPass(createTilePipelineLoops());

@@ -52,6 +52,8 @@
   X(cuLinkComplete)                                                            \
   X(cuLinkDestroy)                                                             \
   X(cuFuncSetAttribute)                                                        \
+  X(cuFuncGetParamInfo)                                                        \
+  X(cuFuncGetAttribute)                                                        \
   X(cuLaunchKernel)                                                            \
   X(cuLaunchKernelEx)                                                          \
   X(cuOccupancyMaxActiveClusters)                                              \

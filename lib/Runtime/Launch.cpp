@@ -90,8 +90,47 @@ Module Module::loadImage(const void *image, size_t bytes) {
     data = terminated.data();
   }
   CUmodule module = nullptr;
-  TILE_CU(cuModuleLoadData, &module, data);
+  const detail::DriverApi &driver = detail::api("cuModuleLoadData");
+  CUresult result = detail::require(driver.cuModuleLoadData,
+                                    "cuModuleLoadData",
+                                    TILE_STRINGIFY(cuModuleLoadData))(&module,
+                                                                      data);
+  if (result != CUDA_SUCCESS) {
+    // The likeliest cause of a cubin that does not load: another chip's.
+    std::string context;
+    CUdevice device = 0;
+    int major = 0, minor = 0;
+    int arch = cubinArchitecture(image, bytes);
+    if (arch && driver.cuCtxGetDevice && driver.cuDeviceGetAttribute &&
+        driver.cuCtxGetDevice(&device) == CUDA_SUCCESS &&
+        driver.cuDeviceGetAttribute(
+            &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device) ==
+            CUDA_SUCCESS &&
+        driver.cuDeviceGetAttribute(
+            &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device) ==
+            CUDA_SUCCESS &&
+        arch != major * 10 + minor)
+      context = "(the cubin is for sm_" + std::to_string(arch) +
+                ", the current device is sm_" +
+                std::to_string(major * 10 + minor) +
+                ": compile the kernel for it, e.g. tile-translate --chip=sm_" +
+                std::to_string(major * 10 + minor) + (major >= 9 ? "a" : "") +
+                ")";
+    detail::check("cuModuleLoadData", result, context);
+  }
   return Module(module);
+}
+
+int tile::rt::cubinArchitecture(const void *image, size_t bytes) {
+  // ELF64: e_ident[7] OS ABI (CUDA's 0x33 or 0x41), e_ident[8] ABI
+  // version, e_machine (190, EM_CUDA) at 18, e_flags at 48. From ABI
+  // version 8 on the SM is in bits 8-15 of e_flags, before in bits 0-7.
+  const auto *elf = static_cast<const unsigned char *>(image);
+  if (!image || bytes < 64 || std::memcmp(elf, "\x7f" "ELF", 4) != 0 ||
+      elf[4] != 2 || (elf[18] | elf[19] << 8) != 190)
+    return 0;
+  uint32_t flags = elf[48] | elf[49] << 8 | elf[50] << 16 | uint32_t(elf[51]) << 24;
+  return elf[8] >= 8 ? (flags >> 8) & 0xff : flags & 0xff;
 }
 
 Module::Module(Module &&other) noexcept
@@ -133,7 +172,19 @@ Kernel Module::kernel(const std::string &name) const {
   CUfunction function = nullptr;
   TILE_CU_CTX("looking up kernel '" + name + "'", cuModuleGetFunction,
               &function, module_, name.c_str());
-  return Kernel(function, name);
+  // The parameters' sizes, for launch() to check arguments against (the
+  // driver answers past the last one with an error; a driver without
+  // cuFuncGetParamInfo leaves the check out).
+  std::optional<std::vector<size_t>> paramBytes;
+  if (auto getParamInfo =
+          detail::api("cuFuncGetParamInfo").cuFuncGetParamInfo) {
+    paramBytes.emplace();
+    for (size_t offset = 0, bytes = 0;
+         getParamInfo(function, paramBytes->size(), &offset, &bytes) ==
+         CUDA_SUCCESS;)
+      paramBytes->push_back(bytes);
+  }
+  return Kernel(function, name, std::move(paramBytes));
 }
 
 //===----------------------------------------------------------------------===//
@@ -148,6 +199,7 @@ ArgPack &ArgPack::addBytes(const void *data, size_t bytes) {
   Slot &slot = slots_.emplace_back(); // Value-initialized: zeroed.
   std::memcpy(slot.bytes, data, bytes);
   params_.push_back(slot.bytes);
+  bytes_.push_back(bytes);
   return *this;
 }
 
@@ -179,6 +231,7 @@ ArgPack &ArgPack::addTensorMap(const CUtensorMap &map) {
 void ArgPack::clear() {
   params_.clear();
   slots_.clear();
+  bytes_.clear();
 }
 
 static std::string dimsToString(Dim3 d) {
@@ -220,14 +273,61 @@ struct ClusterLaunch {
   CUlaunchConfig config;
 };
 
-/// Kernels must opt in to more than 48 KiB of dynamic shared memory.
+/// Kernels must opt in to more than 48 KiB of dynamic shared memory. More
+/// than the device has is refused with what it has.
 void allowSharedBytes(const Kernel &kernel, unsigned bytes) {
-  if (bytes > 48 * 1024)
-    TILE_CU_CTX("(requesting " + std::to_string(bytes) +
-                    " bytes of dynamic shared memory for kernel '" +
-                    kernel.name() + "')",
-                cuFuncSetAttribute, kernel.handle(),
-                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(bytes));
+  if (bytes <= 48 * 1024)
+    return;
+  CUresult result = detail::require(
+      detail::api("cuFuncSetAttribute").cuFuncSetAttribute,
+      "cuFuncSetAttribute", TILE_STRINGIFY(cuFuncSetAttribute))(
+      kernel.handle(), CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+      int(bytes));
+  if (result == CUDA_SUCCESS)
+    return;
+  std::string context = "(requesting " + std::to_string(bytes) +
+                        " bytes of dynamic shared memory for kernel '" +
+                        kernel.name() + "'";
+  const detail::DriverApi &driver = detail::api("cuFuncSetAttribute");
+  CUdevice device = 0;
+  int optIn = 0, staticBytes = 0;
+  if (result == CUDA_ERROR_INVALID_VALUE && driver.cuCtxGetDevice &&
+      driver.cuDeviceGetAttribute && driver.cuFuncGetAttribute &&
+      driver.cuCtxGetDevice(&device) == CUDA_SUCCESS &&
+      driver.cuDeviceGetAttribute(
+          &optIn, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+          device) == CUDA_SUCCESS &&
+      driver.cuFuncGetAttribute(&staticBytes,
+                                CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                                kernel.handle()) == CUDA_SUCCESS)
+    context += "; the device allows at most " +
+               std::to_string(optIn - staticBytes) +
+               " per block: compile the kernel with fewer pipeline stages "
+               "or smaller tiles";
+  detail::check("cuFuncSetAttribute", result, context + ")");
+}
+
+/// The arguments packed against the kernel's parameters: a missing, extra
+/// or wrongly sized argument would otherwise be read as garbage by the
+/// kernel (or fail the launch with a bare CUDA_ERROR_INVALID_VALUE).
+void checkArguments(const Kernel &kernel, const ArgPack &args) {
+  if (!kernel.paramBytes())
+    return; // A driver that cannot say.
+  const std::vector<size_t> &expected = *kernel.paramBytes();
+  if (args.size() != expected.size())
+    throw Error("launch: kernel '" + kernel.name() + "' takes " +
+                std::to_string(expected.size()) + " parameters, but " +
+                std::to_string(args.size()) +
+                " arguments were packed (a memref is 3 + 2 x rank "
+                "parameters: ArgPack::addMemRef; each TMA tensor map is "
+                "one, after the kernel's own arguments)");
+  for (size_t i = 0; i < expected.size(); ++i)
+    if (args.bytes()[i] != expected[i])
+      throw Error("launch: parameter " + std::to_string(i) + " of kernel '" +
+                  kernel.name() + "' is " + std::to_string(expected[i]) +
+                  " bytes, but the argument packed for it is " +
+                  std::to_string(args.bytes()[i]) +
+                  " (an i1 is a uint8_t; index and pointers are 8 bytes)");
 }
 } // namespace
 
@@ -262,6 +362,7 @@ void tile::rt::launch(const Kernel &kernel, const LaunchConfig &config,
                         dimsToString(config.block) + ")";
   CUfunction function = kernel.handle();
 
+  checkArguments(kernel, args);
   allowSharedBytes(kernel, config.dynamicSharedBytes);
 
   const Dim3 &cluster = config.cluster;

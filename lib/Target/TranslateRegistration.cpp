@@ -119,7 +119,7 @@ static TranslateOptions *options;
 
 StringRef mlir::tile::currentTranslateStage() { return currentStage; }
 
-static bool isTileLevel(ModuleOp module) {
+bool mlir::tile::isTileLevel(ModuleOp module) {
   return module
       .walk([](Operation *op) {
         return isa<TileDialect>(op->getDialect()) ? WalkResult::interrupt()

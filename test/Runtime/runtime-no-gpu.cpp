@@ -205,6 +205,36 @@ template <typename T> T paramAs(ArgPack &args, size_t i) {
   return value;
 }
 
+/// A cubin's ELF header: 64 bytes, CUDA's OS ABI and machine, ABI version
+/// `abi` and e_flags `flags`.
+std::vector<unsigned char> fakeCubinHeader(unsigned char abi, uint32_t flags) {
+  std::vector<unsigned char> elf(64, 0);
+  std::memcpy(elf.data(), "\x7f" "ELF", 4);
+  elf[4] = 2; // 64-bit
+  elf[5] = 1; // little-endian
+  elf[7] = abi >= 8 ? 0x41 : 0x33;
+  elf[8] = abi;
+  elf[18] = 190; // EM_CUDA
+  for (int i = 0; i < 4; ++i)
+    elf[48 + i] = (flags >> (8 * i)) & 0xff;
+  return elf;
+}
+
+void testCubinArchitecture() {
+  // e_flags as CUDA 13's ptxas writes them for sm_90a and sm_100a (ABI 8),
+  // and an ABI 7 cubin's (SM in the low byte).
+  std::vector<unsigned char> sm90a = fakeCubinHeader(8, 0x6005a04);
+  std::vector<unsigned char> sm100a = fakeCubinHeader(8, 0x6006402);
+  std::vector<unsigned char> sm80 = fakeCubinHeader(7, 0x500550);
+  expect(cubinArchitecture(sm90a.data(), sm90a.size()) == 90, "sm_90a cubin");
+  expect(cubinArchitecture(sm100a.data(), sm100a.size()) == 100,
+         "sm_100a cubin");
+  expect(cubinArchitecture(sm80.data(), sm80.size()) == 80, "ABI 7 cubin");
+  const char ptx[] = "//\n.version 8.0\n.target sm_90a\n";
+  expect(cubinArchitecture(ptx, sizeof(ptx)) == 0, "PTX is not a cubin");
+  expect(cubinArchitecture(sm90a.data(), 40) == 0, "truncated header");
+}
+
 void testArgPack() {
   ArgPack args;
   args.addScalar<int32_t>(-7).addScalar<float>(2.5f);
@@ -812,6 +842,35 @@ void testWithDevice() {
               [&] { launch(iota, config, args2); },
               "is not a multiple of its cluster 2x1x1");
 
+  // Bad launches are refused before the kernel runs: a missing argument,
+  // one of the wrong size, more shared memory than the device has.
+  config.grid.x = 8;
+  ArgPack missing;
+  missing.addMemRef(out.ptr(), {int64_t(n)}, {1});
+  expectError("missing argument", [&] { launch(iota, config, missing); },
+              "launch: kernel 'iota_memref' takes 6 parameters, but 5 "
+              "arguments were packed");
+  ArgPack wide;
+  wide.addMemRef(out.ptr(), {int64_t(n)}, {1}).addScalar(1.0);
+  expectError("argument of the wrong size",
+              [&] { launch(iota, config, wide); },
+              "launch: parameter 5 of kernel 'iota_memref' is 4 bytes, but "
+              "the argument packed for it is 8");
+  LaunchConfig huge = config;
+  huge.dynamicSharedBytes = 1 << 20;
+  expectError("too much shared memory", [&] { launch(iota, huge, args2); },
+              "(requesting 1048576 bytes of dynamic shared memory for kernel "
+              "'iota_memref'; the device allows at most ");
+
+  // A cubin for another chip names both chips.
+  std::vector<unsigned char> other =
+      fakeCubinHeader(8, uint32_t(cc == 100 ? 90 : 100) << 8);
+  expectError("cubin for another chip",
+              [&] { Module::loadImage(other.data(), other.size()); },
+              std::string("(the cubin is for sm_") +
+                  (cc == 100 ? "90" : "100") + ", the current device is sm_" +
+                  std::to_string(cc));
+
   // A real tensor map passed by value arrives intact.
   TensorMapSpec spec{"bf16", {64, 64}, 128, true};
   DeviceBuffer tensor(256 * 256 * 2);
@@ -852,6 +911,7 @@ int main() {
   testKernelInfo();
   testConversions();
   testArgPack();
+  testCubinArchitecture();
   testTensorMapValidation();
   testNvshmem();
 

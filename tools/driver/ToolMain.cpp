@@ -90,10 +90,8 @@ static LogicalResult writeOutput(StringRef path, StringRef contents) {
 // crash) instead of failing cleanly. No real program comes near the limit.
 static constexpr int kMaxNesting = 1000;
 
-// Refuses input whose brackets ({, (, [) nest deeper than kMaxNesting, with
-// an error at the bracket that goes too deep. Comments and strings do not
-// count.
-static LogicalResult checkNesting(const llvm::MemoryBuffer &input) {
+LogicalResult mlir::tile::checkNesting(const llvm::MemoryBuffer &input,
+                                       llvm::raw_ostream &errors) {
   StringRef text = input.getBuffer();
   int depth = 0;
   for (size_t i = 0, e = text.size(); i < e; ++i) {
@@ -122,7 +120,7 @@ static LogicalResult checkNesting(const llvm::MemoryBuffer &input) {
                                          /*RequiresNullTerminator=*/false),
         llvm::SMLoc());
     sourceMgr.PrintMessage(
-        llvm::errs(), llvm::SMLoc::getFromPointer(text.data() + i),
+        errors, llvm::SMLoc::getFromPointer(text.data() + i),
         llvm::SourceMgr::DK_Error,
         "regions and brackets nest deeper than " + llvm::Twine(kMaxNesting) +
             " levels here; tile does not compile programs nested this deep "
@@ -137,8 +135,12 @@ static LogicalResult checkNesting(const llvm::MemoryBuffer &input) {
 //===----------------------------------------------------------------------===//
 
 int mlir::tile::tileOptMain(int argc, char **argv, DialectRegistry &registry) {
-  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+  // Not a structured binding: the lambdas below capture the output name,
+  // which C++17 (and clang before 16) does not allow for bindings.
+  std::pair<std::string, std::string> paths = registerAndParseCLIOptions(
       argc, argv, "tile optimizer driver\n", registry);
+  const std::string &inputFilename = paths.first;
+  const std::string &outputFilename = paths.second;
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
   std::string errorMessage;
   auto input = openInputFile(inputFilename, &errorMessage);
@@ -146,7 +148,7 @@ int mlir::tile::tileOptMain(int argc, char **argv, DialectRegistry &registry) {
     llvm::errs() << errorMessage << "\n";
     return 1;
   }
-  if (failed(checkNesting(*input)))
+  if (failed(checkNesting(*input, llvm::errs())))
     return 1;
   bool toStdout = outputFilename == "-";
   std::string buffered;
@@ -257,7 +259,7 @@ int mlir::tile::tileTranslateMain(int argc, char **argv) {
     llvm::errs() << errorMessage << "\n";
     return 1;
   }
-  if (failed(checkNesting(*input)))
+  if (failed(checkNesting(*input, llvm::errs())))
     return 1;
 
   auto processBuffer = [&](std::unique_ptr<llvm::MemoryBuffer> ownedBuffer,

@@ -11,9 +11,21 @@
 #ifndef TILE_TOOLS_TOOLMAIN_H
 #define TILE_TOOLS_TOOLMAIN_H
 
+#include "mlir/Support/LLVM.h"
+
+namespace llvm {
+class MemoryBuffer;
+} // namespace llvm
+
 namespace mlir {
 class DialectRegistry;
 namespace tile {
+/// Refuses input whose brackets ({, (, [) nest deeper than the parser and
+/// the passes can recurse (1000 levels), with an error printed to `errors`
+/// at the bracket that goes too deep. Comments and strings do not count.
+LogicalResult checkNesting(const llvm::MemoryBuffer &input,
+                           llvm::raw_ostream &errors);
+
 /// mlir-opt's main, with tile's output and crash handling.
 int tileOptMain(int argc, char **argv, DialectRegistry &registry);
 /// mlir-translate's main, with tile's output and crash handling.

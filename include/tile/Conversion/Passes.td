@@ -182,7 +182,7 @@ def TilePromoteFragments : Pass<"tile-promote-fragments", "ModuleOp"> {
     k-loop, in registers. Allocas used any other way stay in memory.
   }];
   let dependentDialects = [
-    "::mlir::LLVM::LLVMDialect", "::mlir::vector::VectorDialect"
+    "::mlir::ub::UBDialect", "::mlir::vector::VectorDialect"
   ];
 }
 

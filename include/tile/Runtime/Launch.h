@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -31,16 +32,29 @@ namespace rt {
 class Kernel {
 public:
   Kernel() = default;
-  Kernel(CUfunction function, std::string name)
-      : function_(function), name_(std::move(name)) {}
+  /// `paramBytes`: each parameter's size as the driver reports it, which
+  /// launch() checks the arguments against; none when unknown.
+  Kernel(CUfunction function, std::string name,
+         std::optional<std::vector<size_t>> paramBytes = std::nullopt)
+      : function_(function), name_(std::move(name)),
+        paramBytes_(std::move(paramBytes)) {}
 
   CUfunction handle() const { return function_; }
   const std::string &name() const { return name_; }
+  const std::optional<std::vector<size_t>> &paramBytes() const {
+    return paramBytes_;
+  }
 
 private:
   CUfunction function_ = nullptr;
   std::string name_;
+  std::optional<std::vector<size_t>> paramBytes_;
 };
+
+/// The SM version a cubin was built for (90 for sm_90a, 100 for sm_100a),
+/// read from its ELF header; 0 when `image` is not a cubin. A cubin that
+/// does not load names it beside the device's in the error.
+int cubinArchitecture(const void *image, size_t bytes);
 
 /// A loaded cubin (or PTX/fatbin image). Move-only; unloads on destruction.
 class Module {
@@ -128,6 +142,8 @@ public:
 
   void **params() { return params_.data(); }
   size_t size() const { return params_.size(); }
+  /// Each parameter's size in bytes.
+  const std::vector<size_t> &bytes() const { return bytes_; }
   void clear();
 
 private:
@@ -138,11 +154,14 @@ private:
 
   std::deque<Slot> slots_;
   std::vector<void *> params_;
+  std::vector<size_t> bytes_;
 };
 
 /// Launches `kernel`. Uses cuLaunchKernelEx with a cluster-dimension
 /// attribute when config.cluster is not 1x1x1, and opts into more than
-/// 48 KiB of dynamic shared memory when requested.
+/// 48 KiB of dynamic shared memory when requested. Throws Error, before
+/// launching, when `args` do not match the kernel's parameters in number
+/// or size, or when the device cannot give the shared memory asked for.
 void launch(const Kernel &kernel, const LaunchConfig &config, ArgPack &args);
 
 /// How many clusters of config.cluster CTAs (with config's block and shared

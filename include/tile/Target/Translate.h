@@ -39,6 +39,10 @@ struct TargetOptions {
   std::string cudaRoot;
 };
 
+/// Whether `module` holds tile ops (so the tile-to-nvvm pipeline runs
+/// before translation), as opposed to LLVM+NVVM IR.
+bool isTileLevel(ModuleOp module);
+
 /// The operation holding `module`'s device code: its single gpu.module, or
 /// the module itself when it has none. Null (with an error) when it has
 /// several.

@@ -13,9 +13,9 @@
 #include "tile/Conversion/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -76,9 +76,12 @@ public:
   void promote() {
     IRRewriter rewriter(storage.getContext());
     rewriter.setInsertionPoint(storage);
-    Value undef = LLVM::UndefOp::create(rewriter, storage.getLoc(),
+    // Poison, not llvm.mlir.undef: vector.from_elements folds poison
+    // operands, but its folder reads an undef operand's attribute as a
+    // number (garbage; found by tile-fuzz).
+    Value poison = ub::PoisonOp::create(rewriter, storage.getLoc(),
                                         storage.getType().getElementType());
-    SmallVector<Value> elements(size, undef);
+    SmallVector<Value> elements(size, poison);
     promoteBlock(rewriter, *storage->getBlock(), elements);
     rewriter.eraseOp(storage);
   }

@@ -24,6 +24,49 @@ def TileAttachTarget : Pass<"tile-attach-target", "ModuleOp"> {
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
+def TileCheckBarriers : Pass<"tile-check-barriers", "ModuleOp"> {
+  let summary = "Reports mbarrier protocols that cannot work, before they hang on the GPU";
+  let description = [{
+    A located error for each hand-written mbarrier protocol that cannot
+    match, found from the IR alone (no pass changes anything):
+
+    - **Arrival counts.** Each `tile.alloc_barrier arrivals(N)` phase
+      completes after N arrivals. The arrivals on a barrier slot are
+      counted per phase: `tile.copy ... barrier`, `tile.mbarrier.expect_tx`,
+      `tile.commit_gemms`, a gemm into tensor memory and
+      `tile.mbarrier.arrive leader` arrive once (per team of a role with
+      teams); `tile.mbarrier.arrive` once per thread that runs it (the
+      kernel's or the role's threads), `... cluster` once per warp of every
+      CTA of the cluster; a gemm with C in registers once per thread. A
+      phase is what one block arrives between two waits on the slot; a
+      loop body with no wait on it arrives one phase per iteration, and in
+      a loop body the arrivals after the last wait join those before the
+      first. A count other than N is an error (fewer: the phase never
+      completes and its waiters hang; more: the extra arrivals complete
+      the next phase early).
+    - **Parities.** A loop body that waits once on a slot (the same slot
+      every iteration) with a parity that does not change between
+      iterations: the slot's phases alternate parity, so from the second
+      iteration on the wait passes at once or hangs.
+    - **Expected bytes.** `tile.mbarrier.expect_tx` raises a phase's
+      expected bytes, but every `tile.copy` with a barrier announces its own
+      bytes and nothing else delivers any: the phase can never complete.
+
+    A barrier is checked only where the count is certain: arrivals in one
+    block (through `scf.if` branches that arrive alike), slots named by one
+    value or by constants, and no use other than arrivals and waits;
+    protocols beyond that (arrivals from several loops, conditional
+    arrivals) are left to the programmer. Runs at the start of
+    `tile-to-nvvm`, on the IR as written (before `tile-pipeline-loops`
+    adds its own, correct by construction).
+
+    Example error: `'tile.alloc_barrier' op expects 2 arrivals per phase,
+    but each iteration of this loop arrives 1 time on slot 0 (1 tile.copy);
+    write arrivals(1), or arrive 2 times`.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
 def TileSelectInstructions : Pass<"tile-select-instructions", "ModuleOp"> {
   let summary = "Chooses the hardware mechanism of every copy and gemm";
   let description = [{

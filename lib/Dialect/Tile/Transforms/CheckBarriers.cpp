@@ -1,0 +1,336 @@
+//===- CheckBarriers.cpp - mbarrier protocols that cannot match -----------===//
+//
+// A compile-time check of hand-written mbarrier protocols: arrival counts
+// per phase against `tile.alloc_barrier arrivals(N)`, loop-invariant wait
+// parities, and expected bytes that nothing delivers. Each is a hang (or a
+// phase completed early) on the GPU; here it is a located error. Only
+// protocols whose counts are certain from the IR are checked (see the
+// pass's description).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILECHECKBARRIERS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// A slot of a barrier ring as the IR names it: a constant, or a value
+/// (two different values may name the same slot).
+struct Slot {
+  Value value;
+  std::optional<int64_t> constant;
+
+  static Slot of(Value index) { return {index, getConstantIntValue(index)}; }
+  bool operator==(const Slot &other) const {
+    return constant || other.constant ? constant == other.constant
+                                      : value == other.value;
+  }
+  std::string describe() const {
+    return constant ? "slot " + std::to_string(*constant) : "its slot";
+  }
+};
+
+/// "1 time", "2 times".
+std::string plural(int64_t n, StringRef noun) {
+  return std::to_string(n) + " " + noun.str() + (n == 1 ? "" : "s");
+}
+
+/// One op's arrivals on a barrier slot each time it runs.
+struct Arrival {
+  Slot slot;
+  int64_t count;
+};
+
+/// Teams running `op`'s code: those of its warp_specialize role, else 1.
+int64_t teamsRunning(Operation *op) {
+  Region *region = nullptr;
+  WarpSpecializeOp ws = WarpSpecializeOp::getEnclosing(op, &region);
+  return ws ? ws.getRoleTeams()[region->getRegionNumber()] : 1;
+}
+
+/// Threads running `op` (every team of its role); 0 when unknown.
+int64_t threadsRunning(Operation *op) {
+  return getKernelThreads(op) * teamsRunning(op);
+}
+
+/// What `op` arrives on `barrier`: nothing (std::nullopt in `arrival`, and
+/// true), or an arrival; false when `op` uses the barrier in a way the
+/// check does not model.
+bool arrivalOn(Operation *op, Value barrier, std::optional<Arrival> &arrival) {
+  arrival.reset();
+  auto once = [&](Value index, int64_t count) {
+    if (count <= 0)
+      return false;
+    arrival = Arrival{Slot::of(index), count};
+    return true;
+  };
+  if (auto copy = dyn_cast<CopyOp>(op))
+    return copy.getBarrier() == barrier
+               ? once(copy.getBarrierIndex(), teamsRunning(op))
+               : !llvm::is_contained(op->getOperands(), barrier);
+  if (auto gemm = dyn_cast<GemmOp>(op)) {
+    if (gemm.getBarrier() != barrier)
+      return !llvm::is_contained(op->getOperands(), barrier);
+    // Into tensor memory one thread commits it; into registers every
+    // thread arrives once its part is complete.
+    bool tmem = isa<TmemType>(gemm.getC().getType());
+    return once(gemm.getBarrierIndex(),
+                tmem ? teamsRunning(op) : threadsRunning(op));
+  }
+  if (auto commit = dyn_cast<CommitGemmsOp>(op))
+    return once(commit.getBarrierIndex(), teamsRunning(op));
+  if (auto expect = dyn_cast<MBarrierExpectTxOp>(op))
+    return once(expect.getIndex(), teamsRunning(op));
+  if (auto arrive = dyn_cast<MBarrierArriveOp>(op)) {
+    if (arrive.getLeader())
+      return once(arrive.getIndex(), teamsRunning(op));
+    if (!arrive.getCluster())
+      return once(arrive.getIndex(), threadsRunning(op));
+    auto kernel = op->getParentOfType<KernelOp>();
+    return kernel && once(arrive.getIndex(), threadsRunning(op) / 32 *
+                                                 kernel.getClusterSize());
+  }
+  return false;
+}
+
+/// The block whose arrivals `op`'s count is part of: the first ancestor
+/// block that is not a branch of an scf.if.
+Block *countingBlock(Operation *op) {
+  Block *block = op->getBlock();
+  while (isa_and_nonnull<scf::IfOp>(block->getParentOp()))
+    block = block->getParentOp()->getBlock();
+  return block;
+}
+
+/// The ancestor of `op` directly in `block`.
+Operation *ancestorIn(Block *block, Operation *op) {
+  return block->findAncestorOpInBlock(*op);
+}
+
+/// The error for a barrier, with the reason and where its arrivals are.
+class BarrierChecker {
+public:
+  explicit BarrierChecker(AllocBarrierOp alloc)
+      : alloc(alloc), barrier(alloc.getResult()),
+        expected(alloc.getArrivals()) {}
+
+  LogicalResult check() {
+    bool ok = succeeded(checkExpectedBytes());
+    SmallVector<Operation *> arrivals;
+    SmallVector<MBarrierWaitOp> waits;
+    for (Operation *user : barrier.getUsers()) {
+      if (auto wait = dyn_cast<MBarrierWaitOp>(user)) {
+        waits.push_back(wait);
+        continue;
+      }
+      std::optional<Arrival> arrival;
+      if (!arrivalOn(user, barrier, arrival) || !arrival)
+        return success(ok); // A use the check does not model.
+      arrivals.push_back(user);
+    }
+    for (MBarrierWaitOp wait : waits)
+      ok &= succeeded(checkParity(wait, waits));
+    if (!arrivals.empty())
+      ok &= succeeded(checkArrivals(arrivals, waits));
+    return success(ok);
+  }
+
+private:
+  LogicalResult checkExpectedBytes() {
+    bool ok = true;
+    for (Operation *user : barrier.getUsers())
+      if (auto expect = dyn_cast<MBarrierExpectTxOp>(user)) {
+        expect.emitOpError("raises the phase's expected bytes by ")
+            << expect.getBytes()
+            << " that no copy delivers (each tile.copy with a barrier "
+               "announces its own bytes), so the phase never completes; "
+               "drop this op, or use tile.mbarrier.arrive";
+        ok = false;
+      }
+    return success(ok);
+  }
+
+  /// A loop that waits once per iteration on one slot with one parity.
+  LogicalResult checkParity(MBarrierWaitOp wait,
+                            ArrayRef<MBarrierWaitOp> waits) {
+    auto loop = dyn_cast_or_null<LoopLikeOpInterface>(wait->getParentOp());
+    if (!loop || !loop.isDefinedOutsideOfLoop(wait.getIndex()) ||
+        !loop.isDefinedOutsideOfLoop(wait.getParity()))
+      return success();
+    Slot slot = Slot::of(wait.getIndex());
+    if (llvm::count_if(waits, [&](MBarrierWaitOp other) {
+          return loop->isAncestor(other) && Slot::of(other.getIndex()) == slot;
+        }) != 1)
+      return success();
+    if (auto tripCount = loop.getStaticTripCount())
+      if (tripCount->ule(1))
+        return success();
+    return wait.emitOpError("waits on ")
+           << slot.describe() << " with the same parity in every iteration"
+           << " of its loop, but the slot's phases alternate parity: from the"
+           << " second iteration on the wait passes at once or hangs; flip"
+           << " the parity each time the loop comes back to the slot (e.g."
+           << " (iteration / slots) mod 2)";
+  }
+
+  /// Arrivals per phase against `arrivals(N)`.
+  LogicalResult checkArrivals(ArrayRef<Operation *> arrivals,
+                              ArrayRef<MBarrierWaitOp> waits) {
+    Block *block = countingBlock(arrivals.front());
+    if (llvm::any_of(arrivals,
+                     [&](Operation *op) { return countingBlock(op) != block; }))
+      return success(); // Arrivals from several places: not modelled.
+    // Slots: one value, or constants only.
+    SmallVector<Slot> slots;
+    auto addSlot = [&](Value index) {
+      Slot slot = Slot::of(index);
+      if (!llvm::is_contained(slots, slot))
+        slots.push_back(slot);
+    };
+    SmallVector<MBarrierWaitOp> blockWaits;
+    for (MBarrierWaitOp wait : waits) {
+      Operation *ancestor = ancestorIn(block, wait);
+      if (!ancestor)
+        continue;
+      if (ancestor != wait.getOperation())
+        return success(); // A conditional or nested wait: not modelled.
+      blockWaits.push_back(wait);
+      addSlot(wait.getIndex());
+    }
+    for (Operation *op : arrivals) {
+      std::optional<Arrival> arrival;
+      (void)arrivalOn(op, barrier, arrival);
+      addSlot(arrival->slot.value);
+    }
+    if (slots.size() > 1 &&
+        llvm::any_of(slots, [](const Slot &s) { return !s.constant; }))
+      return success();
+
+    bool loop = isa<LoopLikeOpInterface>(block->getParentOp());
+    bool ok = true;
+    for (const Slot &slot : slots)
+      ok &= succeeded(checkSlot(block, slot, loop));
+    return success(ok);
+  }
+
+  /// The arrivals one run of `op` (an arrival, or an scf.if holding some)
+  /// makes on `slot`, or failure where its branches differ.
+  FailureOr<int64_t> arrivalsIn(Operation *op, const Slot &slot) {
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      auto branch = [&](Region &region) -> FailureOr<int64_t> {
+        int64_t total = 0;
+        for (Block &b : region)
+          for (Operation &inner : b) {
+            FailureOr<int64_t> n = arrivalsIn(&inner, slot);
+            if (failed(n))
+              return failure();
+            total += *n;
+          }
+        return total;
+      };
+      FailureOr<int64_t> thenCount = branch(ifOp.getThenRegion());
+      FailureOr<int64_t> elseCount = branch(ifOp.getElseRegion());
+      if (failed(thenCount) || failed(elseCount) || *thenCount != *elseCount)
+        return failure();
+      return *thenCount;
+    }
+    if (isa<MBarrierWaitOp>(op) && llvm::is_contained(op->getOperands(), barrier))
+      return failure();
+    std::optional<Arrival> arrival;
+    if (!arrivalOn(op, barrier, arrival) || !arrival)
+      return 0;
+    return arrival->slot == slot ? arrival->count : 0;
+  }
+
+  /// One slot's phases in `block`: what arrives between its waits.
+  LogicalResult checkSlot(Block *block, const Slot &slot, bool loop) {
+    struct Segment {
+      int64_t count = 0;
+      SmallVector<Operation *> sites;
+    };
+    SmallVector<Segment> segments(1);
+    SmallVector<Operation *> ends;
+    for (Operation &op : *block) {
+      if (auto wait = dyn_cast<MBarrierWaitOp>(op);
+          wait && wait.getBarrier() == barrier) {
+        if (Slot::of(wait.getIndex()) == slot) {
+          ends.push_back(wait);
+          segments.emplace_back();
+        }
+        continue;
+      }
+      FailureOr<int64_t> n = arrivalsIn(&op, slot);
+      if (failed(n))
+        return success(); // Branches that arrive differently.
+      if (*n) {
+        segments.back().count += *n;
+        segments.back().sites.push_back(&op);
+      }
+    }
+    // In a loop the arrivals after the last wait and those before the first
+    // make one phase; a loop without waits arrives one phase per iteration.
+    if (loop && segments.size() > 1) {
+      Segment &last = segments.back();
+      segments.front().count += last.count;
+      segments.front().sites.append(last.sites);
+      segments.pop_back();
+    }
+    bool ok = true;
+    for (auto [i, segment] : llvm::enumerate(segments)) {
+      if (segment.count == 0 || segment.count == expected)
+        continue;
+      std::string where;
+      if (loop)
+        where = ends.empty() ? "each iteration of its loop arrives"
+                             : "each phase of its loop arrives";
+      else if (i < ends.size())
+        where = "its block arrives, before the wait noted,";
+      else
+        where = ends.empty() ? "its block arrives"
+                             : "its block arrives, after its last wait,";
+      InFlightDiagnostic diag =
+          alloc.emitOpError("expects ")
+          << plural(expected, "arrival") << " per phase, but " << where << " "
+          << plural(segment.count, "time") << " on " << slot.describe()
+          << ": write arrivals(" << segment.count << "), or arrive "
+          << plural(expected, "time") << " per phase";
+      for (Operation *site : segment.sites)
+        diag.attachNote(site->getLoc()) << "arrives here";
+      if (i < ends.size())
+        diag.attachNote(ends[i]->getLoc()) << "the phase is waited for here";
+      ok = false;
+    }
+    return success(ok);
+  }
+
+  AllocBarrierOp alloc;
+  Value barrier;
+  int64_t expected;
+};
+
+struct TileCheckBarriersPass
+    : tile::impl::TileCheckBarriersBase<TileCheckBarriersPass> {
+  void runOnOperation() override {
+    bool ok = true;
+    getOperation().walk([&](AllocBarrierOp alloc) {
+      ok &= succeeded(BarrierChecker(alloc).check());
+    });
+    if (!ok)
+      signalPassFailure();
+  }
+};
+} // namespace
