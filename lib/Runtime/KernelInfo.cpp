@@ -85,6 +85,12 @@ tile::rt::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
     }
     if (k.linksNvshmem)
       os << kLink << ' ' << k.name << ' ' << kNvshmem << '\n';
+    if (k.paramBytes) {
+      os << kParams << ' ' << k.name;
+      for (uint32_t bytes : *k.paramBytes)
+        os << ' ' << bytes;
+      os << '\n';
+    }
   }
   return os.str();
 }
@@ -158,6 +164,8 @@ public:
     d.z = unsigned(number(what + " z", 1, UINT32_MAX));
     return d;
   }
+
+  bool atEnd() const { return pos >= tokens.size(); }
 
   void end() const {
     if (pos < tokens.size())
@@ -262,6 +270,25 @@ PendingLink parseLinkRecord(LineParser &p, unsigned line) {
   return link;
 }
 
+/// A params record, resolved like a tma record.
+struct PendingParams {
+  std::string kernel;
+  unsigned line;
+  std::vector<uint32_t> bytes;
+};
+
+/// The rest of a params record, after its record name: each parameter's
+/// size (none for a kernel without parameters).
+PendingParams parseParamsRecord(LineParser &p, unsigned line) {
+  PendingParams params;
+  params.line = line;
+  params.kernel = p.next("a kernel name");
+  while (!p.atEnd())
+    params.bytes.push_back(
+        uint32_t(p.number("a parameter size in bytes", 1, 4096)));
+  return params;
+}
+
 KernelInfo &kernelOfRecord(std::vector<KernelInfo> &kernels,
                            const std::string &kernel, const char *record,
                            unsigned line) {
@@ -274,10 +301,20 @@ KernelInfo &kernelOfRecord(std::vector<KernelInfo> &kernels,
   return *it;
 }
 
-/// Attaches each tma and link record to its kernel.
+/// Attaches each tma, link and params record to its kernel.
 void resolveRecords(std::vector<KernelInfo> &kernels,
                     std::vector<PendingTma> &tmas,
-                    const std::vector<PendingLink> &links) {
+                    const std::vector<PendingLink> &links,
+                    std::vector<PendingParams> &params) {
+  for (PendingParams &record : params) {
+    KernelInfo &kernel =
+        kernelOfRecord(kernels, record.kernel, kinfo::kParams, record.line);
+    if (kernel.paramBytes)
+      LineParser({}, record.line)
+          .fail("kernel '" + record.kernel + "' has two '" + kinfo::kParams +
+                "' records");
+    kernel.paramBytes = std::move(record.bytes);
+  }
   for (PendingTma &tma : tmas) {
     KernelInfo &kernel =
         kernelOfRecord(kernels, tma.kernel, kinfo::kTma, tma.line);
@@ -305,6 +342,7 @@ std::vector<KernelInfo> tile::rt::parseKernelInfo(const std::string &text) {
   std::map<std::string, unsigned> kernelLines;
   std::vector<PendingTma> tmas;
   std::vector<PendingLink> links;
+  std::vector<PendingParams> params;
 
   std::istringstream stream(text);
   std::string lineText;
@@ -325,12 +363,15 @@ std::vector<KernelInfo> tile::rt::parseKernelInfo(const std::string &text) {
       tmas.push_back(parseTmaRecord(p, lineNo));
     } else if (record == kinfo::kLink) {
       links.push_back(parseLinkRecord(p, lineNo));
+    } else if (record == kinfo::kParams) {
+      params.push_back(parseParamsRecord(p, lineNo));
     } else {
       p.fail("unknown record '" + record + "' (expected '" + kinfo::kKernel +
-             "', '" + kinfo::kTma + "' or '" + kinfo::kLink + "')");
+             "', '" + kinfo::kTma + "', '" + kinfo::kLink + "' or '" +
+             kinfo::kParams + "')");
     }
   }
-  resolveRecords(kernels, tmas, links);
+  resolveRecords(kernels, tmas, links, params);
   return kernels;
 }
 

@@ -172,19 +172,7 @@ Kernel Module::kernel(const std::string &name) const {
   CUfunction function = nullptr;
   TILE_CU_CTX("looking up kernel '" + name + "'", cuModuleGetFunction,
               &function, module_, name.c_str());
-  // The parameters' sizes, for launch() to check arguments against (the
-  // driver answers past the last one with an error; a driver without
-  // cuFuncGetParamInfo leaves the check out).
-  std::optional<std::vector<size_t>> paramBytes;
-  if (auto getParamInfo =
-          detail::api("cuFuncGetParamInfo").cuFuncGetParamInfo) {
-    paramBytes.emplace();
-    for (size_t offset = 0, bytes = 0;
-         getParamInfo(function, paramBytes->size(), &offset, &bytes) ==
-         CUDA_SUCCESS;)
-      paramBytes->push_back(bytes);
-  }
-  return Kernel(function, name, std::move(paramBytes));
+  return Kernel(function, name);
 }
 
 //===----------------------------------------------------------------------===//
@@ -309,25 +297,46 @@ void allowSharedBytes(const Kernel &kernel, unsigned bytes) {
 
 /// The arguments packed against the kernel's parameters: a missing, extra
 /// or wrongly sized argument would otherwise be read as garbage by the
-/// kernel (or fail the launch with a bare CUDA_ERROR_INVALID_VALUE).
-void checkArguments(const Kernel &kernel, const ArgPack &args) {
-  if (!kernel.paramBytes())
-    return; // A driver that cannot say.
-  const std::vector<size_t> &expected = *kernel.paramBytes();
-  if (args.size() != expected.size())
-    throw Error("launch: kernel '" + kernel.name() + "' takes " +
-                std::to_string(expected.size()) + " parameters, but " +
-                std::to_string(args.size()) +
-                " arguments were packed (a memref is 3 + 2 x rank "
-                "parameters: ArgPack::addMemRef; each TMA tensor map is "
-                "one, after the kernel's own arguments)");
-  for (size_t i = 0; i < expected.size(); ++i)
-    if (args.bytes()[i] != expected[i])
+/// kernel. The kernel description gives the parameters; without it the
+/// driver gives each packed argument's (cuFuncGetParamInfo), asked only for
+/// the packed arguments' indices so that a good launch makes no failing
+/// driver call (compute-sanitizer reports those), which leaves a missing
+/// trailing argument unseen.
+void checkArguments(const Kernel &kernel, const LaunchConfig &config,
+                    const ArgPack &args) {
+  auto tooMany = [&](size_t params) {
+    return Error("launch: kernel '" + kernel.name() + "' takes " +
+                 std::to_string(params) + " parameters, but " +
+                 std::to_string(args.size()) +
+                 " arguments were packed (a memref is 3 + 2 x rank "
+                 "parameters: ArgPack::addMemRef; each TMA tensor map is "
+                 "one, after the kernel's own arguments)");
+  };
+  auto checkSize = [&](size_t i, size_t bytes) {
+    if (args.bytes()[i] != bytes)
       throw Error("launch: parameter " + std::to_string(i) + " of kernel '" +
-                  kernel.name() + "' is " + std::to_string(expected[i]) +
+                  kernel.name() + "' is " + std::to_string(bytes) +
                   " bytes, but the argument packed for it is " +
                   std::to_string(args.bytes()[i]) +
                   " (an i1 is a uint8_t; index and pointers are 8 bytes)");
+  };
+  if (config.paramBytes) {
+    const std::vector<uint32_t> &params = *config.paramBytes;
+    if (params.size() != args.size())
+      throw tooMany(params.size());
+    for (size_t i = 0; i < params.size(); ++i)
+      checkSize(i, params[i]);
+    return;
+  }
+  auto getParamInfo = detail::api("cuFuncGetParamInfo").cuFuncGetParamInfo;
+  if (!getParamInfo)
+    return; // A driver that cannot say.
+  for (size_t i = 0; i < args.size(); ++i) {
+    size_t offset = 0, bytes = 0;
+    if (getParamInfo(kernel.handle(), i, &offset, &bytes) != CUDA_SUCCESS)
+      throw tooMany(i);
+    checkSize(i, bytes);
+  }
 }
 } // namespace
 
@@ -362,7 +371,7 @@ void tile::rt::launch(const Kernel &kernel, const LaunchConfig &config,
                         dimsToString(config.block) + ")";
   CUfunction function = kernel.handle();
 
-  checkArguments(kernel, args);
+  checkArguments(kernel, config, args);
   allowSharedBytes(kernel, config.dynamicSharedBytes);
 
   const Dim3 &cluster = config.cluster;
@@ -394,5 +403,6 @@ LaunchConfig tile::rt::launchConfigFor(const KernelInfo &info, Dim3 grid,
   config.cluster = info.cluster;
   config.dynamicSharedBytes = info.sharedBytes;
   config.stream = stream;
+  config.paramBytes = info.paramBytes;
   return config;
 }

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 #include <limits>
 
@@ -62,6 +63,26 @@ static LogicalResult readTma(LLVM::LLVMFuncOp func, Attribute entry,
   return success();
 }
 
+/// Each parameter's size in bytes as NVPTX declares it (`.param .u64`,
+/// `.u8` for an i1, the pointee's size for a byval parameter); none when
+/// one is outside what the description can hold.
+static std::optional<std::vector<uint32_t>>
+readParamBytes(LLVM::LLVMFuncOp func) {
+  DataLayout layout = DataLayout::closest(func);
+  std::vector<uint32_t> bytes;
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+    Type declared = type;
+    if (auto byval = func.getArgAttrOfType<TypeAttr>(
+            i, LLVM::LLVMDialect::getByValAttrName()))
+      declared = byval.getValue();
+    uint64_t size = layout.getTypeSize(declared).getFixedValue();
+    if (size == 0 || size > 4096)
+      return std::nullopt;
+    bytes.push_back(uint32_t(size));
+  }
+  return bytes;
+}
+
 static LogicalResult readKernel(LLVM::LLVMFuncOp func, rt::KernelInfo &info) {
   info.name = func.getSymName().str();
   StringRef block = func->hasAttr(NVVM::NVVMDialect::getReqntidAttrName())
@@ -77,6 +98,7 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, rt::KernelInfo &info) {
       !narrow(smem, info.sharedBytes))
     return func.emitError("kernel shape or shared memory size out of range "
                           "for the kernel description");
+  info.paramBytes = readParamBytes(func);
   auto tmas = func->getAttrOfType<ArrayAttr>(mlir::tile::kTmaAttrName);
   if (!tmas)
     return success();

@@ -6,7 +6,8 @@
 # limit; the input is left in <workdir>/artifacts/ (replay it with
 # `tile-fuzz <file>`; fixed ones go to test/Fuzz/regressions/).
 # Usage: fuzz.sh <tile-fuzz> <source dir> <workdir> [seconds]
-# (seconds: default $TILE_FUZZ_SECONDS, else 60)
+# (seconds: default $TILE_FUZZ_SECONDS, else 60; more libFuzzer flags in
+# $TILE_FUZZ_ARGS, e.g. -fork=2 for two processes)
 set -euo pipefail
 fuzzer=$1 src=$2 work=$3 seconds=${4:-${TILE_FUZZ_SECONDS:-60}}
 mkdir -p "$work/seeds" "$work/corpus" "$work/artifacts"
@@ -25,4 +26,4 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0}
 exec "$fuzzer" "$work/corpus" "$work/seeds" \
   -dict="$src/test/Fuzz/tile.dict" -max_total_time="$seconds" \
   -timeout=60 -rss_limit_mb=4096 -malloc_limit_mb=4096 \
-  -artifact_prefix="$work/artifacts/" -print_final_stats=1
+  -artifact_prefix="$work/artifacts/" -print_final_stats=1 ${TILE_FUZZ_ARGS:-}

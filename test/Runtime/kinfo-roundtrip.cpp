@@ -44,7 +44,8 @@ bool sameDims(const Dim3 &a, const Dim3 &b) {
 bool sameKernel(const KernelInfo &a, const KernelInfo &b) {
   if (a.name != b.name || !sameDims(a.block, b.block) ||
       !sameDims(a.cluster, b.cluster) || a.sharedBytes != b.sharedBytes ||
-      a.tmas.size() != b.tmas.size() || a.linksNvshmem != b.linksNvshmem)
+      a.tmas.size() != b.tmas.size() || a.linksNvshmem != b.linksNvshmem ||
+      a.paramBytes != b.paramBytes)
     return false;
   for (size_t i = 0; i < a.tmas.size(); ++i) {
     const TmaInfo &x = a.tmas[i], &y = b.tmas[i];
@@ -118,7 +119,8 @@ const char *kLinkText =
     "# tile kernel description: launch shape, shared memory, TMA maps\n"
     "kernel ring block 128 1 1 cluster 1 1 1 smem 0\n"
     "link ring nvshmem\n"
-    "kernel scale block 128 1 1 cluster 1 1 1 smem 0\n";
+    "kernel scale block 128 1 1 cluster 1 1 1 smem 0\n"
+    "params scale 8 8 8 8 8 1\n";
 
 void testLinkRecord() {
   KernelInfo ring;
@@ -128,6 +130,8 @@ void testLinkRecord() {
   KernelInfo scale;
   scale.name = "scale";
   scale.block = {128, 1, 1};
+  // A memref of rank 1 and an i1.
+  scale.paramBytes = std::vector<uint32_t>{8, 8, 8, 8, 8, 1};
   std::string text = serializeKernelInfo({ring, scale});
   expect(text == kLinkText, "link record written after its kernel:\n" + text);
   std::string error = parseError(text);
@@ -147,6 +151,11 @@ void testLinkRecord() {
       "kernel ring block 128 1 1 cluster 1 1 1 smem 0\n");
   expect(early.size() == 1 && early[0].linksNvshmem,
          "link record before its kernel");
+  // A kernel without parameters has an empty params record.
+  std::vector<KernelInfo> none = parseKernelInfo(
+      "params k\nkernel k block 1 1 1 cluster 1 1 1 smem 0\n");
+  expect(none.size() == 1 && none[0].paramBytes && none[0].paramBytes->empty(),
+         "empty params record");
 }
 
 void testMalformed() {
@@ -179,7 +188,12 @@ void testMalformed() {
        "link k nvshmem",
        "kinfo:3: kernel 'k' has two 'link nvshmem' records"},
       {"linker k nvshmem", "kinfo:1: unknown record 'linker' (expected "
-                           "'kernel', 'tma' or 'link')"},
+                           "'kernel', 'tma', 'link' or 'params')"},
+      {"params k 8", "kinfo:1: params record names unknown kernel 'k'"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nparams k 8 0",
+       "kinfo:2: a parameter size in bytes must be 1 to 4096, got 0"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nparams k 8\nparams k 4",
+       "kinfo:3: kernel 'k' has two 'params' records"},
   };
   for (const Case &c : cases)
     expectError(std::string("parseKernelInfo refuses \"") + c.text + "\"",

@@ -842,13 +842,24 @@ void testWithDevice() {
               [&] { launch(iota, config, args2); },
               "is not a multiple of its cluster 2x1x1");
 
-  // Bad launches are refused before the kernel runs: a missing argument,
-  // one of the wrong size, more shared memory than the device has.
+  // Bad launches are refused before the kernel runs: an extra argument,
+  // one of the wrong size (both against the driver's sizes), a missing one
+  // (against the description's parameters), more shared memory than the
+  // device has.
   config.grid.x = 8;
+  LaunchConfig described = config;
+  described.paramBytes = std::vector<uint32_t>{8, 8, 8, 8, 8, 4};
   ArgPack missing;
   missing.addMemRef(out.ptr(), {int64_t(n)}, {1});
-  expectError("missing argument", [&] { launch(iota, config, missing); },
+  expectError("missing argument", [&] { launch(iota, described, missing); },
               "launch: kernel 'iota_memref' takes 6 parameters, but 5 "
+              "arguments were packed");
+  launch(iota, described, args2);
+  synchronize();
+  ArgPack extra;
+  extra.addMemRef(out.ptr(), {int64_t(n)}, {1}).addScalar(1.0f).addScalar(7);
+  expectError("extra argument", [&] { launch(iota, config, extra); },
+              "launch: kernel 'iota_memref' takes 6 parameters, but 7 "
               "arguments were packed");
   ArgPack wide;
   wide.addMemRef(out.ptr(), {int64_t(n)}, {1}).addScalar(1.0);

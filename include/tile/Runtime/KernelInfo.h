@@ -26,6 +26,7 @@
 #include "tile/Runtime/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,7 @@ inline constexpr char kBoxSeparator = 'x';
 inline constexpr char kKernel[] = "kernel";
 inline constexpr char kTma[] = "tma";
 inline constexpr char kLink[] = "link";
+inline constexpr char kParams[] = "params";
 // Fields of a kernel record.
 inline constexpr char kBlock[] = "block";
 inline constexpr char kCluster[] = "cluster";
@@ -106,6 +108,12 @@ struct KernelInfo {
   /// record): its cubin is relocatable and must be linked with NVSHMEM's
   /// device library before it is loaded.
   bool linksNvshmem = false;
+  /// Each parameter's size in bytes, as the kernel declares it (a
+  /// `params <name> <bytes>...` record; the expanded memrefs, scalars and
+  /// the TMA tensor maps at the end): launchConfigFor passes them on and
+  /// launch() checks the arguments against them. None when the
+  /// description has no such record.
+  std::optional<std::vector<uint32_t>> paramBytes;
 };
 
 /// True if any kernel of `infos` needs NVSHMEM (the module holding them is
@@ -115,12 +123,13 @@ bool needsNvshmem(const std::vector<KernelInfo> &infos);
 const KernelInfo *firstNeedingNvshmem(const std::vector<KernelInfo> &infos);
 
 /// Writes the kinfo text of `kernels`: kinfo::kHeader, then each kernel's
-/// record followed by its tma records in order and, if linksNvshmem is set,
-/// its link record. Does not validate: values that parseKernelInfo rejects
+/// record followed by its tma records in order, if linksNvshmem is set its
+/// link record, and if paramBytes is set its params record. Does not validate: values that parseKernelInfo rejects
 /// are written as given.
 std::string serializeKernelInfo(const std::vector<KernelInfo> &kernels);
 
-/// Parses kinfo text (tma and link records may come before their kernel).
+/// Parses kinfo text (tma, link and params records may come before their
+/// kernel).
 /// Malformed input throws Error("kinfo:<line>: <problem>").
 std::vector<KernelInfo> parseKernelInfo(const std::string &text);
 /// Reads and parses a kinfo file; errors are prefixed with the path.

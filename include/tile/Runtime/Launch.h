@@ -32,23 +32,15 @@ namespace rt {
 class Kernel {
 public:
   Kernel() = default;
-  /// `paramBytes`: each parameter's size as the driver reports it, which
-  /// launch() checks the arguments against; none when unknown.
-  Kernel(CUfunction function, std::string name,
-         std::optional<std::vector<size_t>> paramBytes = std::nullopt)
-      : function_(function), name_(std::move(name)),
-        paramBytes_(std::move(paramBytes)) {}
+  Kernel(CUfunction function, std::string name)
+      : function_(function), name_(std::move(name)) {}
 
   CUfunction handle() const { return function_; }
   const std::string &name() const { return name_; }
-  const std::optional<std::vector<size_t>> &paramBytes() const {
-    return paramBytes_;
-  }
 
 private:
   CUfunction function_ = nullptr;
   std::string name_;
-  std::optional<std::vector<size_t>> paramBytes_;
 };
 
 /// The SM version a cubin was built for (90 for sm_90a, 100 for sm_100a),
@@ -105,6 +97,10 @@ struct LaunchConfig {
   Dim3 grid, block, cluster;
   unsigned dynamicSharedBytes = 0;
   CUstream stream = nullptr;
+  /// The kernel's parameters in bytes (KernelInfo::paramBytes, set by
+  /// launchConfigFor): launch() then checks the arguments against them in
+  /// number and size; without them only against what the driver can say.
+  std::optional<std::vector<uint32_t>> paramBytes;
 };
 
 /// Builds the `void **kernelParams` array for a launch. Every value gets its
@@ -160,8 +156,10 @@ private:
 /// Launches `kernel`. Uses cuLaunchKernelEx with a cluster-dimension
 /// attribute when config.cluster is not 1x1x1, and opts into more than
 /// 48 KiB of dynamic shared memory when requested. Throws Error, before
-/// launching, when `args` do not match the kernel's parameters in number
-/// or size, or when the device cannot give the shared memory asked for.
+/// launching, when `args` do not match the kernel's parameters
+/// (config.paramBytes, else the driver's sizes: then a missing trailing
+/// argument goes unseen) or the device cannot give the shared memory asked
+/// for.
 void launch(const Kernel &kernel, const LaunchConfig &config, ArgPack &args);
 
 /// How many clusters of config.cluster CTAs (with config's block and shared
