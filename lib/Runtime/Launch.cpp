@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <elf.h>
 #include <fstream>
 #include <iterator>
 
@@ -101,7 +102,10 @@ Module Module::loadImage(const void *image, size_t bytes) {
     CUdevice device = 0;
     int major = 0, minor = 0;
     int arch = cubinArchitecture(image, bytes);
-    if (arch && driver.cuCtxGetDevice && driver.cuDeviceGetAttribute &&
+    bool imageRefused = result == CUDA_ERROR_NO_BINARY_FOR_GPU ||
+                        result == CUDA_ERROR_INVALID_IMAGE ||
+                        result == CUDA_ERROR_INVALID_SOURCE;
+    if (arch && imageRefused && driver.cuCtxGetDevice && driver.cuDeviceGetAttribute &&
         driver.cuCtxGetDevice(&device) == CUDA_SUCCESS &&
         driver.cuDeviceGetAttribute(
             &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device) ==
@@ -122,15 +126,20 @@ Module Module::loadImage(const void *image, size_t bytes) {
 }
 
 int tile::rt::cubinArchitecture(const void *image, size_t bytes) {
-  // ELF64: e_ident[7] OS ABI (CUDA's 0x33 or 0x41), e_ident[8] ABI
-  // version, e_machine (190, EM_CUDA) at 18, e_flags at 48. From ABI
-  // version 8 on the SM is in bits 8-15 of e_flags, before in bits 0-7.
-  const auto *elf = static_cast<const unsigned char *>(image);
-  if (!image || bytes < 64 || std::memcmp(elf, "\x7f" "ELF", 4) != 0 ||
-      elf[4] != 2 || (elf[18] | elf[19] << 8) != 190)
+  // A 64-bit little-endian ELF for EM_CUDA (190). From CUDA's ELF ABI
+  // version 8 (EI_ABIVERSION) on the SM is in bits 8-15 of e_flags,
+  // before in bits 0-7.
+  const auto *data = static_cast<const unsigned char *>(image);
+  if (!image || bytes < sizeof(Elf64_Ehdr) ||
+      std::memcmp(data, ELFMAG, SELFMAG) != 0 ||
+      data[EI_CLASS] != ELFCLASS64 || data[EI_DATA] != ELFDATA2LSB)
     return 0;
-  uint32_t flags = elf[48] | elf[49] << 8 | elf[50] << 16 | uint32_t(elf[51]) << 24;
-  return elf[8] >= 8 ? (flags >> 8) & 0xff : flags & 0xff;
+  Elf64_Ehdr header;
+  std::memcpy(&header, data, sizeof(header));
+  if (header.e_machine != 190)
+    return 0;
+  return data[EI_ABIVERSION] >= 8 ? (header.e_flags >> 8) & 0xff
+                                  : header.e_flags & 0xff;
 }
 
 Module::Module(Module &&other) noexcept

@@ -16,14 +16,15 @@ n=0
 while IFS= read -r -d '' file; do
   # One seed per split-input chunk, as the tests run them.
   awk -v out="$work/seeds/$n" '
-    /^\/\/ -----/ { part++; next }
+    /^\/\/ -----/ { close(out "-" part+0 ".mlir"); part++; next }
     { print > (out "-" part+0 ".mlir") }' "$file"
   n=$((n + 1))
 done < <(find "$src/test" "$src/python-free-examples" -name '*.mlir' -print0 | sort -z)
 echo "fuzz.sh: $(ls "$work/seeds" | wc -l) seeds from $n files; ${seconds}s"
 # libMLIR.so and libLLVM.so are not instrumented (see .ci/sanitize).
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0}
+read -r -a extra <<<"${TILE_FUZZ_ARGS:-}"
 exec "$fuzzer" "$work/corpus" "$work/seeds" \
   -dict="$src/test/Fuzz/tile.dict" -max_total_time="$seconds" \
   -timeout=60 -rss_limit_mb=4096 -malloc_limit_mb=4096 \
-  -artifact_prefix="$work/artifacts/" -print_final_stats=1 ${TILE_FUZZ_ARGS:-}
+  -artifact_prefix="$work/artifacts/" -print_final_stats=1 ${extra[@]+"${extra[@]}"}

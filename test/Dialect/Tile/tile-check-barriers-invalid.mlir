@@ -62,11 +62,12 @@ tile.kernel @every_thread_arrives(%n: index) threads(256) {
 
 // -----
 
-// `leader` in a role of two teams: one arrival per team, two a phase.
+// `leader` in a role of two teams on one slot: one arrival per team, two
+// a phase.
 tile.kernel @leader_per_team(%n: index) threads(384) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @below {{expects 1 arrival per phase, but each iteration of its loop arrives 2 times on its slot}}
+  // expected-error @below {{expects 1 arrival per phase, but each iteration of its loop arrives 2 times on slot 0}}
   %empty = tile.alloc_barrier arrivals(1) : !tile.barrier<2>
   tile.warp_specialize {
     role "producer" warpgroups(1) {
@@ -74,7 +75,7 @@ tile.kernel @leader_per_team(%n: index) threads(384) {
     role "consumers" warpgroups(2) teams(2) as %team {
       scf.for %k = %c0 to %n step %c1 {
         // expected-note @below {{arrives here}}
-        tile.mbarrier.arrive %empty[%team] leader : !tile.barrier<2>
+        tile.mbarrier.arrive %empty[%c0] leader : !tile.barrier<2>
       }
     }
   }

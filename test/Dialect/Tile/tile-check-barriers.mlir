@@ -85,6 +85,48 @@ tile.kernel @branches(%A: memref<?x?xf32>, %n: index) threads(128) {
 
 // -----
 
+// Each team's leader on its own slot (the team's index): one arrival per
+// slot and iteration.
+tile.kernel @slot_per_team(%n: index) threads(384) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %empty = tile.alloc_barrier arrivals(1) : !tile.barrier<2>
+  tile.warp_specialize {
+    role "producer" warpgroups(1) {
+    }
+    role "consumers" warpgroups(2) teams(2) as %team {
+      scf.for %k = %c0 to %n step %c1 {
+        tile.mbarrier.arrive %empty[%team] leader : !tile.barrier<2>
+      }
+    }
+  }
+}
+
+// -----
+
+// A barrier completed once, before the loop, waited for in every iteration
+// with the one parity (it passes); a loop whose four copies one wait after
+// it collects.
+tile.kernel @once_and_after(%A: memref<?x?xf32>, %n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %false = arith.constant false
+  %s = tile.alloc_shared : memref<64x128xf32, #gpu.address_space<workgroup>>
+  %ready = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
+  %all = tile.alloc_barrier arrivals(4) : !tile.barrier<1>
+  tile.copy %A[%c0, %c0] to %s[] barrier %ready[%c0] : memref<?x?xf32>, memref<64x128xf32, #gpu.address_space<workgroup>>, !tile.barrier<1>
+  scf.for %k = %c0 to %n step %c1 {
+    tile.mbarrier.wait %ready[%c0], %false : !tile.barrier<1>
+  }
+  scf.for %k = %c0 to %c4 step %c1 {
+    tile.copy %A[%k, %c0] to %s[] barrier %all[%c0] : memref<?x?xf32>, memref<64x128xf32, #gpu.address_space<workgroup>>, !tile.barrier<1>
+  }
+  tile.mbarrier.wait %all[%c0], %false : !tile.barrier<1>
+}
+
+// -----
+
 // Not certain, so not reported: arrivals under a condition, from two
 // loops, and on slots named by two different values.
 tile.kernel @uncertain(%A: memref<?x?xf32>, %n: index, %i: index, %j: index) threads(128) {

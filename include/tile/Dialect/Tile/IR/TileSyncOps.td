@@ -76,8 +76,10 @@ def Tile_MBarrierExpectTxOp : Tile_MBarrierOp<"expect_tx",
     One elected thread arrives on barrier `%index` and raises its expected
     transaction count by `bytes` (`mbarrier.arrive.expect_tx`): the phase
     completes when the TMA copies have delivered that many bytes.
-    `tile.copy` with a barrier does this itself; this op is for hand-written
-    protocols.
+    `tile.copy` with a barrier does this itself, for its own bytes, and no
+    other tile op delivers bytes to a barrier: on a barrier whose users are
+    all tile arrivals and waits this op can only add bytes that never
+    arrive, and `tile-check-barriers` reports it there.
 
     Example: `tile.mbarrier.expect_tx %bar[%i], 16384 : !tile.barrier<3>`
 

@@ -46,23 +46,27 @@ def TileCheckBarriers : Pass<"tile-check-barriers", "ModuleOp"> {
       the next phase early).
     - **Parities.** A loop body that waits once on a slot (the same slot
       every iteration) with a parity that does not change between
-      iterations: the slot's phases alternate parity, so from the second
-      iteration on the wait passes at once or hangs.
+      iterations, on a barrier the loop arrives on again: the slot's
+      phases alternate parity, so from the second iteration on the wait
+      passes at once or hangs.
     - **Expected bytes.** `tile.mbarrier.expect_tx` raises a phase's
       expected bytes, but every `tile.copy` with a barrier announces its own
       bytes and nothing else delivers any: the phase can never complete.
 
     A barrier is checked only where the count is certain: arrivals in one
     block (through `scf.if` branches that arrive alike), slots named by one
-    value or by constants, and no use other than arrivals and waits;
-    protocols beyond that (arrivals from several loops, conditional
-    arrivals) are left to the programmer. Runs at the start of
-    `tile-to-nvvm`, on the IR as written (before `tile-pipeline-loops`
-    adds its own, correct by construction).
+    value or by constants and the same in every thread (not derived from a
+    thread id or a team's index), and no use other than arrivals and
+    waits. Protocols beyond that (arrivals from several places, conditional
+    arrivals, a loop whose arrivals a wait after it collects, a gemm into
+    registers in a role of several teams) are left to the programmer.
+    Runs at the start of `tile-to-nvvm`, on the IR as written (before
+    `tile-pipeline-loops` adds its own, correct by construction).
 
-    Example error: `'tile.alloc_barrier' op expects 2 arrivals per phase,
-    but each iteration of this loop arrives 1 time on slot 0 (1 tile.copy);
-    write arrivals(1), or arrive 2 times`.
+    Example error: `'tile.alloc_barrier' op expects 1 arrival per phase,
+    but each phase of its loop arrives 2 times on slot 0: write
+    arrivals(2), or arrive 1 time per phase`, with notes at the arrivals
+    and at the wait.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
