@@ -131,6 +131,24 @@ void tile::rt::detail::check(const char *call, CUresult result,
   throw Error(message);
 }
 
+int tile::rt::detail::currentDeviceAttribute(CUdevice_attribute attribute) {
+  CUdevice device = 0;
+  TILE_CU(cuCtxGetDevice, &device);
+  int value = 0;
+  TILE_CU(cuDeviceGetAttribute, &value, attribute, device);
+  return value;
+}
+
+int tile::rt::detail::currentComputeCapability() {
+  return currentDeviceAttribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) *
+             10 +
+         currentDeviceAttribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+}
+
+std::string tile::rt::detail::chipName(int cc) {
+  return "sm_" + std::to_string(cc) + (cc >= 90 ? "a" : "");
+}
+
 bool tile::rt::driverAvailable(std::string *why) {
   try {
     const DriverState &state = driverState();

@@ -94,6 +94,16 @@ Fn require(Fn fn, const char *call, const char *symbol) {
 /// Throws Error for a failed `call`, with `context` appended.
 void check(const char *call, CUresult result, const std::string &context = "");
 
+/// An attribute of the current context's device (Error on failure).
+int currentDeviceAttribute(CUdevice_attribute attribute);
+
+/// The current context's device's compute capability, major * 10 + minor.
+int currentComputeCapability();
+
+/// The chip tile compiles for on a device of compute capability `cc`:
+/// sm_XY, with the arch-specific suffix from Hopper on (sm_90a).
+std::string chipName(int cc);
+
 } // namespace detail
 } // namespace rt
 } // namespace tile
@@ -106,6 +116,11 @@ void check(const char *call, CUresult result, const std::string &context = "");
   ::tile::rt::detail::check(                                                   \
       #fn, ::tile::rt::detail::require(::tile::rt::detail::api(#fn).fn, #fn,   \
                                        TILE_STRINGIFY(fn))(__VA_ARGS__))
+// Calls a driver function and returns its CUresult (an Error only when the
+// driver lacks the function), for callers that add to the error message.
+#define TILE_CU_RESULT(fn, ...)                                                \
+  ::tile::rt::detail::require(::tile::rt::detail::api(#fn).fn, #fn,            \
+                              TILE_STRINGIFY(fn))(__VA_ARGS__)
 #define TILE_CU_CTX(context, fn, ...)                                          \
   ::tile::rt::detail::check(                                                   \
       #fn,                                                                     \

@@ -77,6 +77,29 @@ Module Module::loadImage(const void *image, size_t bytes,
   return module;
 }
 
+/// "(the cubin is for sm_100, the current device is sm_90: ...)" when the
+/// driver refused a cubin built for another chip than the current
+/// device's, the likeliest cause; empty otherwise.
+static std::string wrongChipHint(CUresult result, const void *image,
+                                 size_t bytes) {
+  int arch = cubinArchitecture(image, bytes);
+  if (!arch || (result != CUDA_ERROR_NO_BINARY_FOR_GPU &&
+                result != CUDA_ERROR_INVALID_IMAGE &&
+                result != CUDA_ERROR_INVALID_SOURCE))
+    return {};
+  try {
+    int cc = detail::currentComputeCapability();
+    if (arch == cc)
+      return {};
+    return "(the cubin is for sm_" + std::to_string(arch) +
+           ", the current device is sm_" + std::to_string(cc) +
+           ": compile the kernel for it, e.g. tile-translate --chip=" +
+           detail::chipName(cc) + ")";
+  } catch (const Error &) {
+    return {}; // No current device to compare with.
+  }
+}
+
 Module Module::loadImage(const void *image, size_t bytes) {
   if (!image || bytes == 0)
     throw Error("Module::loadImage: empty image");
@@ -91,37 +114,10 @@ Module Module::loadImage(const void *image, size_t bytes) {
     data = terminated.data();
   }
   CUmodule module = nullptr;
-  const detail::DriverApi &driver = detail::api("cuModuleLoadData");
-  CUresult result = detail::require(driver.cuModuleLoadData,
-                                    "cuModuleLoadData",
-                                    TILE_STRINGIFY(cuModuleLoadData))(&module,
-                                                                      data);
-  if (result != CUDA_SUCCESS) {
-    // The likeliest cause of a cubin that does not load: another chip's.
-    std::string context;
-    CUdevice device = 0;
-    int major = 0, minor = 0;
-    int arch = cubinArchitecture(image, bytes);
-    bool imageRefused = result == CUDA_ERROR_NO_BINARY_FOR_GPU ||
-                        result == CUDA_ERROR_INVALID_IMAGE ||
-                        result == CUDA_ERROR_INVALID_SOURCE;
-    if (arch && imageRefused && driver.cuCtxGetDevice && driver.cuDeviceGetAttribute &&
-        driver.cuCtxGetDevice(&device) == CUDA_SUCCESS &&
-        driver.cuDeviceGetAttribute(
-            &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device) ==
-            CUDA_SUCCESS &&
-        driver.cuDeviceGetAttribute(
-            &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device) ==
-            CUDA_SUCCESS &&
-        arch != major * 10 + minor)
-      context = "(the cubin is for sm_" + std::to_string(arch) +
-                ", the current device is sm_" +
-                std::to_string(major * 10 + minor) +
-                ": compile the kernel for it, e.g. tile-translate --chip=sm_" +
-                std::to_string(major * 10 + minor) + (major >= 9 ? "a" : "") +
-                ")";
-    detail::check("cuModuleLoadData", result, context);
-  }
+  CUresult result = TILE_CU_RESULT(cuModuleLoadData, &module, data);
+  if (result != CUDA_SUCCESS)
+    detail::check("cuModuleLoadData", result,
+                  wrongChipHint(result, image, bytes));
   return Module(module);
 }
 
@@ -275,32 +271,29 @@ struct ClusterLaunch {
 void allowSharedBytes(const Kernel &kernel, unsigned bytes) {
   if (bytes <= 48 * 1024)
     return;
-  CUresult result = detail::require(
-      detail::api("cuFuncSetAttribute").cuFuncSetAttribute,
-      "cuFuncSetAttribute", TILE_STRINGIFY(cuFuncSetAttribute))(
-      kernel.handle(), CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-      int(bytes));
+  CUresult result =
+      TILE_CU_RESULT(cuFuncSetAttribute, kernel.handle(),
+                     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(bytes));
   if (result == CUDA_SUCCESS)
     return;
   std::string context = "(requesting " + std::to_string(bytes) +
                         " bytes of dynamic shared memory for kernel '" +
                         kernel.name() + "'";
-  const detail::DriverApi &driver = detail::api("cuFuncSetAttribute");
-  CUdevice device = 0;
-  int optIn = 0, staticBytes = 0;
-  if (result == CUDA_ERROR_INVALID_VALUE && driver.cuCtxGetDevice &&
-      driver.cuDeviceGetAttribute && driver.cuFuncGetAttribute &&
-      driver.cuCtxGetDevice(&device) == CUDA_SUCCESS &&
-      driver.cuDeviceGetAttribute(
-          &optIn, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-          device) == CUDA_SUCCESS &&
-      driver.cuFuncGetAttribute(&staticBytes,
-                                CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-                                kernel.handle()) == CUDA_SUCCESS)
-    context += "; the device allows at most " +
-               std::to_string(optIn - staticBytes) +
-               " per block: compile the kernel with fewer pipeline stages "
-               "or smaller tiles";
+  if (result == CUDA_ERROR_INVALID_VALUE) {
+    try {
+      int staticBytes = 0;
+      TILE_CU(cuFuncGetAttribute, &staticBytes,
+              CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, kernel.handle());
+      context += "; the device allows at most " +
+                 std::to_string(detail::currentDeviceAttribute(
+                                    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN) -
+                                staticBytes) +
+                 " per block: compile the kernel with fewer pipeline stages "
+                 "or smaller tiles";
+    } catch (const Error &) {
+      // The limit is a hint; the refusal is reported either way.
+    }
+  }
   detail::check("cuFuncSetAttribute", result, context + ")");
 }
 
@@ -313,7 +306,7 @@ void allowSharedBytes(const Kernel &kernel, unsigned bytes) {
 /// trailing argument unseen.
 void checkArguments(const Kernel &kernel, const LaunchConfig &config,
                     const ArgPack &args) {
-  auto tooMany = [&](size_t params) {
+  auto countMismatch = [&](size_t params) {
     return Error("launch: kernel '" + kernel.name() + "' takes " +
                  std::to_string(params) + " parameters, but " +
                  std::to_string(args.size()) +
@@ -332,7 +325,7 @@ void checkArguments(const Kernel &kernel, const LaunchConfig &config,
   if (config.paramBytes) {
     const std::vector<uint32_t> &params = *config.paramBytes;
     if (params.size() != args.size())
-      throw tooMany(params.size());
+      throw countMismatch(params.size());
     for (size_t i = 0; i < params.size(); ++i)
       checkSize(i, params[i]);
     return;
@@ -343,7 +336,7 @@ void checkArguments(const Kernel &kernel, const LaunchConfig &config,
   for (size_t i = 0; i < args.size(); ++i) {
     size_t offset = 0, bytes = 0;
     if (getParamInfo(kernel.handle(), i, &offset, &bytes) != CUDA_SUCCESS)
-      throw tooMany(i);
+      throw countMismatch(i);
     checkSize(i, bytes);
   }
 }

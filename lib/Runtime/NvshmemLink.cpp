@@ -253,20 +253,6 @@ std::vector<std::string> cudaIncludeDirs() {
                          : std::vector<std::string>{runtime, cccl};
 }
 
-/// sm_XY of the current context's device, with the arch-specific suffix
-/// tile compiles Hopper and later chips for.
-std::string currentArch() {
-  CUdevice device = 0;
-  TILE_CU(cuCtxGetDevice, &device);
-  int major = 0, minor = 0;
-  TILE_CU(cuDeviceGetAttribute, &major,
-          CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
-  TILE_CU(cuDeviceGetAttribute, &minor,
-          CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
-  return "sm_" + std::to_string(major) + std::to_string(minor) +
-         (major >= 9 ? "a" : "");
-}
-
 /// The translation unit that makes NVRTC emit `names`.
 std::string deviceFunctionsSource(const std::vector<std::string> &names) {
   std::string source =
@@ -447,7 +433,8 @@ std::string tile::rt::detail::linkWithNvshmem(const void *image,
   const NvshmemInstall &install = nvshmemInstall();
   std::vector<std::string> calls = undefinedNvshmemFunctions(image, bytes);
   const std::string *functions =
-      calls.empty() ? nullptr : &nvshmemDeviceFunctions(calls, currentArch());
+      calls.empty() ? nullptr : &nvshmemDeviceFunctions(
+                         calls, detail::chipName(detail::currentComputeCapability()));
 
   // The target is the current context's device (the linker's default).
   LinkLogs logs;

@@ -124,8 +124,8 @@ const KernelInfo *firstNeedingNvshmem(const std::vector<KernelInfo> &infos);
 
 /// Writes the kinfo text of `kernels`: kinfo::kHeader, then each kernel's
 /// record followed by its tma records in order, if linksNvshmem is set its
-/// link record, and if paramBytes is set its params record. Does not validate: values that parseKernelInfo rejects
-/// are written as given.
+/// link record, and if paramBytes is set its params record. Does not
+/// validate: values that parseKernelInfo rejects are written as given.
 std::string serializeKernelInfo(const std::vector<KernelInfo> &kernels);
 
 /// Parses kinfo text (tma, link and params records may come before their

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::tile {
@@ -92,50 +93,44 @@ bool isUniform(Value index) {
   return true;
 }
 
-/// What `op` arrives on `barrier`: nothing (std::nullopt in `arrival`, and
-/// true), or an arrival; false when `op` uses the barrier in a way the
-/// check does not model.
-bool arrivalOn(Operation *op, Value barrier, std::optional<Arrival> &arrival) {
-  arrival.reset();
-  auto once = [&](Value index, int64_t count) {
+/// What `user`, an op using `barrier`, arrives on it each time it runs;
+/// none when it uses the barrier in a way the check does not model.
+std::optional<Arrival> arrivalOf(Operation *user, Value barrier) {
+  auto once = [&](Value index, int64_t count) -> std::optional<Arrival> {
     // A slot that differs between the threads or teams arriving is not one
     // slot: not modelled.
     if (count <= 0 || !isUniform(index))
-      return false;
-    arrival = Arrival{Slot::of(index), count};
-    return true;
+      return std::nullopt;
+    return Arrival{Slot::of(index), count};
   };
-  if (auto copy = dyn_cast<CopyOp>(op))
-    return copy.getBarrier() == barrier
-               ? once(copy.getBarrierIndex(), teamsRunning(op))
-               : !llvm::is_contained(op->getOperands(), barrier);
-  if (auto gemm = dyn_cast<GemmOp>(op)) {
-    if (gemm.getBarrier() != barrier)
-      return !llvm::is_contained(op->getOperands(), barrier);
+  if (auto copy = dyn_cast<CopyOp>(user))
+    return once(copy.getBarrierIndex(), teamsRunning(user));
+  if (auto gemm = dyn_cast<GemmOp>(user)) {
     // Into tensor memory one thread commits it; into registers every
-    // thread arrives once its part is complete.
-    // (Into registers in a role of several teams the lowering asks for
-    // one team's threads: not modelled here.)
-    bool tmem = isa<TmemType>(gemm.getC().getType());
-    if (!tmem && teamsRunning(op) > 1)
-      return false;
-    return once(gemm.getBarrierIndex(),
-                tmem ? teamsRunning(op) : threadsRunning(op));
+    // thread arrives once its part is complete (in a role of several
+    // teams the lowering asks for one team's threads: not modelled).
+    if (isa<TmemType>(gemm.getC().getType()))
+      return once(gemm.getBarrierIndex(), teamsRunning(user));
+    if (teamsRunning(user) > 1)
+      return std::nullopt;
+    return once(gemm.getBarrierIndex(), threadsRunning(user));
   }
-  if (auto commit = dyn_cast<CommitGemmsOp>(op))
-    return once(commit.getBarrierIndex(), teamsRunning(op));
-  if (auto expect = dyn_cast<MBarrierExpectTxOp>(op))
-    return once(expect.getIndex(), teamsRunning(op));
-  if (auto arrive = dyn_cast<MBarrierArriveOp>(op)) {
+  if (auto commit = dyn_cast<CommitGemmsOp>(user))
+    return once(commit.getBarrierIndex(), teamsRunning(user));
+  if (auto expect = dyn_cast<MBarrierExpectTxOp>(user))
+    return once(expect.getIndex(), teamsRunning(user));
+  if (auto arrive = dyn_cast<MBarrierArriveOp>(user)) {
     if (arrive.getLeader())
-      return once(arrive.getIndex(), teamsRunning(op));
+      return once(arrive.getIndex(), teamsRunning(user));
     if (!arrive.getCluster())
-      return once(arrive.getIndex(), threadsRunning(op));
-    auto kernel = op->getParentOfType<KernelOp>();
-    return kernel && once(arrive.getIndex(), threadsRunning(op) / 32 *
-                                                 kernel.getClusterSize());
+      return once(arrive.getIndex(), threadsRunning(user));
+    auto kernel = user->getParentOfType<KernelOp>();
+    if (!kernel)
+      return std::nullopt;
+    return once(arrive.getIndex(),
+                threadsRunning(user) / 32 * kernel.getClusterSize());
   }
-  return false;
+  return std::nullopt;
 }
 
 /// The block whose arrivals `op`'s count is part of: the first ancestor
@@ -147,11 +142,6 @@ Block *countingBlock(Operation *op) {
   return block;
 }
 
-/// The ancestor of `op` directly in `block`.
-Operation *ancestorIn(Block *block, Operation *op) {
-  return block->findAncestorOpInBlock(*op);
-}
-
 /// The error for a barrier, with the reason and where its arrivals are.
 class BarrierChecker {
 public:
@@ -160,24 +150,21 @@ public:
         expected(alloc.getArrivals()) {}
 
   LogicalResult check() {
-    bool ok = true;
-    SmallVector<Operation *> arrivals;
-    SmallVector<MBarrierWaitOp> waits;
     for (Operation *user : barrier.getUsers()) {
       if (auto wait = dyn_cast<MBarrierWaitOp>(user)) {
         waits.push_back(wait);
         continue;
       }
-      std::optional<Arrival> arrival;
-      if (!arrivalOn(user, barrier, arrival) || !arrival)
+      std::optional<Arrival> arrival = arrivalOf(user, barrier);
+      if (!arrival)
         return success(); // A use the check does not model.
-      arrivals.push_back(user);
+      arrivals.insert({user, *arrival});
     }
-    ok &= succeeded(checkExpectedBytes());
+    bool ok = succeeded(checkExpectedBytes());
     for (MBarrierWaitOp wait : waits)
-      ok &= succeeded(checkParity(wait, waits));
+      ok &= succeeded(checkParity(wait));
     if (!arrivals.empty())
-      ok &= succeeded(checkArrivals(arrivals, waits));
+      ok &= succeeded(checkArrivals());
     return success(ok);
   }
 
@@ -197,8 +184,7 @@ private:
   }
 
   /// A loop that waits once per iteration on one slot with one parity.
-  LogicalResult checkParity(MBarrierWaitOp wait,
-                            ArrayRef<MBarrierWaitOp> waits) {
+  LogicalResult checkParity(MBarrierWaitOp wait) {
     auto loop = dyn_cast_or_null<LoopLikeOpInterface>(wait->getParentOp());
     if (!loop || !loop.isDefinedOutsideOfLoop(wait.getIndex()) ||
         !loop.isDefinedOutsideOfLoop(wait.getParity()))
@@ -210,8 +196,8 @@ private:
       return success();
     // Only a barrier the loop itself completes again: one completed once,
     // before the loop, is rightly waited for with one parity (it passes).
-    if (llvm::none_of(barrier.getUsers(), [&](Operation *user) {
-          return !isa<MBarrierWaitOp>(user) && loop->isAncestor(user);
+    if (llvm::none_of(arrivals, [&](const auto &arrival) {
+          return loop->isAncestor(arrival.first);
         }))
       return success();
     if (auto tripCount = loop.getStaticTripCount())
@@ -226,11 +212,11 @@ private:
   }
 
   /// Arrivals per phase against `arrivals(N)`.
-  LogicalResult checkArrivals(ArrayRef<Operation *> arrivals,
-                              ArrayRef<MBarrierWaitOp> waits) {
-    Block *block = countingBlock(arrivals.front());
-    if (llvm::any_of(arrivals,
-                     [&](Operation *op) { return countingBlock(op) != block; }))
+  LogicalResult checkArrivals() {
+    Block *block = countingBlock(arrivals.front().first);
+    if (llvm::any_of(arrivals, [&](const auto &arrival) {
+          return countingBlock(arrival.first) != block;
+        }))
       return success(); // Arrivals from several places: not modelled.
     // Slots: one value, or constants only.
     SmallVector<Slot> slots;
@@ -241,7 +227,7 @@ private:
     };
     SmallVector<MBarrierWaitOp> blockWaits;
     for (MBarrierWaitOp wait : waits) {
-      Operation *ancestor = ancestorIn(block, wait);
+      Operation *ancestor = block->findAncestorOpInBlock(*wait);
       if (!ancestor)
         continue;
       if (ancestor != wait.getOperation())
@@ -249,11 +235,8 @@ private:
       blockWaits.push_back(wait);
       addSlot(wait.getIndex());
     }
-    for (Operation *op : arrivals) {
-      std::optional<Arrival> arrival;
-      (void)arrivalOn(op, barrier, arrival);
-      addSlot(arrival->slot.value);
-    }
+    for (const auto &arrival : arrivals)
+      addSlot(arrival.second.slot.value);
     if (slots.size() > 1 &&
         llvm::any_of(slots, [](const Slot &s) { return !s.constant; }))
       return success();
@@ -296,10 +279,9 @@ private:
     }
     if (isa<MBarrierWaitOp>(op) && llvm::is_contained(op->getOperands(), barrier))
       return failure();
-    std::optional<Arrival> arrival;
-    if (!arrivalOn(op, barrier, arrival) || !arrival)
-      return 0;
-    return arrival->slot == slot ? arrival->count : 0;
+    auto it = arrivals.find(op);
+    return it != arrivals.end() && it->second.slot == slot ? it->second.count
+                                                           : 0;
   }
 
   /// One slot's phases in `block`: what arrives between its waits.
@@ -366,6 +348,9 @@ private:
   AllocBarrierOp alloc;
   Value barrier;
   int64_t expected;
+  /// Each op arriving on the barrier, in use order, and its arrival.
+  llvm::MapVector<Operation *, Arrival> arrivals;
+  SmallVector<MBarrierWaitOp> waits;
 };
 
 struct TileCheckBarriersPass
