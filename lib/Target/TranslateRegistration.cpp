@@ -149,25 +149,37 @@ static FailureOr<std::string> resolveChip(ModuleOp module) {
 
 // Tile-level input goes through the default pipeline first, so that one
 // command takes a tile kernel to PTX or cubin.
-static LogicalResult lowerIfTileLevel(ModuleOp module, StringRef chip,
-                                      StageTimer &timer) {
-  if (!isTileLevel(module))
-    return success();
+LogicalResult mlir::tile::lowerTileToNVVM(
+    ModuleOp module, StringRef chip, bool verifyEach,
+    function_ref<LogicalResult(PassManager &)> configure) {
   PassManager pm(module.getContext());
   TileToNVVMPipelineOptions pipelineOptions;
   pipelineOptions.chip = chip.str();
   buildTileToNVVMPipeline(pm, pipelineOptions);
   // Verifying after each of the pipeline's passes costs about a tenth of
-  // the compile; the IR is verified once at the end instead (tile-opt
-  // verifies each pass, and so does --verify-each here).
-  pm.enableVerifier(options->verifyEach);
-  // --mlir-timing, --mlir-print-ir-after-all and friends apply here too.
-  if (failed(applyPassManagerCLOptions(pm)))
+  // the compile; the IR is verified once at the end instead.
+  pm.enableVerifier(verifyEach);
+  if (configure && failed(configure(pm)))
     return failure();
-  applyDefaultTimingPassManagerCLOptions(pm);
+  return failure(failed(pm.run(module)) ||
+                 (!verifyEach && failed(verify(module))));
+}
+
+static LogicalResult lowerIfTileLevel(ModuleOp module, StringRef chip,
+                                      StageTimer &timer) {
+  if (!isTileLevel(module))
+    return success();
+  // (tile-opt verifies each pass, and so does --verify-each here.)
   return timer.run("tile-to-nvvm pipeline", [&] {
-    return failure(failed(pm.run(module)) ||
-                   (!options->verifyEach && failed(verify(module))));
+    return lowerTileToNVVM(module, chip, options->verifyEach,
+                           [](PassManager &pm) {
+                             // --mlir-timing, --mlir-print-ir-after-all and
+                             // friends apply here too.
+                             if (failed(applyPassManagerCLOptions(pm)))
+                               return failure();
+                             applyDefaultTimingPassManagerCLOptions(pm);
+                             return success();
+                           });
   });
 }
 

@@ -21,7 +21,6 @@
 
 #include "../driver/ToolMain.h"
 
-#include "tile/Conversion/Passes.h"
 #include "tile/Dialect/Tile/IR/TileTarget.h"
 #include "tile/InitAllTile.h"
 #include "tile/Target/Chip.h"
@@ -33,7 +32,6 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -78,12 +76,7 @@ static void compile(ModuleOp module, size_t inputBytes) {
   const ChipInfo *target = findTargetChip(module);
   TargetOptions options;
   options.chip = target ? target->name.str() : kChips[inputBytes % 3];
-  PassManager pm(module.getContext());
-  TileToNVVMPipelineOptions pipelineOptions;
-  pipelineOptions.chip = options.chip;
-  buildTileToNVVMPipeline(pm, pipelineOptions);
-  pm.enableVerifier(false);
-  if (failed(pm.run(module)) || failed(verify(module)))
+  if (failed(lowerTileToNVVM(module, options.chip, /*verifyEach=*/false)))
     return;
   llvm::LLVMContext context;
   auto llvmModule = translateToNVPTXModule(module, context, options);

@@ -4,6 +4,7 @@
 #define TILE_TARGET_TRANSLATE_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/IR/Module.h"
 #include <memory>
@@ -42,6 +43,13 @@ struct TargetOptions {
 /// Whether `module` holds tile ops (so the tile-to-nvvm pipeline runs
 /// before translation), as opposed to LLVM+NVVM IR.
 bool isTileLevel(ModuleOp module);
+
+/// Runs the tile-to-nvvm pipeline for `chip` on `module`, verifying after
+/// each pass or once at the end; `configure` may add instrumentation to
+/// the pass manager first. Errors are diagnostics.
+LogicalResult
+lowerTileToNVVM(ModuleOp module, StringRef chip, bool verifyEach,
+                function_ref<LogicalResult(PassManager &)> configure = {});
 
 /// The operation holding `module`'s device code: its single gpu.module, or
 /// the module itself when it has none. Null (with an error) when it has
