@@ -43,6 +43,7 @@
   X(cuMemcpyDtoD)                                                              \
   X(cuMemsetD8)                                                                \
   X(cuMemsetD32)                                                               \
+  X(cuMemsetD32Async)                                                          \
   X(cuModuleLoadData)                                                          \
   X(cuModuleUnload)                                                            \
   X(cuModuleGetFunction)                                                       \

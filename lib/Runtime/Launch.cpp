@@ -342,6 +342,12 @@ void checkArguments(const Kernel &kernel, const LaunchConfig &config,
 }
 } // namespace
 
+void tile::rt::fillWordsAsync(CUdeviceptr ptr, uint32_t value, size_t words,
+                              CUstream stream) {
+  TILE_CU_CTX("(filling " + std::to_string(words) + " words)",
+              cuMemsetD32Async, ptr, value, words, stream);
+}
+
 unsigned tile::rt::maxActiveClusters(const Kernel &kernel,
                                      const LaunchConfig &config) {
   if (!kernel.handle())

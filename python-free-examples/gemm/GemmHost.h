@@ -40,6 +40,22 @@ public:
                        tensorMaps);
     unsigned tilesN = static_cast<unsigned>((n + tileN - 1) / tileN);
     unsigned tilesM = static_cast<unsigned>((m + tileM - 1) / tileM);
+    if (streamK) {
+      // One CTA per SM; the last tiles (T mod P + P of them, none when P
+      // divides T) are shared out by K steps and add into C, whose rows
+      // from the group of 8 tile-rows holding the first of them are zeroed
+      // before each launch (gemm-streamk.mlir).
+      uint64_t tiles = uint64_t(tilesM) * tilesN;
+      uint64_t ctas = std::max<uint64_t>(
+          1, std::min<uint64_t>(persistentCtas, tiles * ((k + 63) / 64)));
+      uint64_t ragged = tiles % ctas;
+      uint64_t skTiles = ragged ? std::min(ragged + ctas, tiles) : 0;
+      uint64_t firstRow = (tiles - skTiles) / (uint64_t(tilesN) * 8) * 8 * tileM;
+      zeroFrom = c + firstRow * uint64_t(n) * 4;
+      zeroWords = skTiles ? (uint64_t(m) - firstRow) * uint64_t(n) : 0;
+      config = rt::launchConfigFor(info, {unsigned(ctas), 1, 1});
+      return;
+    }
     if (!persistentCtas) {
       config = rt::launchConfigFor(info, mAlongX ? rt::Dim3{tilesM, tilesN, 1}
                                                  : rt::Dim3{tilesN, tilesM, 1});
@@ -70,6 +86,16 @@ public:
     return *this;
   }
 
+  /// The kernel runs whole waves of tiles and shares the K loops of the
+  /// last tiles out between one CTA per SM, adding partial tiles into C
+  /// (gemm-streamk.mlir): bind() sizes the grid and the part of C to zero,
+  /// launch() zeroes it first.
+  TileGemm &setStreamK(const rt::Device &device) {
+    persistentCtas = static_cast<unsigned>(device.smCount());
+    streamK = true;
+    return *this;
+  }
+
   bool persistent() const { return persistentCtas != 0; }
 
   /// Not persistent: one CTA per tile, by default grid.x over the tiles of
@@ -80,7 +106,11 @@ public:
     return *this;
   }
 
-  void launch() { rt::launch(kernel, config, args); }
+  void launch() {
+    if (zeroWords)
+      rt::fillWordsAsync(zeroFrom, 0, zeroWords, config.stream);
+    rt::launch(kernel, config, args);
+  }
   const rt::KernelInfo &kernelInfo() const { return info; }
   /// The launch shape bind() chose.
   const rt::LaunchConfig &launchConfig() const { return config; }
@@ -99,6 +129,10 @@ private:
   // CTAs of a persistent launch at most (the SM count, or the CTAs of the
   // clusters that fit at once), 0 otherwise.
   unsigned persistentCtas = 0;
+  bool streamK = false;
+  // Stream-K: the part of C zeroed before each launch.
+  CUdeviceptr zeroFrom = 0;
+  size_t zeroWords = 0;
 };
 
 /// A persistent tileM x tileN kernel `name` built beside the program.

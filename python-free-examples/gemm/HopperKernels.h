@@ -9,7 +9,11 @@
 #ifndef TILE_EXAMPLES_GEMM_HOPPERKERNELS_H
 #define TILE_EXAMPLES_GEMM_HOPPERKERNELS_H
 
+#include "GemmChoice.h"
 #include "GemmHost.h"
+
+#include <map>
+#include <memory>
 
 namespace tile::examples {
 
@@ -68,6 +72,82 @@ inline TileGemm hopperPingpong(const rt::Device &device) {
   return persistentGemm(device, GEMM_PINGPONG_KERNEL_CUBIN,
                         GEMM_PINGPONG_KERNEL_KINFO, "gemm_bf16_pingpong", 64);
 }
+
+/// gemm-256x128.mlir: 256 x 128 tiles, two warpgroups of 128 x 128 (two
+/// m64 wgmmas per K step each); persistent.
+inline TileGemm hopper256x128(const rt::Device &device) {
+  return persistentGemm(device, GEMM_256X128_KERNEL_CUBIN,
+                        GEMM_256X128_KERNEL_KINFO, "gemm_bf16_256x128", 256,
+                        128);
+}
+
+/// gemm-pingpong-128.mlir: 128 x 128 ping-pong team tiles; persistent.
+inline TileGemm hopperPingpong128(const rt::Device &device) {
+  return persistentGemm(device, GEMM_PINGPONG_128_KERNEL_CUBIN,
+                        GEMM_PINGPONG_128_KERNEL_KINFO,
+                        "gemm_bf16_pingpong_128", 128, 128);
+}
+
+/// gemm-streamk.mlir: whole waves of 128 x 256 (or, with `tileN` 128,
+/// 128 x 128) tiles, then the K loops of the last tiles shared out evenly
+/// between one CTA per SM (partial tiles added into C).
+inline TileGemm hopperStreamK(const rt::Device &device, unsigned tileN = 256) {
+  TileGemm gemm(kernelFile(GEMM_STREAMK_KERNEL_CUBIN),
+                kernelFile(GEMM_STREAMK_KERNEL_KINFO),
+                tileN == 128 ? "gemm_bf16_streamk_128x128" : "gemm_bf16_streamk",
+                128, tileN);
+  gemm.setStreamK(device);
+  return gemm;
+}
+
+/// One of the kernels the choice by shape picks from (GemmChoice.h).
+inline TileGemm hopperKernel(const rt::Device &device, GemmKernel kernel) {
+  switch (kernel) {
+  case GemmKernel::Tile128x256:
+    return hopperGemm(device);
+  case GemmKernel::Tile256x128:
+    return hopper256x128(device);
+  case GemmKernel::Tile128x128:
+    return hopperGemm(device, "", 128);
+  case GemmKernel::Pingpong128x128:
+    return hopperPingpong128(device);
+  case GemmKernel::StreamK:
+    return hopperStreamK(device);
+  case GemmKernel::StreamK128x128:
+    return hopperStreamK(device, 128);
+  case GemmKernel::Pingpong64x256:
+    return hopperPingpong(device);
+  }
+  throw rt::Error("hopperKernel: unknown GemmKernel");
+}
+
+/// C = A B^T by the kernel chooseGemmKernel picks for the shape: what a
+/// caller uses without naming a kernel. Each kernel is loaded on first use.
+class HopperGemms {
+public:
+  explicit HopperGemms(const rt::Device &device) : device(device) {}
+
+  /// The kernel chosen for M x N x K, bound to the operands; launch() it.
+  TileGemm &bind(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int64_t m,
+                 int64_t n, int64_t k) {
+    TileGemm &gemm = kernel(choice(m, n, k));
+    gemm.bind(a, b, c, m, n, k);
+    return gemm;
+  }
+  GemmKernel choice(int64_t m, int64_t n, int64_t k) const {
+    return chooseGemmKernel(m, n, k, device.smCount());
+  }
+  TileGemm &kernel(GemmKernel id) {
+    std::unique_ptr<TileGemm> &slot = loaded[id];
+    if (!slot)
+      slot = std::make_unique<TileGemm>(hopperKernel(device, id));
+    return *slot;
+  }
+
+private:
+  const rt::Device &device;
+  std::map<GemmKernel, std::unique_ptr<TileGemm>> loaded;
+};
 
 /// gemm-sm80.mlir (mma.sync) compiled for sm_90 (its pipeline loads by
 /// TMA), or with `sm80` for sm_80 as PTX (the cp.async pipeline), which

@@ -22,6 +22,15 @@ struct Variant {
   const char *label;
   std::function<TileGemm()> make;
   GemmCheckSpec spec;
+  /// Shapes checked besides gemmCheckShapes().
+  std::vector<GemmShape> extra = {};
+};
+
+// Whole waves of tiles, then stream-K tiles (132 SMs: 288 and 680 tiles of
+// 128 x 256 or 128 x 128).
+const std::vector<GemmShape> kWavesAndStreamK = {
+    {3000, 3000, 1000, "waves + stream-K"},
+    {4100, 5000, 520, "waves + stream-K"},
 };
 } // namespace
 
@@ -59,6 +68,14 @@ int main(int argc, char **argv) {
          [&] { return hopperCluster(device); }, bf16},
         {"gemm-pingpong.mlir (64 x 256 tiles, ping-pong consumer teams)",
          [&] { return hopperPingpong(device); }, bf16},
+        {"gemm-256x128.mlir (256 x 128 tiles, 128 rows per warpgroup)",
+         [&] { return hopper256x128(device); }, bf16},
+        {"gemm-pingpong-128.mlir (128 x 128 ping-pong team tiles)",
+         [&] { return hopperPingpong128(device); }, bf16},
+        {"gemm-streamk.mlir (stream-K, partial tiles added atomically)",
+         [&] { return hopperStreamK(device); }, bf16, kWavesAndStreamK},
+        {"gemm-streamk.mlir @gemm_bf16_streamk_128x128 (stream-K, 128 x 128)",
+         [&] { return hopperStreamK(device, 128); }, bf16, kWavesAndStreamK},
         {"gemm-sm80.mlir built for sm_90 (TMA pipeline, ldmatrix, mma.sync)",
          [] { return mmaSyncGemm(); }, bf16},
         {"gemm-sm80.mlir built for sm_80, PTX (cp.async pipeline, mma.sync)",
@@ -93,6 +110,25 @@ int main(int argc, char **argv) {
       TileGemm gemm = v.make();
       std::printf("gemm-check on %s: %s\n", device.name().c_str(), v.label);
       ok &= checkGemmShapes(gemm, v.spec, shapes, /*showValues=*/only);
+      if (argc <= 4)
+        ok &= checkGemmShapes(gemm, v.spec, v.extra, /*showValues=*/only);
+    }
+    // The kernel choice by shape (HopperGemms), on the benchmark's sweep
+    // and the shapes above: each with the kernel it picks.
+    const char *choiceLabel = "the choice by shape (HopperGemms)";
+    if (!only || std::strstr(choiceLabel, only)) {
+      std::printf("gemm-check on %s: %s\n", device.name().c_str(),
+                  choiceLabel);
+      HopperGemms gemms(device);
+      std::vector<GemmShape> all = gemmSweepShapes();
+      if (argc > 4)
+        all.clear();
+      all.insert(all.end(), shapes.begin(), shapes.end());
+      for (const GemmShape &s : all) {
+        GemmKernel kernel = gemms.choice(s.m, s.n, s.k);
+        std::printf("  [%s]\n", gemmKernelTraits(kernel).name);
+        ok &= checkGemm(gemms.kernel(kernel), bf16, s, only);
+      }
     }
     std::printf("%s\n",
                 ok ? "gemm-check: all shapes passed" : "gemm-check: FAILED");

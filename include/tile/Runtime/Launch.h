@@ -162,6 +162,12 @@ private:
 /// for.
 void launch(const Kernel &kernel, const LaunchConfig &config, ArgPack &args);
 
+/// Sets `words` 32-bit words from `ptr` to `value` on `stream`, ordered
+/// before the launches that follow on it (a result that a kernel adds
+/// partial sums into, zeroed first).
+void fillWordsAsync(CUdeviceptr ptr, uint32_t value, size_t words,
+                    CUstream stream = nullptr);
+
 /// How many clusters of config.cluster CTAs (with config's block and shared
 /// memory) the device can run at once (cuOccupancyMaxActiveClusters): a
 /// persistent kernel in clusters launches at most that many.

@@ -202,8 +202,9 @@ static Value elementRegister(OpBuilder &b, Location loc, Value element,
 
 GlobalRunAccess::GlobalRunAccess(OpBuilder &b, Location loc, Value memref,
                                  ValueRange base, int64_t vector,
-                                 Value aligned)
-    : memref(memref), base(base), aligned(aligned), vector(vector) {
+                                 Value aligned, GlobalWrite write)
+    : memref(memref), base(base), aligned(aligned), vector(vector),
+      write(write) {
   auto type = cast<MemRefType>(memref.getType());
   for (int64_t d = 0; d < type.getRank(); ++d)
     sizes.push_back(memref::DimOp::create(b, loc, memref, d));
@@ -293,6 +294,10 @@ void GlobalRunAccess::store(OpBuilder &b, Location loc, Value value,
   // run of at most 16 bytes of more than one element (other blocked
   // layouts, and single elements, take the element path alone).
   bool vectorStore = vector > 1 && llvm::isPowerOf2_64(vector) && bytes <= 16;
+  // Atomic additions: f32 elements (the verifier's rule), as .v2/.v4 on
+  // sm_90+ and one by one before.
+  if (write == GlobalWrite::atomicAdd)
+    vectorStore = false;
   SmallVector<std::string> elements, words;
   char constraint;
   if (bits >= 32) {
@@ -323,10 +328,12 @@ void GlobalRunAccess::store(OpBuilder &b, Location loc, Value value,
   }
   auto st = [&](StringRef pred, int64_t byteOffset, ArrayRef<std::string> regs,
                 int64_t width) {
-    std::string text = "@" + pred.str() + " st.global";
-    if (regs.size() > 1)
-      text += ".v" + std::to_string(regs.size());
-    return text + ".b" + std::to_string(width) + " " +
+    std::string vec = regs.size() > 1 ? ".v" + std::to_string(regs.size()) : "";
+    std::string text =
+        "@" + pred.str() +
+        (write == GlobalWrite::store ? " st.global" + vec + ".b" + std::to_string(width)
+                                     : " red.global.add" + vec + ".f32");
+    return text + " " +
            ptxAddress("$3", byteOffset + immediate) + ", " +
            ptxRegisters(regs) + ";\n";
   };

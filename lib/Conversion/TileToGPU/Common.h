@@ -149,10 +149,16 @@ Value loadGlobalRun(OpBuilder &b, Location loc, Value memref,
 /// column terms once per distinct offset, and the offset's columns go into
 /// the store's immediate. Every store must be emitted in the block (or a
 /// block dominated by the point) where the writer was created.
+/// How GlobalRunAccess::store writes a run: plain stores, or atomic f32
+/// additions (`red.global.add`), element by element or, on sm_90+, as
+/// `.v2`/`.v4` vectors.
+enum class GlobalWrite { store, atomicAdd, atomicAddVector };
+
 class GlobalRunAccess {
 public:
   GlobalRunAccess(OpBuilder &b, Location loc, Value memref, ValueRange base,
-                  int64_t vector, Value aligned);
+                  int64_t vector, Value aligned,
+                  GlobalWrite write = GlobalWrite::store);
   void store(OpBuilder &b, Location loc, Value value,
              ArrayRef<int64_t> offset);
   /// The run at `base + offset`, as a vector of the memref's elements.
@@ -174,6 +180,7 @@ private:
   SmallVector<Value> base, sizes, strides;
   Value baseAddress, aligned;
   int64_t vector;
+  GlobalWrite write;
   std::map<SmallVector<int64_t>, Row> rows;
   std::map<int64_t, Column> columns;
 };

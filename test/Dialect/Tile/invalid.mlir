@@ -1274,22 +1274,22 @@ tile.kernel @wgmma_threads() threads(128) {
 
 // -----
 
-// expected-error @+1 {{wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256, got 64x64 with warpgroups = 2; for 64 rows write #tile.wgmma<warpgroups = 1>}}
+// expected-error @+1 {{wgmma layout needs a (64 x blocks x warpgroups) x N tile with N a multiple of 8 up to 256, got 64x64 with warpgroups = 2, blocks = 1; for 64 rows write #tile.wgmma<warpgroups = 1>}}
 func.func private @wgmma_rows(!tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 2>>)
 
 // -----
 
-// expected-error @+1 {{wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256, got 64x12 with warpgroups = 1}}
+// expected-error @+1 {{wgmma layout needs a (64 x blocks x warpgroups) x N tile with N a multiple of 8 up to 256, got 64x12 with warpgroups = 1, blocks = 1}}
 func.func private @wgmma_n_multiple(!tile.fragment<64x12xf32, #tile.wgmma<warpgroups = 1>>)
 
 // -----
 
-// expected-error @+1 {{wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256, got 64x264 with warpgroups = 1}}
+// expected-error @+1 {{wgmma layout needs a (64 x blocks x warpgroups) x N tile with N a multiple of 8 up to 256, got 64x264 with warpgroups = 1, blocks = 1}}
 func.func private @wgmma_n_max(!tile.fragment<64x264xf32, #tile.wgmma<warpgroups = 1>>)
 
 // -----
 
-// expected-error @+1 {{wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256, got 64x8x8 with warpgroups = 1}}
+// expected-error @+1 {{wgmma layout needs a (64 x blocks x warpgroups) x N tile with N a multiple of 8 up to 256, got 64x8x8 with warpgroups = 1, blocks = 1}}
 func.func private @wgmma_rank(!tile.fragment<64x8x8xf32, #tile.wgmma<warpgroups = 1>>)
 
 // -----
@@ -1342,6 +1342,34 @@ tile.kernel @tma_on_load(%A: memref<?x?xf32>) threads(128) {
   %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
   // expected-error @+1 {{'tile.copy' op takes {tma} only for shared to global copies (loads use TMA when they complete on a barrier)}}
   tile.copy %A[%c0, %c0] to %s[] {tma} : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+// {atomic_add} adds partial sums from registers into f32 global memory only.
+tile.kernel @atomic_add_from_shared(%C: memref<?x?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.copy' op takes {atomic_add} only for an f32 fragment copied to f32 global memory (partial sums added into the result); got 'memref<8x32xf32, #gpu.address_space<workgroup>>' to 'memref<?x?xf32>'}}
+  tile.copy %s[] to %C[%c0, %c0] {atomic_add} : memref<8x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+}
+
+// -----
+
+tile.kernel @atomic_add_rounding(%C: memref<?x?xbf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %f = tile.alloc_fragment : !tile.fragment<8x64xf32>
+  // expected-error @+1 {{'tile.copy' op takes {atomic_add} only for an f32 fragment copied to f32 global memory}}
+  tile.copy %f[] to %C[%c0, %c0] {atomic_add} : !tile.fragment<8x64xf32>, memref<?x?xbf16>
+}
+
+// -----
+
+tile.kernel @atomic_add_load(%A: memref<?x?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %f = tile.alloc_fragment : !tile.fragment<8x64xf32>
+  // expected-error @+1 {{'tile.copy' op takes {atomic_add} only for an f32 fragment copied to f32 global memory}}
+  tile.copy %A[%c0, %c0] to %f[] {atomic_add} : memref<?x?xf32>, !tile.fragment<8x64xf32>
 }
 
 // -----

@@ -152,9 +152,9 @@ int main() {
     return cast<FragmentLayoutAttrInterface>(
         BlockedLayoutAttr::get(&context, threads, vector));
   };
-  auto wgmma = [&](int64_t groups) {
+  auto wgmma = [&](int64_t groups, int64_t blocks = 1) {
     return cast<FragmentLayoutAttrInterface>(
-        WgmmaLayoutAttr::get(&context, groups));
+        WgmmaLayoutAttr::get(&context, groups, blocks));
   };
   auto mma = [&](int64_t warpsM, int64_t warpsN) {
     return cast<FragmentLayoutAttrInterface>(
@@ -197,6 +197,10 @@ int main() {
   check(b, wgmma(1), {64, 64});
   check(b, wgmma(1), {64, 8});
   check(b, wgmma(2), {128, 256});
+  // 128-row warpgroup tiles: two 64-row blocks each.
+  check(b, wgmma(2, 2), {256, 128});
+  check(b, wgmma(1, 2), {128, 128});
+  check(b, slice(1, 128, wgmma(2, 2)), {256, 1}, true, 4);
   check(b, mma(2, 2), {64, 32});
   check(b, mma(1, 4), {16, 64});
   check(b, mma(4, 1), {128, 16});
@@ -269,6 +273,11 @@ int main() {
   for (int64_t r = 0; r < 32; ++r)
     if (wgmma(1).findRunAtOffset({64, 128}, {8 * (r % 2), 8 * (r / 2)}) != r)
       fail(wgmma(1), {64, 128}, "findRunAtOffset misses run " + Twine(r));
+  // With blocks, block i's runs follow block i - 1's, 64 rows down.
+  for (int64_t r = 0; r < 64; ++r)
+    if (wgmma(2, 2).findRunAtOffset(
+            {256, 128}, {64 * (r / 32) + 8 * (r % 2), 8 * ((r % 32) / 2)}) != r)
+      fail(wgmma(2, 2), {256, 128}, "findRunAtOffset misses run " + Twine(r));
   if (mma(2, 2).findRunAtOffset({64, 32}, {4, 0}))
     fail(mma(2, 2), {64, 32}, "findRunAtOffset finds a run at {4, 0}");
 
@@ -282,6 +291,8 @@ int main() {
       {blocked(32, 8), {64, 12}, 0},   {blocked(128, 4), {256}, 0},
       {blocked(128, 4), {1024}, 256},  {wgmma(2), {64, 64}, 0},
       {wgmma(1), {64, 264}, 0},        {wgmma(1), {64, 64}, 256},
+      {wgmma(2, 2), {128, 64}, 0},     {wgmma(1, 2), {192, 64}, 0},
+      {wgmma(2, 0), {0, 64}, 0},
       {mma(2, 2), {48, 32}, 0},        {mma(1, 1), {16, 8, 8}, 0},
       {mma(2, 2), {64, 32}, 64},
       {tmem(1), {64, 32}, 0},          {tmem(2), {128, 12}, 0},

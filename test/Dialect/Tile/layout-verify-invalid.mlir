@@ -53,13 +53,29 @@ tile.kernel @blocked_threads() threads(128) {
 
 // -----
 
-// expected-error @+1 {{wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256, got 64x64 with warpgroups = 2; for 64 rows write #tile.wgmma<warpgroups = 1>}}
+// expected-error @+1 {{wgmma layout needs a (64 x blocks x warpgroups) x N tile with N a multiple of 8 up to 256, got 64x64 with warpgroups = 2, blocks = 1; for 64 rows write #tile.wgmma<warpgroups = 1>}}
 func.func private @wgmma_rows(!tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 2>>)
 
 // -----
 
-// expected-error @+1 {{wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256, got 96x64 with warpgroups = 1}}
+// expected-error @+1 {{wgmma layout needs a (64 x blocks x warpgroups) x N tile with N a multiple of 8 up to 256, got 96x64 with warpgroups = 1, blocks = 1}}
 func.func private @wgmma_rows_not_64(!tile.fragment<96x64xf32, #tile.wgmma<warpgroups = 1>>)
+
+// -----
+
+// 128-row warpgroup tiles are two blocks of 64.
+// expected-error @+1 {{got 256x128 with warpgroups = 2, blocks = 1; for 256 rows write #tile.wgmma<warpgroups = 2, blocks = 2>}}
+func.func private @wgmma_blocks_missing(!tile.fragment<256x128xf32, #tile.wgmma<warpgroups = 2>>)
+
+// -----
+
+// expected-error @+1 {{got 128x128 with warpgroups = 2, blocks = 2; for 128 rows write #tile.wgmma<warpgroups = 2>}}
+func.func private @wgmma_blocks_extra(!tile.fragment<128x128xf32, #tile.wgmma<warpgroups = 2, blocks = 2>>)
+
+// -----
+
+// expected-error @+1 {{wgmma layout needs warpgroups >= 1 and blocks >= 1, got warpgroups = 1, blocks = 0}}
+func.func private @wgmma_blocks_zero(!tile.fragment<64x128xf32, #tile.wgmma<warpgroups = 1, blocks = 0>>)
 
 // -----
 
@@ -78,7 +94,7 @@ func.func private @wgmma_1d(!tile.fragment<64xf32, #tile.wgmma<warpgroups = 1>>)
 
 // -----
 
-// expected-error @+1 {{got 64x8 with warpgroups = 0; for 64 rows write #tile.wgmma<warpgroups = 1>}}
+// expected-error @+1 {{wgmma layout needs warpgroups >= 1 and blocks >= 1, got warpgroups = 0, blocks = 1}}
 func.func private @wgmma_no_groups(!tile.fragment<64x8xf32, #tile.wgmma<warpgroups = 0>>)
 
 // -----

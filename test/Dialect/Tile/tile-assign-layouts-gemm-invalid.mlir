@@ -1,17 +1,17 @@
-// tile-assign-layouts' gemm errors: wgmma accumulators are 64 rows per
-// warpgroup of the kernel, mma.sync accumulators need a warp grid, and every
+// tile-assign-layouts' gemm errors: wgmma accumulators are 64 rows (or
+// blocks of 64) per warpgroup of the kernel, mma.sync accumulators need a warp grid, and every
 // gemm needs the mechanism tile-select-instructions writes (the inputs carry
 // it, and the module's tile.target).
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --verify-diagnostics -o /dev/null
 
-// 128 rows need two warpgroups; the kernel has one.
+// 96 rows are not blocks of 64.
 module attributes {tile.target = #tile.target<"sm_90a">} {
   tile.kernel @rows() threads(128) {
-    %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+    %As = tile.alloc_shared : memref<96x64xbf16, #gpu.address_space<workgroup>>
     %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
-    %acc = tile.alloc_fragment : !tile.fragment<128x64xf32>
-    // expected-error @below {{'tile.gemm' op wgmma needs M = 64 x warpgroups: 128 rows with 128 threads}}
-    tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x64xf32>
+    %acc = tile.alloc_fragment : !tile.fragment<96x64xf32>
+    // expected-error @below {{'tile.gemm' op wgmma needs M = 64 x blocks x warpgroups: 96 rows with 128 threads}}
+    tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<96x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<96x64xf32>
   }
 }
 
@@ -23,7 +23,7 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
     %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
     %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
-    // expected-error @below {{'tile.gemm' op wgmma needs M = 64 x warpgroups: 64 rows with 256 threads}}
+    // expected-error @below {{'tile.gemm' op wgmma needs M = 64 x blocks x warpgroups: 64 rows with 256 threads}}
     tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
   }
 }
@@ -36,7 +36,7 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
     %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
     %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
-    // expected-error @below {{'tile.gemm' op wgmma needs M = 64 x warpgroups: 64 rows with 96 threads}}
+    // expected-error @below {{'tile.gemm' op wgmma needs M = 64 x blocks x warpgroups: 64 rows with 96 threads}}
     tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
   }
 }
@@ -88,7 +88,7 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     %A = tile.alloc_fragment : !tile.fragment<64x512xbf16>
     %Bs = tile.alloc_shared : memref<64x512xbf16, #gpu.address_space<workgroup>>
     %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
-    // expected-error @below {{'tile.gemm' op wgmma layout needs a (64 x warpgroups) x N tile with N a multiple of 8 up to 256, got 64x512 with warpgroups = 1}}
+    // expected-error @below {{'tile.gemm' op wgmma layout needs a (64 x blocks x warpgroups) x N tile with N a multiple of 8 up to 256, got 64x512 with warpgroups = 1, blocks = 1}}
     tile.gemm %A, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : !tile.fragment<64x512xbf16>, memref<64x512xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
   }
 }

@@ -79,7 +79,7 @@ void CopySide::write(OpBuilder &b, Location loc, Value run,
   switch (space) {
   case MemorySpace::Global:
     GlobalRunAccess(b, loc, value, addIndices(b, loc, offsets, coords), vector,
-                    aligned)
+                    aligned, globalWrite)
         .store(b, loc, run, SmallVector<int64_t>(coords.size(), 0));
     return;
   case MemorySpace::Shared:
@@ -240,7 +240,7 @@ void RegisterCopy::throughRegisters(OpBuilder &b, Location loc) const {
     GlobalRunAccess writer(
         b, loc, to.value,
         addIndices(b, loc, to.offsets, dist.runCoordinates(b, loc, tid, 0)),
-        dist.vector, to.aligned);
+        dist.vector, to.aligned, to.globalWrite);
     for (int64_t r = 0; r < dist.runsPerThread(); ++r) {
       SmallVector<Value> coords;
       if (from.space != MemorySpace::Fragment)

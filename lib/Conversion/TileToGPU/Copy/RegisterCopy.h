@@ -21,6 +21,7 @@ struct CopySide {
   ValueRange offsets; // global side only
   Value aligned;      // global side only
   int64_t vector = 1;
+  GlobalWrite globalWrite = GlobalWrite::store; // global destination only
 
   Value read(OpBuilder &b, Location loc, ArrayRef<Value> coords,
              int64_t r) const;

@@ -2,9 +2,10 @@
 //
 // Each thread moves its runs (up to 16 bytes) through registers: global
 // accesses as predicated inline PTX, shared and fragment ones as vector
-// loads and stores. Fragment slices and swizzled destinations go run by
-// run. A copy into shared memory is complete for the CTA when it returns
-// (a CTA barrier before and after), unless it is {async}.
+// loads and stores ({atomic_add}: atomic reductions). Fragment slices and
+// swizzled destinations go run by run. A copy into shared memory is
+// complete for the CTA when it returns (a CTA barrier before and after),
+// unless it is {async}.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,11 @@ struct VectorCopyLowering : MechanismPattern<CopyOp, CopyMechanism::vector> {
     FailureOr<RegisterCopy> copy = RegisterCopy::prepare(op, adaptor, rewriter);
     if (failed(copy))
       return failure();
+    // {atomic_add}: f32 reductions, two or four at a time from sm_90.
+    if (op.getAtomicAdd())
+      copy->to.globalWrite = chip.computeCapability >= 90
+                                 ? GlobalWrite::atomicAddVector
+                                 : GlobalWrite::atomicAdd;
     copy->emit(rewriter, loc, chip, [&] {
       if (copy->needsRunByRun())
         copy->runByRun(rewriter, loc);

@@ -2,11 +2,12 @@
 //
 // sm_90a: A and B in swizzled shared tiles (K-major, or M/N-major as 128-byte
 // column blocks), or A in registers with C's layout; C in #tile.wgmma
-// registers. Warpgroup g multiplies rows [64 g, 64 g + 64) of op(A) by all
-// of op(B) with one wgmma.mma_async per 32 bytes of K, all in one inline-PTX
-// block between one wgmma.fence and one commit, so ptxas sees the
-// accumulators untouched while the group is in flight; then a wait, unless
-// the gemm is {async} and a tile.wait_gemms waits for it.
+// registers. Warpgroup g multiplies its rows of op(A) (64, or blocks of 64)
+// by all of op(B) with one wgmma.mma_async per block and 32 bytes of K (an
+// inline-PTX block per block of rows), between one wgmma.fence and one
+// commit, so ptxas sees the accumulators untouched while the group is in
+// flight; then a wait, unless the gemm is {async} and a tile.wait_gemms
+// waits for it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -157,7 +158,12 @@ struct WgmmaLowering : MechanismPattern<GemmOp, MmaMechanism::wgmma> {
       if (element.isF32())
         return op.emitOpError("takes A from registers for bf16 and f16 only; "
                               "tf32 A must be in shared memory");
+      if (layout.getBlocks() != 1)
+        return op.emitOpError("takes A from registers only with one 64-row "
+                              "block per warpgroup; with ")
+               << layout << " keep A in shared memory";
     }
+    int64_t blocks = layout.getBlocks();
     // A is K-major unless transposed (K x M); B is K-major when transposed
     // (N x K), M- or N-major otherwise (K x N).
     bool aKMajor = !op.getTransposeA(), bKMajor = op.getTransposeB();
@@ -186,9 +192,10 @@ struct WgmmaLowering : MechanismPattern<GemmOp, MmaMechanism::wgmma> {
                                  constIndex(rewriter, loc, 128)));
       addrA = arith::AddIOp::create(
           rewriter, loc, sharedAddress(rewriter, loc, adaptor.getA()),
-          arith::MulIOp::create(
-              rewriter, loc, warpgroup,
-              arith::ConstantIntOp::create(rewriter, loc, opA->mn64Bytes, 64)));
+          arith::MulIOp::create(rewriter, loc, warpgroup,
+                                arith::ConstantIntOp::create(
+                                    rewriter, loc, blocks * opA->mn64Bytes,
+                                    64)));
     }
     Value addrB = sharedAddress(rewriter, loc, adaptor.getB());
 
@@ -205,29 +212,39 @@ struct WgmmaLowering : MechanismPattern<GemmOp, MmaMechanism::wgmma> {
     int64_t kStep = 256 / a.getElementTypeBitWidth();
     if (k % kStep != 0)
       return op.emitOpError("needs K to be a multiple of ") << kStep;
-    SmallVector<SmallVector<Value>> aSteps;
+    // Per 64-row block of the warpgroup's rows, A's K steps; B's are shared.
+    SmallVector<SmallVector<SmallVector<Value>>> aSteps(blocks);
     SmallVector<Value> bSteps;
+    auto offset = [&](Value address, int64_t bytes) -> Value {
+      return arith::AddIOp::create(
+          rewriter, loc, address,
+          arith::ConstantIntOp::create(rewriter, loc, bytes, 64));
+    };
     for (int64_t kk = 0; kk < k / kStep; ++kk) {
-      auto step = [&](const SharedOperand &operand) -> Value {
-        return arith::ConstantIntOp::create(rewriter, loc,
-                                            kk * operand.kStepBytes, 64);
-      };
-      if (aInRegisters)
-        aSteps.push_back(registersOfA(rewriter, loc, adaptor.getA(), kk));
-      else
-        aSteps.push_back({descriptor(
-            rewriter, loc,
-            arith::AddIOp::create(rewriter, loc, addrA, step(*opA)), *opA)});
+      for (int64_t block = 0; block < blocks; ++block)
+        aSteps[block].push_back(
+            aInRegisters
+                ? registersOfA(rewriter, loc, adaptor.getA(), kk)
+                : SmallVector<Value>{descriptor(
+                      rewriter, loc,
+                      offset(addrA, block * opA->mn64Bytes +
+                                        kk * opA->kStepBytes),
+                      *opA)});
       bSteps.push_back(descriptor(
-          rewriter, loc, arith::AddIOp::create(rewriter, loc, addrB, step(*opB)),
-          *opB));
+          rewriter, loc, offset(addrB, kk * opB->kStepBytes), *opB));
     }
     // The fence orders every write of the accumulator and A registers
     // (A's words are packed above) before the wgmmas read them.
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    Value inout =
-        wgmmaSequence(rewriter, loc, accumulators, aSteps, bSteps, n, kStep,
-                      inputName, aKMajor, bKMajor, op.getClearAccum());
+    // One sequence per block, on its N / 2 accumulators.
+    int64_t perBlock = slots / blocks;
+    SmallVector<Value> inouts;
+    for (int64_t block = 0; block < blocks; ++block)
+      inouts.push_back(wgmmaSequence(
+          rewriter, loc,
+          ArrayRef<Value>(accumulators).slice(block * perBlock, perBlock),
+          aSteps[block], bSteps, n, kStep, inputName, aKMajor, bKMajor,
+          op.getClearAccum()));
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     // An {async} product stays in flight until a tile.wait_gemms; otherwise
     // (and before arriving on a barrier: wgmma groups cannot arrive on an
@@ -236,7 +253,8 @@ struct WgmmaLowering : MechanismPattern<GemmOp, MmaMechanism::wgmma> {
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc,
                                          rewriter.getI64IntegerAttr(0));
     for (int64_t i = 0; i < slots; ++i) {
-      Value v = LLVM::ExtractValueOp::create(rewriter, loc, inout, i);
+      Value v = LLVM::ExtractValueOp::create(rewriter, loc,
+                                             inouts[i / perBlock], i % perBlock);
       memref::StoreOp::create(rewriter, loc, v, acc,
                               ValueRange{constIndex(rewriter, loc, i)});
     }

@@ -214,6 +214,13 @@ LogicalResult CopyOp::verify() {
                << alignment << " bytes";
     }
   }
+  if (getAtomicAdd() &&
+      (src != MemorySpace::Fragment || dst != MemorySpace::Global ||
+       !srcElement.isF32() || !dstElement.isF32()))
+    return emitOpError("takes {atomic_add} only for an f32 fragment copied to "
+                       "f32 global memory (partial sums added into the "
+                       "result); got ")
+           << srcType << " to " << dstType;
   if (failed(verifyMechanism(*this, src, dst)))
     return failure();
   return verifyBarrierIndex(*this, getBarrier(), getBarrierIndex());

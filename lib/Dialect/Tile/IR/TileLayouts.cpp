@@ -223,19 +223,27 @@ int64_t WgmmaLayoutAttr::getNumThreads() const {
 
 int64_t WgmmaLayoutAttr::getRunWidth(ArrayRef<int64_t>) const { return 2; }
 
+// Runs per 64-row block of an N-column tile: N / 8 chunks, two halves each.
+static int64_t wgmmaRunsPerBlock(ArrayRef<int64_t> shape) {
+  return shape[1] / 4;
+}
+
 SmallVector<int64_t>
-WgmmaLayoutAttr::getRunCoordinates(ArrayRef<int64_t>, int64_t tid,
+WgmmaLayoutAttr::getRunCoordinates(ArrayRef<int64_t> shape, int64_t tid,
                                    int64_t run) const {
-  // Run r = 2 c + h: row 64 g + 16 w + l / 4 + 8 h (tid / 32 = 4 g + w),
-  // column 8 c + 2 (l % 4).
-  int64_t lane = tid % 32;
-  return {16 * (tid / 32) + lane / 4 + 8 * (run % 2),
-          2 * (lane % 4) + 8 * (run / 2)};
+  // Run r = (N / 4) i + 2 c + h: row 64 (B g + i) + 16 w + l / 4 + 8 h
+  // (tid / 32 = 4 g + w), column 8 c + 2 (l % 4).
+  int64_t lane = tid % 32, perBlock = wgmmaRunsPerBlock(shape);
+  int64_t block = run / perBlock, inBlock = run % perBlock;
+  int64_t warp = tid / 32;
+  return {64 * (getBlocks() * (warp / 4) + block) + 16 * (warp % 4) +
+              lane / 4 + 8 * (inBlock % 2),
+          2 * (lane % 4) + 8 * (inBlock / 2)};
 }
 
 SmallVector<Value>
 WgmmaLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
-                                     ArrayRef<int64_t>, Value tid,
+                                     ArrayRef<int64_t> shape, Value tid,
                                      int64_t run) const {
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -246,20 +254,37 @@ WgmmaLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
   auto rem = [&](Value v, int64_t d) -> Value {
     return arith::RemUIOp::create(b, loc, v, cst(d));
   };
+  int64_t perBlock = wgmmaRunsPerBlock(shape);
+  int64_t block = run / perBlock, inBlock = run % perBlock;
   Value lane = rem(tid, 32);
-  Value row = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, div(tid, 32), cst(16)),
-      div(lane, 4));
-  row = arith::AddIOp::create(b, loc, row, cst(8 * (run % 2)));
+  // 16 w + 64 g = 16 (tid / 32) with one block; with B, warpgroup g's rows
+  // start at 64 B g.
+  Value row;
+  if (getBlocks() == 1) {
+    row = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, div(tid, 32), cst(16)),
+        div(lane, 4));
+  } else {
+    Value warp = div(tid, 32);
+    row = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, rem(warp, 4), cst(16)),
+        arith::MulIOp::create(b, loc, div(warp, 4), cst(64 * getBlocks())));
+    row = arith::AddIOp::create(b, loc, row, div(lane, 4));
+  }
+  row = arith::AddIOp::create(b, loc, row,
+                              cst(64 * block + 8 * (inBlock % 2)));
   Value col = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, rem(lane, 4), cst(2)),
-      cst(8 * (run / 2)));
+      cst(8 * (inBlock / 2)));
   return {row, col};
 }
 
 std::optional<SmallVector<int64_t>>
-WgmmaLayoutAttr::getRunOffset(ArrayRef<int64_t>, int64_t run) const {
-  return SmallVector<int64_t>{8 * (run % 2), 8 * (run / 2)};
+WgmmaLayoutAttr::getRunOffset(ArrayRef<int64_t> shape, int64_t run) const {
+  int64_t perBlock = wgmmaRunsPerBlock(shape);
+  int64_t block = run / perBlock, inBlock = run % perBlock;
+  return SmallVector<int64_t>{64 * block + 8 * (inBlock % 2),
+                              8 * (inBlock / 2)};
 }
 
 FailureOr<SmallVector<DimSpread>>
@@ -272,24 +297,40 @@ WgmmaLayoutAttr::getSpread(ArrayRef<int64_t> shape) const {
 LogicalResult
 WgmmaLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
                              ArrayRef<int64_t> shape, int64_t threads) const {
-  int64_t groups = getWarpgroups();
-  if (shape.size() != 2 || shape[0] != 64 * groups || shape[1] % 8 != 0 ||
-      shape[1] > 256) {
+  int64_t groups = getWarpgroups(), blocks = getBlocks();
+  if (groups < 1 || blocks < 1)
+    return layoutError(emitError, "wgmma layout needs warpgroups >= 1 and "
+                                  "blocks >= 1, got warpgroups = " +
+                                      Twine(groups) +
+                                      ", blocks = " + Twine(blocks));
+  if (shape.size() != 2 || shape[0] != 64 * blocks * groups ||
+      shape[1] % 8 != 0 || shape[1] > 256) {
     std::string instead;
-    if (shape.size() == 2 && shape[0] % 64 == 0 && shape[0] != 64 * groups)
-      instead = ("; for " + Twine(shape[0]) + " rows write #tile.wgmma<"
-                 "warpgroups = " + Twine(shape[0] / 64) + ">")
-                    .str();
+    if (shape.size() == 2 && shape[0] != 64 * blocks * groups) {
+      if (shape[0] % (64 * groups) == 0 && shape[0] > 64 * groups)
+        instead = ("; for " + Twine(shape[0]) + " rows write #tile.wgmma<"
+                   "warpgroups = " + Twine(groups) + ", blocks = " +
+                   Twine(shape[0] / (64 * groups)) + ">")
+                      .str();
+      else if (shape[0] % 64 == 0)
+        instead = ("; for " + Twine(shape[0]) + " rows write #tile.wgmma<"
+                   "warpgroups = " + Twine(shape[0] / 64) + ">")
+                      .str();
+    }
     return layoutError(emitError,
-                       "wgmma layout needs a (64 x warpgroups) x N tile with "
-                       "N a multiple of 8 up to 256, got " +
+                       "wgmma layout needs a (64 x blocks x warpgroups) x N "
+                       "tile with N a multiple of 8 up to 256, got " +
                            formatShape(shape) + " with warpgroups = " +
-                           Twine(groups) + instead);
+                           Twine(groups) + ", blocks = " + Twine(blocks) +
+                           instead);
   }
+  std::string blocksText =
+      blocks > 1 ? ", blocks = " + std::to_string(blocks) : "";
   return verifyLayoutThreads(
       emitError, getNumThreads(), threads,
       threads % 128 == 0
-          ? ("write #tile.wgmma<warpgroups = " + Twine(threads / 128) + ">")
+          ? ("write #tile.wgmma<warpgroups = " + Twine(threads / 128) +
+             blocksText + ">")
                 .str()
           : std::string("wgmma layouts need a multiple of 128 threads"));
 }

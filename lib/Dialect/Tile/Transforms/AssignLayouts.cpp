@@ -180,13 +180,17 @@ struct TileAssignLayoutsPass
                << " warps needs 16-row by 8-column tiles per warp";
       return setCheckedLayout(gemm, gemm.getC(), *mma, threads);
     }
-    if (threads % 128 != 0 || c.getShape()[0] != 64 * (threads / 128))
-      return gemm.emitOpError("wgmma needs M = 64 x warpgroups: ")
+    // Each warpgroup takes 64 rows, or blocks of 64 (two m64 wgmmas per K
+    // step for a 128-row warpgroup tile).
+    int64_t groups = threads / 128;
+    if (threads % 128 != 0 || c.getShape()[0] % (64 * groups) != 0)
+      return gemm.emitOpError("wgmma needs M = 64 x blocks x warpgroups: ")
              << c.getShape()[0] << " rows with " << threads << " threads";
-    return setCheckedLayout(gemm, gemm.getC(),
-                            WgmmaLayoutAttr::get(gemm.getContext(),
-                                                 threads / 128),
-                            threads);
+    return setCheckedLayout(
+        gemm, gemm.getC(),
+        WgmmaLayoutAttr::get(gemm.getContext(), groups,
+                             c.getShape()[0] / (64 * groups)),
+        threads);
   }
 
   // Fragments without a matrix layout: each group of fragments that meet in

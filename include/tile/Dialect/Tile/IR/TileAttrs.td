@@ -199,18 +199,26 @@ def Tile_WgmmaLayoutAttr : Tile_FragmentLayoutAttr<"WgmmaLayout"> {
   let summary = "fragment layout of sm_90a wgmma accumulators";
   let description = [{
     The accumulator layout of `wgmma.mma_async` m64nNk*: warpgroup `g` of the
-    CTA holds rows [64 g, 64 g + 64) of an M x N tile (M = 64 x warpgroups).
-    Within it, lane `l` of warp `w` holds, for every 8-column chunk `c`, the
-    pairs (row 16 w + l / 4 + 8 h, columns 8 c + 2 (l mod 4) + {0, 1}) for
-    h = 0, 1: `N / 2` registers per thread, in slots `4 c + 2 h + {0, 1}`.
+    CTA holds rows [64 B g, 64 B (g + 1)) of an M x N tile (M = 64 x B x
+    warpgroups), as `B` = `blocks` blocks of 64 rows, one m64 wgmma each per
+    K step. Within block `i`, lane `l` of warp `w` holds, for every 8-column
+    chunk `c`, the pairs (row 64 (B g + i) + 16 w + l / 4 + 8 h, columns
+    8 c + 2 (l mod 4) + {0, 1}) for h = 0, 1: `N / 2` registers per block
+    and thread, in slots `N i / 2 + 4 c + 2 h + {0, 1}`.
 
-    The tile must be (64 x warpgroups) x N with N a multiple of 8 up to 256,
-    in a kernel (or team) of 128 x warpgroups threads.
+    The tile must be (64 x blocks x warpgroups) x N with N a multiple of 8
+    up to 256, in a kernel (or team) of 128 x warpgroups threads. Two blocks
+    give each warpgroup a 128-row tile (a 256 x 128 CTA tile with two
+    warpgroups, or 128-row ping-pong teams): per K step the warpgroup reads
+    B once per block, and each thread holds N registers.
 
-    Example: `!tile.fragment<128x256xf32, #tile.wgmma<warpgroups = 2>>`
+    Examples: `!tile.fragment<128x256xf32, #tile.wgmma<warpgroups = 2>>`,
+    `!tile.fragment<256x128xf32, #tile.wgmma<warpgroups = 2, blocks = 2>>`
   }];
-  let parameters = (ins "int64_t":$warpgroups);
-  let assemblyFormat = "`<` `warpgroups` `=` $warpgroups `>`";
+  let parameters = (ins "int64_t":$warpgroups,
+                        DefaultValuedParameter<"int64_t", "1">:$blocks);
+  let assemblyFormat =
+      "`<` `warpgroups` `=` $warpgroups (`,` `blocks` `=` $blocks^)? `>`";
 }
 #endif
 

@@ -77,6 +77,14 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     does (`nvvm.cp.async.commit.group`, `nvvm.cp.async.wait.group`,
     `gpu.barrier`).
 
+    `{atomic_add}` on a fragment -> global copy of f32 adds the tile into
+    the destination instead of overwriting it, with atomic reductions
+    (`red.global.add`, two elements at a time on sm_90+): CTAs that hold
+    partial sums of one output tile (split-K, stream-K) combine them without
+    a workspace or an order. The program zeroes the destination first (the
+    runtime's GEMM host does). Out-of-bounds elements are skipped as for a
+    store.
+
     `mechanism` records how the copy is lowered (`tile-select-instructions`
     chooses it from the target chip, the operands and the flags above;
     `#tile.copy_mechanism`); the lowering refuses a copy without one.
@@ -87,6 +95,7 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     tile.copy %A[%m, %k] to %As[] barrier %full[%s]
         : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>, !tile.barrier<3>
     tile.copy %acc[] to %C[%m, %n] : !tile.fragment<128x128xf32>, memref<?x?xf32>
+    tile.copy %acc[] to %C[%m, %n] {atomic_add} : !tile.fragment<128x128xf32>, memref<?x?xf32>
     ```
   }];
   let arguments = (ins Arg<Tile_AnyTile, "", [MemRead]>:$source, Variadic<Index>:$sourceOffsets,
@@ -94,6 +103,7 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
                        Arg<Optional<Tile_BarrierType>, "", [MemRead, MemWrite]>:$barrier,
                        Optional<Index>:$barrierIndex, UnitAttr:$tma,
                        UnitAttr:$async, UnitAttr:$multicast,
+                       UnitAttr:$atomic_add,
                        OptionalAttr<Tile_CopyMechanismAttr>:$mechanism);
   let assemblyFormat = [{
     $source `[` $sourceOffsets `]` `to` $dest `[` $destOffsets `]`

@@ -222,6 +222,7 @@ void LoopPipeliner::emitEpilogueWait(WarpSplit &split, GemmOp gemm,
       CopyOp::create(b, loc, acc, ValueRange{}, gemm.getC(), ValueRange{},
                      /*barrier=*/Value(), /*barrierIndex=*/Value(),
                      /*tma=*/false, /*async=*/false, /*multicast=*/false,
+                     /*atomic_add=*/false,
                      CopyMechanismAttr::get(b.getContext(),
                                             CopyMechanism::tmem_load));
     });

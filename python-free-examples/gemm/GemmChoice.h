@@ -1,0 +1,162 @@
+//===- GemmChoice.h - which GEMM kernel a shape runs on ---------*- C++ -*-===//
+//
+// The kernel choice by shape for C[M, N] (fp32) = A[M, K] B[N, K]^T (bf16):
+// a rule over the compiled Hopper kernels, from the shape and the device's
+// SM count, so that callers name no kernel. It needs no GPU and names no
+// kernel file (HopperKernels.h loads the kernels; gemm-choice-test checks
+// the rule).
+//
+// The rule is a cost model fitted to the measured sweep (docs/measurements.md,
+// "GEMM at every shape"): a persistent kernel's time is its number of
+// waves of tiles over the SMs times a tile's time (its K loop and its
+// epilogue), so a shape whose tiles leave part of the last wave idle loses
+// that share; larger tiles are faster per K step, ping-pong teams hide the
+// epilogue, and stream-K loses no wave but pays for zeroing and adding
+// partial tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_EXAMPLES_GEMM_GEMMCHOICE_H
+#define TILE_EXAMPLES_GEMM_GEMMCHOICE_H
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tile::examples {
+
+struct GemmShape {
+  int64_t m, n, k;
+  const char *what;
+};
+
+/// The shapes the rule is tuned and judged on (gemm-bench's sweep; gemm-check
+/// checks the choice on each): squares, including sizes that are not
+/// multiples of the tiles; GPT-2 small's linear layers at batch 1 and 8
+/// (1024 and 8192 tokens: qkv, attention output, MLP up and down, logits);
+/// skinny M; short K; rectangles.
+inline std::vector<GemmShape> gemmSweepShapes() {
+  return {
+      {1024, 1024, 1024, "square"},
+      {2048, 2048, 2048, "square"},
+      {3000, 3000, 3000, "square, ragged"},
+      {3072, 3072, 3072, "square"},
+      {4096, 4096, 4096, "square"},
+      {5120, 5120, 5120, "square"},
+      {6144, 6144, 6144, "square"},
+      {8192, 8192, 8192, "square"},
+      {1024, 2304, 768, "GPT-2 B1 qkv"},
+      {1024, 768, 768, "GPT-2 B1 attn out"},
+      {1024, 3072, 768, "GPT-2 B1 mlp up"},
+      {1024, 768, 3072, "GPT-2 B1 mlp down"},
+      {1024, 50257, 768, "GPT-2 B1 logits"},
+      {8192, 2304, 768, "GPT-2 B8 qkv"},
+      {8192, 768, 768, "GPT-2 B8 attn out"},
+      {8192, 3072, 768, "GPT-2 B8 mlp up"},
+      {8192, 768, 3072, "GPT-2 B8 mlp down"},
+      {8192, 50257, 768, "GPT-2 B8 logits"},
+      {64, 4096, 4096, "skinny M"},
+      {128, 8192, 8192, "skinny M"},
+      {4096, 4096, 1024, "short K"},
+      {8192, 2048, 4096, "rectangle"},
+      {2048, 8192, 8192, "rectangle"},
+  };
+}
+
+/// The Hopper GEMM kernels a shape may be given.
+enum class GemmKernel {
+  Tile128x256,     // gemm.mlir: persistent, two warpgroups of 64 x 256
+  Tile256x128,     // gemm-256x128.mlir: two warpgroups of 128 x 128
+  Tile128x128,     // gemm-128x128.mlir: one CTA per tile
+  Pingpong128x128, // gemm-pingpong-128.mlir: 128 x 128 ping-pong teams
+  StreamK,         // gemm-streamk.mlir: 128 x 256 tiles, stream-K
+  StreamK128x128,  // gemm-streamk.mlir: 128 x 128 tiles, stream-K
+  Pingpong64x256,  // gemm-pingpong.mlir: 64 x 256 ping-pong teams
+};
+
+/// What the rule knows of a kernel: its name as gemm-bench prints it, its
+/// tile, and its costs in microseconds on an H100 SXM (132 SMs), fitted to
+/// the sweep's timings (docs/measurements.md, "GEMM at every shape"): per
+/// K step of 64 of one tile, per tile (the epilogue and the pipeline's
+/// ramp, which ping-pong teams hide), and per launch (stream-K: zeroing
+/// part of C, a second launch).
+struct GemmKernelTraits {
+  GemmKernel kernel;
+  const char *name;
+  int64_t tileM, tileN;
+  double stepUs, tileUs, launchUs;
+};
+
+inline constexpr GemmKernelTraits kGemmKernels[] = {
+    {GemmKernel::Tile128x256, "128x256", 128, 256, 0.676, 5.89, 1.36},
+    {GemmKernel::Tile256x128, "256x128", 256, 128, 0.695, 6.18, 1.20},
+    {GemmKernel::Tile128x128, "128x128", 128, 128, 0.433, 3.25, 1.76},
+    {GemmKernel::Pingpong128x128, "pingpong-128x128", 128, 128, 0.453, 1.24,
+     3.94},
+    {GemmKernel::StreamK, "stream-k", 128, 256, 0.910, 4.74, 16.4},
+    {GemmKernel::StreamK128x128, "stream-k-128x128", 128, 128, 0.519, 1.26,
+     14.8},
+    {GemmKernel::Pingpong64x256, "pingpong-64x256", 64, 256, 0.418, 2.13,
+     3.04},
+};
+
+inline const GemmKernelTraits &gemmKernelTraits(GemmKernel kernel) {
+  for (const GemmKernelTraits &traits : kGemmKernels)
+    if (traits.kernel == kernel)
+      return traits;
+  return kGemmKernels[0];
+}
+
+namespace detail {
+inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+} // namespace detail
+
+/// The modelled time (microseconds) of `traits`'s kernel on an M x N x K
+/// product over `sms` SMs. A persistent kernel runs its T tiles in
+/// ceil(T / sms) waves, each wave costing a tile's K loop and its
+/// epilogue. Stream-K runs the whole waves so, then each CTA an equal share
+/// of the last tiles' K steps, paying a tile's cost for each tile its
+/// share touches.
+inline double gemmModelMicroseconds(const GemmKernelTraits &traits, int64_t m,
+                                    int64_t n, int64_t k, int64_t sms) {
+  using detail::ceilDiv;
+  int64_t tiles = ceilDiv(m, traits.tileM) * ceilDiv(n, traits.tileN);
+  int64_t ksteps = ceilDiv(k, 64);
+  bool streamK = traits.kernel == GemmKernel::StreamK ||
+                 traits.kernel == GemmKernel::StreamK128x128;
+  if (!streamK) {
+    double waves = double(ceilDiv(tiles, sms));
+    return waves * (double(ksteps) * traits.stepUs + traits.tileUs) +
+           traits.launchUs;
+  }
+  // gemm-streamk.mlir's split: T mod P + P stream-K tiles (at most T, none
+  // when P divides T), whole waves before them.
+  int64_t ragged = tiles % sms;
+  int64_t skTiles = ragged ? std::min(ragged + sms, tiles) : 0;
+  double dpWaves = double((tiles - skTiles) / sms);
+  double share = double(skTiles) * double(ksteps) / double(sms);
+  double touched = skTiles ? share / double(ksteps) + 1.0 : 0.0;
+  return (dpWaves * double(ksteps) + share) * traits.stepUs +
+         (dpWaves + touched) * traits.tileUs + traits.launchUs;
+}
+
+/// The kernel for an M x N x K product on a device with `sms` SMs: the one
+/// whose modelled time is lowest (ties go to the earlier in kGemmKernels).
+inline GemmKernel chooseGemmKernel(int64_t m, int64_t n, int64_t k,
+                                   int64_t sms) {
+  const GemmKernelTraits *best = nullptr;
+  double bestUs = 0;
+  for (const GemmKernelTraits &traits : kGemmKernels) {
+    double us = gemmModelMicroseconds(traits, m, n, k, sms);
+    if (!best || us < bestUs) {
+      best = &traits;
+      bestUs = us;
+    }
+  }
+  return best->kernel;
+}
+
+} // namespace tile::examples
+
+#endif // TILE_EXAMPLES_GEMM_GEMMCHOICE_H
