@@ -236,12 +236,14 @@ private:
 
   // out (tokens x n) = act(in (tokens x k) w^T + bias), no bias where
   // `bias` is 0 (the kernel still takes a memref: noBias, n zeros);
-  // persistent: one CTA per SM at most.
+  // persistent: one CTA per SM at most. The output leaves by TMA where its
+  // rows are whole 16-byte units (n % 8 == 0), from registers otherwise.
   void linear(const Gpt2Modules &modules, int layer, const char *name,
               rt::DeviceBuffer &in, int64_t k, const Param &w,
               CUdeviceptr bias, int64_t n, bool gelu, rt::DeviceBuffer &out) {
     int64_t tiles = ((tokens + 127) / 128) * ((n + 127) / 128);
-    BoundKernel &kernel = bound(modules.linear, "linear");
+    BoundKernel &kernel =
+        bound(modules.linear, n % 8 == 0 ? "linear_tma" : "linear");
     kernel.memref(in.ptr(), {tokens, k})
         .memref(w.ptr(), {n, k})
         .memref(bias ? bias : noBias.ptr(), {n})
