@@ -76,11 +76,15 @@ inline std::vector<double> reference(const std::vector<float> &a,
 // The rows the reference checks: all of them, or for a product too large
 // to multiply on the CPU in seconds (over 2^33 multiply-adds) one random
 // row in each band of 64, so that every tile of rows is checked across all
-// columns.
+// columns. The rows' seed is printed with the result.
+inline uint64_t rowSeed() {
+  static const uint64_t seed = std::random_device{}();
+  return seed;
+}
 inline std::vector<int64_t> checkedRows(int64_t m, int64_t n, int64_t k) {
   std::vector<int64_t> rows;
   bool all = double(m) * n * k <= double(int64_t(1) << 33);
-  static std::mt19937_64 rng(std::random_device{}());
+  static std::mt19937_64 rng(rowSeed());
   for (int64_t band = 0; band < m; band += all ? 1 : 64)
     rows.push_back(all ? band
                        : band + int64_t(rng() % uint64_t(std::min<int64_t>(
@@ -174,10 +178,15 @@ inline bool checkGemm(TileGemm &gemm, const GemmCheckSpec &v,
                   (long long)rows[0], (long long)j, c[rows[0] * s.n + j],
                   ref[j]);
   }
+  std::string sampled =
+      rows.size() < size_t(s.m)
+          ? " (one row in 64, rows seed " + std::to_string(detail::rowSeed()) +
+                ")"
+          : "";
   std::printf("  M=%-5lld N=%-5lld K=%-5lld %-22s rel. Frobenius error "
               "%.2e%s%s %s\n",
               (long long)s.m, (long long)s.n, (long long)s.k, s.what, err,
-              rows.size() < size_t(s.m) ? " (one row in 64)" : "",
+              sampled.c_str(),
               bad ? " (unwritten/NaN elements)" : "", pass ? "ok" : "FAILED");
   return pass;
 }

@@ -65,7 +65,7 @@ int main(int argc, char **argv) {
       int64_t m = std::atoll(argv[1]);
       int64_t n = argc > 3 ? std::atoll(argv[2]) : m;
       int64_t k = argc > 3 ? std::atoll(argv[3]) : m;
-      if (m <= 0 || n <= 0 || k <= 0) {
+      if (m <= 0 || n <= 0 || k <= 0 || argc == 3 || argc > 4) {
         std::fprintf(stderr, "usage: gemm-bench [--all | M [N K] | S VARIANT]\n");
         return 2;
       }

@@ -26,11 +26,11 @@ struct Variant {
   std::vector<GemmShape> extra = {};
 };
 
-// Whole waves of tiles, then stream-K tiles (132 SMs: 288 and 680 tiles of
-// 128 x 256 or 128 x 128).
+// Whole waves of tiles, then stream-K tiles, on 132 SMs: 288 and 640 tiles
+// of 128 x 256, 576 and 1280 of 128 x 128 (none a multiple of 132).
 const std::vector<GemmShape> kWavesAndStreamK = {
     {3000, 3000, 1000, "waves + stream-K"},
-    {4100, 5000, 520, "waves + stream-K"},
+    {4000, 5000, 520, "waves + stream-K"},
 };
 } // namespace
 

@@ -1,8 +1,9 @@
 // gemm-pingpong.mlir with 128 x 128 team tiles: each of the two
 // ping-pong teams (one warpgroup) holds a 128 x 128 accumulator, two blocks
 // of 64 rows (#tile.wgmma<warpgroups = 1, blocks = 2>), and issues two
-// m64n128 wgmmas per K step. Against 64 x 256 team tiles, a K step reads
-// 256 rows of shared memory instead of 320 for the same products. Read
+// m64n128 wgmmas per K step. Against 64 x 256 team tiles, a K step loads
+// 256 rows into shared memory instead of 320 for the same products (the
+// wgmmas read B once per block: 384 rows against 320). Read
 // gemm-pingpong.mlir first.
 //
 //   C[M, N] = A[M, K] * B[N, K]^T     (bf16 inputs, fp32 accumulation)

@@ -17,7 +17,8 @@
 //
 // In the grouped order (8 tile-rows at a time, gemm.mlir) the last tiles
 // are the bottom rows of C: the caller zeroes C from the first row of the
-// group that holds the first stream-K tile (TileGemm::setStreamK does).
+// group that holds the first stream-K tile (a TileGemm set up with
+// setStreamK works that out in bind() and zeroes them in launch()).
 //
 // Both kernels are the same program: 128 x 256 tiles (gemm.mlir's), and
 // 128 x 128 tiles, for products of few tiles where the partial tiles'
@@ -58,8 +59,10 @@ tile.kernel @gemm_bf16_streamk(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %start = arith.divui %start_x, %ctas : index
   %end_x = arith.muli %cta_next, %sk_iters : index
   %end = arith.divui %end_x, %ctas : index
-  %sk_first = arith.divui %start, %ktiles : index
-  %sk_last = arith.ceildivui %end, %ktiles : index
+  // (K = 0 leaves no iterations: divide by at least 1.)
+  %ktiles_div = arith.maxui %ktiles, %c1 : index
+  %sk_first = arith.divui %start, %ktiles_div : index
+  %sk_last = arith.ceildivui %end, %ktiles_div : index
   %sk_count = arith.subi %sk_last, %sk_first : index
   %work = arith.addi %dp_waves, %sk_count : index
 
@@ -156,8 +159,10 @@ tile.kernel @gemm_bf16_streamk_128x128(%A: memref<?x?xbf16>,
   %start = arith.divui %start_x, %ctas : index
   %end_x = arith.muli %cta_next, %sk_iters : index
   %end = arith.divui %end_x, %ctas : index
-  %sk_first = arith.divui %start, %ktiles : index
-  %sk_last = arith.ceildivui %end, %ktiles : index
+  // (K = 0 leaves no iterations: divide by at least 1.)
+  %ktiles_div = arith.maxui %ktiles, %c1 : index
+  %sk_first = arith.divui %start, %ktiles_div : index
+  %sk_last = arith.ceildivui %end, %ktiles_div : index
   %sk_count = arith.subi %sk_last, %sk_first : index
   %work = arith.addi %dp_waves, %sk_count : index
 

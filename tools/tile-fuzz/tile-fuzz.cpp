@@ -113,3 +113,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   compile(*module, size);
   return 0;
 }
+
+// Under AddressSanitizer: LLVM's BumpPtrAllocator, inlined into this
+// (instrumented) binary, poisons each new slab and unpoisons what it hands
+// out, while the uninstrumented libMLIR.so hands out pieces of the same
+// slabs without unpoisoning them; a later memmove into one of those reads
+// as a use-after-poison. Ignoring user poisoning keeps every other check
+// (.ci/sanitize and fuzz.sh set the same for the same reason); this makes
+// a plain `tile-fuzz <file>` replay behave as they do. ASAN_OPTIONS still
+// overrides it.
+extern "C" const char *__asan_default_options() {
+  return "allow_user_poisoning=0";
+}

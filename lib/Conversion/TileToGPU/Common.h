@@ -141,6 +141,11 @@ std::string ptxRegisters(ArrayRef<std::string> registers);
 /// `indices` (GlobalRunAccess::load on one run).
 Value loadGlobalRun(OpBuilder &b, Location loc, Value memref,
                     ValueRange indices, int64_t vector, Value aligned);
+/// How GlobalRunAccess::store writes a run: plain stores, or atomic f32
+/// additions (`red.global.add`), element by element or, on sm_90+, as
+/// `.v2`/`.v4` vectors.
+enum class GlobalWrite { store, atomicAdd, atomicAddVector };
+
 /// Reads or writes runs of `vector` elements of one copy in a global memref,
 /// each as one predicated inline-PTX block (out-of-bounds elements are
 /// skipped, and read as 0).
@@ -149,11 +154,6 @@ Value loadGlobalRun(OpBuilder &b, Location loc, Value memref,
 /// column terms once per distinct offset, and the offset's columns go into
 /// the store's immediate. Every store must be emitted in the block (or a
 /// block dominated by the point) where the writer was created.
-/// How GlobalRunAccess::store writes a run: plain stores, or atomic f32
-/// additions (`red.global.add`), element by element or, on sm_90+, as
-/// `.v2`/`.v4` vectors.
-enum class GlobalWrite { store, atomicAdd, atomicAddVector };
-
 class GlobalRunAccess {
 public:
   GlobalRunAccess(OpBuilder &b, Location loc, Value memref, ValueRange base,

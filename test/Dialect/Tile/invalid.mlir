@@ -1268,7 +1268,7 @@ tile.kernel @blocked_threads() threads(128) {
 // -----
 
 tile.kernel @wgmma_threads() threads(128) {
-  // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 256 threads in a kernel of 128; write #tile.wgmma<warpgroups = 1>}}
+  // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 256 threads in a kernel of 128; write #tile.wgmma<warpgroups = 1, blocks = 2>}}
   %f = tile.alloc_fragment : !tile.fragment<128x64xf32, #tile.wgmma<warpgroups = 2>>
 }
 

@@ -100,8 +100,16 @@ func.func private @wgmma_no_groups(!tile.fragment<64x8xf32, #tile.wgmma<warpgrou
 // -----
 
 tile.kernel @wgmma_threads() threads(128) {
-  // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 256 threads in a kernel of 128; write #tile.wgmma<warpgroups = 1>}}
+  // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 256 threads in a kernel of 128; write #tile.wgmma<warpgroups = 1, blocks = 2>}}
   %f = tile.alloc_fragment : !tile.fragment<128x64xf32, #tile.wgmma<warpgroups = 2>>
+}
+
+// -----
+
+// The hint keeps the tile: 256 rows in one warpgroup are four blocks.
+tile.kernel @wgmma_threads_blocks() threads(128) {
+  // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 256 threads in a kernel of 128; write #tile.wgmma<warpgroups = 1, blocks = 4>}}
+  %f = tile.alloc_fragment : !tile.fragment<256x128xf32, #tile.wgmma<warpgroups = 2, blocks = 2>>
 }
 
 // -----
@@ -120,7 +128,7 @@ tile.kernel @wgmma_team_threads() threads(384) {
     role "producer" warpgroups(1) {
     }
     role "consumers" warpgroups(2) teams(2) as %team {
-    // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 256 threads in a kernel of 128; write #tile.wgmma<warpgroups = 1>}}
+    // expected-error @+1 {{'tile.alloc_fragment' op has a layout for 256 threads in a kernel of 128; write #tile.wgmma<warpgroups = 1, blocks = 2>}}
     %f = tile.alloc_fragment : !tile.fragment<128x64xf32, #tile.wgmma<warpgroups = 2>>
     }
   }

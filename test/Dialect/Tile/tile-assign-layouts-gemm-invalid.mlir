@@ -92,3 +92,14 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     tile.gemm %A, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : !tile.fragment<64x512xbf16>, memref<64x512xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
   }
 }
+
+// -----
+
+// Outside a kernel there are no warpgroups to give the rows to.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  func.func @no_kernel(%As: memref<64x64xbf16, #gpu.address_space<workgroup>>, %Bs: memref<64x64xbf16, #gpu.address_space<workgroup>>, %acc: !tile.fragment<64x64xf32>) {
+    // expected-error @below {{'tile.gemm' op wgmma needs M = 64 x blocks x warpgroups: 64 rows with 0 threads}}
+    tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+    return
+  }
+}

@@ -324,8 +324,14 @@ WgmmaLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
                            Twine(groups) + ", blocks = " + Twine(blocks) +
                            instead);
   }
+  // The layout for these threads that holds this tile: its blocks follow
+  // from the rows.
+  int64_t fitBlocks =
+      threads >= 128 && shape[0] % (64 * (threads / 128)) == 0
+          ? shape[0] / (64 * (threads / 128))
+          : blocks;
   std::string blocksText =
-      blocks > 1 ? ", blocks = " + std::to_string(blocks) : "";
+      fitBlocks > 1 ? ", blocks = " + std::to_string(fitBlocks) : "";
   return verifyLayoutThreads(
       emitError, getNumThreads(), threads,
       threads % 128 == 0

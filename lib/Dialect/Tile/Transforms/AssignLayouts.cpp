@@ -183,7 +183,8 @@ struct TileAssignLayoutsPass
     // Each warpgroup takes 64 rows, or blocks of 64 (two m64 wgmmas per K
     // step for a 128-row warpgroup tile).
     int64_t groups = threads / 128;
-    if (threads % 128 != 0 || c.getShape()[0] % (64 * groups) != 0)
+    if (groups < 1 || threads % 128 != 0 ||
+        c.getShape()[0] % (64 * groups) != 0)
       return gemm.emitOpError("wgmma needs M = 64 x blocks x warpgroups: ")
              << c.getShape()[0] << " rows with " << threads << " threads";
     return setCheckedLayout(

@@ -79,7 +79,7 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
 
     `{atomic_add}` on a fragment -> global copy of f32 adds the tile into
     the destination instead of overwriting it, with atomic reductions
-    (`red.global.add`, two elements at a time on sm_90+): CTAs that hold
+    (`red.global.add`, two or four elements at a time on sm_90+): CTAs that hold
     partial sums of one output tile (split-K, stream-K) combine them without
     a workspace or an order. The program zeroes the destination first (the
     runtime's GEMM host does). Out-of-bounds elements are skipped as for a
