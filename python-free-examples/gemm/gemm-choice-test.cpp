@@ -50,6 +50,8 @@ int main() {
   expectChoice(1024, 768, 3072, GemmKernel::Pingpong64x256);
   expectChoice(4096, 4096, 1024, GemmKernel::Tile128x256);
   expectChoice(2048, 8192, 8192, GemmKernel::Tile128x256);
+  // Rows that are not whole 128-byte lines slow the ping-pong kernels most.
+  expectChoice(3000, 3000, 3000, GemmKernel::Tile128x256);
   // Few tiles and a long K: only stream-K fills the SMs.
   expectChoice(64, 4096, 4096, GemmKernel::StreamK128x128);
 
