@@ -28,7 +28,6 @@ struct GemmCheckSpec {
   bool cTma = false;             // C stored by TMA: N % 4 == 0 (16-byte rows)
 };
 
-
 /// Squares, sizes that are not multiples of the tile in M, N or K, thin and
 /// tall.
 inline std::vector<GemmShape> gemmCheckShapes() {

@@ -116,6 +116,15 @@ namespace detail {
 inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 } // namespace detail
 
+/// gemm-streamk.mlir's split of `tiles` tiles over `ctas` CTAs: how many of
+/// the last ones are shared out by K steps (T mod P + P of them, at most
+/// T; none when P divides T). The whole waves before them run as in
+/// gemm.mlir.
+inline int64_t streamKTiles(int64_t tiles, int64_t ctas) {
+  int64_t ragged = tiles % ctas;
+  return ragged ? std::min(ragged + ctas, tiles) : 0;
+}
+
 /// The modelled time (microseconds) of `traits`'s kernel on an M x N x K
 /// product over `sms` SMs. A persistent kernel runs its T tiles in
 /// ceil(T / sms) waves, each wave costing a tile's K loop and its
@@ -135,10 +144,7 @@ inline double gemmModelMicroseconds(const GemmKernelTraits &traits, int64_t m,
     return waves * (double(ksteps) * stepUs + traits.tileUs) +
            traits.launchUs;
   }
-  // gemm-streamk.mlir's split: T mod P + P stream-K tiles (at most T, none
-  // when P divides T), whole waves before them.
-  int64_t ragged = tiles % sms;
-  int64_t skTiles = ragged ? std::min(ragged + sms, tiles) : 0;
+  int64_t skTiles = streamKTiles(tiles, sms);
   double dpWaves = double((tiles - skTiles) / sms);
   double share = double(skTiles) * double(ksteps) / double(sms);
   double touched = skTiles ? share / double(ksteps) + 1.0 : 0.0;

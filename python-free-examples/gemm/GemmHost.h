@@ -10,6 +10,7 @@
 #define TILE_EXAMPLES_GEMM_GEMMHOST_H
 
 #include "../common/ExampleUtil.h"
+#include "GemmChoice.h"
 
 namespace tile::examples {
 
@@ -41,16 +42,15 @@ public:
     unsigned tilesN = static_cast<unsigned>((n + tileN - 1) / tileN);
     unsigned tilesM = static_cast<unsigned>((m + tileM - 1) / tileM);
     if (streamK) {
-      // One CTA per SM; the last tiles (T mod P + P of them, none when P
-      // divides T) are shared out by K steps and add into C, whose rows
-      // from the group of 8 tile-rows holding the first of them are zeroed
-      // before each launch (gemm-streamk.mlir).
-      uint64_t tiles = uint64_t(tilesM) * tilesN;
-      uint64_t ctas = std::max<uint64_t>(
-          1, std::min<uint64_t>(persistentCtas, tiles * ((k + 63) / 64)));
-      uint64_t ragged = tiles % ctas;
-      uint64_t skTiles = ragged ? std::min(ragged + ctas, tiles) : 0;
-      uint64_t firstRow = (tiles - skTiles) / (uint64_t(tilesN) * 8) * 8 * tileM;
+      // One CTA per SM (no more than there are iterations); the stream-K
+      // tiles add into C, whose rows from the group of 8 tile-rows holding
+      // the first of them are zeroed before each launch.
+      int64_t tiles = int64_t(tilesM) * tilesN;
+      int64_t ctas = std::max<int64_t>(
+          1, std::min<int64_t>(persistentCtas,
+                               tiles * detail::ceilDiv(k, 64)));
+      int64_t skTiles = streamKTiles(tiles, ctas);
+      uint64_t firstRow = (tiles - skTiles) / (int64_t(tilesN) * 8) * 8 * tileM;
       zeroFrom = c + firstRow * uint64_t(n) * 4;
       zeroWords = skTiles ? (uint64_t(m) - firstRow) * uint64_t(n) : 0;
       config = rt::launchConfigFor(info, {unsigned(ctas), 1, 1});

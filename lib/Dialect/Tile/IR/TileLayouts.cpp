@@ -223,22 +223,26 @@ int64_t WgmmaLayoutAttr::getNumThreads() const {
 
 int64_t WgmmaLayoutAttr::getRunWidth(ArrayRef<int64_t>) const { return 2; }
 
-// Runs per 64-row block of an N-column tile: N / 8 chunks, two halves each.
-static int64_t wgmmaRunsPerBlock(ArrayRef<int64_t> shape) {
-  return shape[1] / 4;
+// Run r = (N / 4) i + 2 c + h (block i, 8-column chunk c, half h) sits at
+// (64 i + 8 h, 8 c) from the thread's first run, the same for every thread.
+std::optional<SmallVector<int64_t>>
+WgmmaLayoutAttr::getRunOffset(ArrayRef<int64_t> shape, int64_t run) const {
+  int64_t perBlock = shape[1] / 4;
+  int64_t block = run / perBlock, inBlock = run % perBlock;
+  return SmallVector<int64_t>{64 * block + 8 * (inBlock % 2),
+                              8 * (inBlock / 2)};
 }
 
 SmallVector<int64_t>
 WgmmaLayoutAttr::getRunCoordinates(ArrayRef<int64_t> shape, int64_t tid,
                                    int64_t run) const {
-  // Run r = (N / 4) i + 2 c + h: row 64 (B g + i) + 16 w + l / 4 + 8 h
-  // (tid / 32 = 4 g + w), column 8 c + 2 (l % 4).
-  int64_t lane = tid % 32, perBlock = wgmmaRunsPerBlock(shape);
-  int64_t block = run / perBlock, inBlock = run % perBlock;
-  int64_t warp = tid / 32;
-  return {64 * (getBlocks() * (warp / 4) + block) + 16 * (warp % 4) +
-              lane / 4 + 8 * (inBlock % 2),
-          2 * (lane % 4) + 8 * (inBlock / 2)};
+  // The first run: row 64 B g + 16 w + l / 4 (tid / 32 = 4 g + w), column
+  // 2 (l % 4).
+  int64_t lane = tid % 32, warp = tid / 32;
+  SmallVector<int64_t> offset = *getRunOffset(shape, run);
+  return {64 * getBlocks() * (warp / 4) + 16 * (warp % 4) + lane / 4 +
+              offset[0],
+          2 * (lane % 4) + offset[1]};
 }
 
 SmallVector<Value>
@@ -254,8 +258,7 @@ WgmmaLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
   auto rem = [&](Value v, int64_t d) -> Value {
     return arith::RemUIOp::create(b, loc, v, cst(d));
   };
-  int64_t perBlock = wgmmaRunsPerBlock(shape);
-  int64_t block = run / perBlock, inBlock = run % perBlock;
+  SmallVector<int64_t> offset = *getRunOffset(shape, run);
   Value lane = rem(tid, 32);
   // 16 w + 64 g = 16 (tid / 32) with one block; with B, warpgroup g's rows
   // start at 64 B g.
@@ -271,20 +274,11 @@ WgmmaLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
         arith::MulIOp::create(b, loc, div(warp, 4), cst(64 * getBlocks())));
     row = arith::AddIOp::create(b, loc, row, div(lane, 4));
   }
-  row = arith::AddIOp::create(b, loc, row,
-                              cst(64 * block + 8 * (inBlock % 2)));
+  row = arith::AddIOp::create(b, loc, row, cst(offset[0]));
   Value col = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, rem(lane, 4), cst(2)),
-      cst(8 * (inBlock / 2)));
+      cst(offset[1]));
   return {row, col};
-}
-
-std::optional<SmallVector<int64_t>>
-WgmmaLayoutAttr::getRunOffset(ArrayRef<int64_t> shape, int64_t run) const {
-  int64_t perBlock = wgmmaRunsPerBlock(shape);
-  int64_t block = run / perBlock, inBlock = run % perBlock;
-  return SmallVector<int64_t>{64 * block + 8 * (inBlock % 2),
-                              8 * (inBlock / 2)};
 }
 
 FailureOr<SmallVector<DimSpread>>
