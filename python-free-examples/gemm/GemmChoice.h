@@ -1,8 +1,9 @@
 //===- GemmChoice.h - which GEMM kernel a shape runs on ---------*- C++ -*-===//
 //
 // The kernel choice by shape for C[M, N] (fp32) = A[M, K] B[N, K]^T (bf16):
-// a rule over the compiled Hopper kernels, from the shape and the device's
-// SM count, so that callers name no kernel. It needs no GPU and names no
+// a table of measured shapes and a rule for the rest, over the compiled
+// Hopper kernels, from the shape and the device's SM count, so that callers
+// name no kernel. It needs no GPU and names no
 // kernel file (HopperKernels.h loads the kernels; gemm-choice-test checks
 // the rule).
 //
@@ -80,16 +81,21 @@ enum class GemmKernel {
 /// the sweep's timings (docs/measurements.md, "GEMM at every shape"): per
 /// K step of 64 of one tile, per tile (the epilogue and the pipeline's
 /// ramp, which ping-pong teams hide), and per launch (stream-K: zeroing
-/// part of C, a second launch); and how much slower a K step is when the
+/// part of C, a second launch). A stream-K kernel's K step is its
+/// data-parallel twin's (the same main loop); its per-tile cost, fitted
+/// with that step held fixed, includes adding partial tiles. And how much slower a K step is when the
 /// rows of A and B are not whole 128-byte lines (K % 64 != 0: each row of
 /// a TMA box then spans two L2 lines; fitted on 3000^3, where ncu counts
-/// 2.5x the L2 requests of 3072^3).
+/// 2.5x the L2 requests of 3072^3). `cByTma`: the kernel writes C through
+/// a tensor map (stream-K's reductions), which needs 16-byte rows of C
+/// (N % 4 == 0).
 struct GemmKernelTraits {
   GemmKernel kernel;
   const char *name;
   int64_t tileM, tileN;
   double stepUs, tileUs, launchUs;
   double unalignedStep;
+  bool cByTma = false;
 };
 
 inline constexpr GemmKernelTraits kGemmKernels[] = {
@@ -98,9 +104,10 @@ inline constexpr GemmKernelTraits kGemmKernels[] = {
     {GemmKernel::Tile128x128, "128x128", 128, 128, 0.433, 3.25, 1.76, 1.43},
     {GemmKernel::Pingpong128x128, "pingpong-128x128", 128, 128, 0.453, 1.24,
      3.94, 1.50},
-    {GemmKernel::StreamK, "stream-k", 128, 256, 0.910, 4.74, 16.4, 1.23},
-    {GemmKernel::StreamK128x128, "stream-k-128x128", 128, 128, 0.519, 1.26,
-     14.8, 1.41},
+    {GemmKernel::StreamK, "stream-k", 128, 256, 0.669, 11.7, 2.77, 1.23,
+     true},
+    {GemmKernel::StreamK128x128, "stream-k-128x128", 128, 128, 0.426, 3.75,
+     9.29, 1.41, true},
     {GemmKernel::Pingpong64x256, "pingpong-64x256", 64, 256, 0.418, 2.13,
      3.04, 1.92},
 };
@@ -110,6 +117,13 @@ inline const GemmKernelTraits &gemmKernelTraits(GemmKernel kernel) {
     if (traits.kernel == kernel)
       return traits;
   return kGemmKernels[0];
+}
+
+/// Whether `traits`'s kernel can run an M x N x K product (N: see cByTma).
+inline bool gemmKernelTakes(const GemmKernelTraits &traits, int64_t m,
+                            int64_t n, int64_t k) {
+  (void)m, (void)k;
+  return !traits.cByTma || n % 4 == 0;
 }
 
 namespace detail {
@@ -152,13 +166,16 @@ inline double gemmModelMicroseconds(const GemmKernelTraits &traits, int64_t m,
          (dpWaves + touched) * traits.tileUs + traits.launchUs;
 }
 
-/// The kernel for an M x N x K product on a device with `sms` SMs: the one
-/// whose modelled time is lowest (ties go to the earlier in kGemmKernels).
-inline GemmKernel chooseGemmKernel(int64_t m, int64_t n, int64_t k,
-                                   int64_t sms) {
+/// The model's kernel for an M x N x K product on a device with `sms` SMs:
+/// of those that can take the shape, the one whose modelled time is lowest
+/// (ties go to the earlier in kGemmKernels).
+inline GemmKernel modelGemmKernel(int64_t m, int64_t n, int64_t k,
+                                  int64_t sms) {
   const GemmKernelTraits *best = nullptr;
   double bestUs = 0;
   for (const GemmKernelTraits &traits : kGemmKernels) {
+    if (!gemmKernelTakes(traits, m, n, k))
+      continue;
     double us = gemmModelMicroseconds(traits, m, n, k, sms);
     if (!best || us < bestUs) {
       best = &traits;
@@ -166,6 +183,56 @@ inline GemmKernel chooseGemmKernel(int64_t m, int64_t n, int64_t k,
     }
   }
   return best->kernel;
+}
+
+/// The table: the fastest kernel measured on each sweep shape on an H100
+/// SXM (132 SMs; gemm-bench --all, 2026-11-24, docs/measurements.md), like
+/// an autotuner's cache. The model misses some of these by up to 0.12x of
+/// cuBLAS (3072^3, 128 x 8192 x 8192), where several kernels' costs are
+/// close or a cost it does not model (L2 reuse, the stream-K reductions'
+/// contention) decides.
+struct GemmTableEntry {
+  int64_t m, n, k;
+  GemmKernel kernel;
+};
+inline constexpr int64_t kGemmTableSms = 132;
+inline constexpr GemmTableEntry kGemmTable[] = {
+    {1024, 1024, 1024, GemmKernel::Tile128x128},
+    {2048, 2048, 2048, GemmKernel::Tile128x256},
+    {3000, 3000, 3000, GemmKernel::StreamK},
+    {3072, 3072, 3072, GemmKernel::Pingpong64x256},
+    {4096, 4096, 4096, GemmKernel::Tile128x256},
+    {5120, 5120, 5120, GemmKernel::StreamK},
+    {6144, 6144, 6144, GemmKernel::Tile128x256},
+    {8192, 8192, 8192, GemmKernel::Tile128x256},
+    {1024, 2304, 768, GemmKernel::Tile128x256},
+    {1024, 768, 768, GemmKernel::Tile128x128},
+    {1024, 3072, 768, GemmKernel::Pingpong128x128},
+    {1024, 768, 3072, GemmKernel::StreamK128x128},
+    {1024, 50257, 768, GemmKernel::Pingpong64x256},
+    {8192, 2304, 768, GemmKernel::Pingpong128x128},
+    {8192, 768, 768, GemmKernel::Pingpong128x128},
+    {8192, 3072, 768, GemmKernel::Tile128x256},
+    {8192, 768, 3072, GemmKernel::Pingpong64x256},
+    {8192, 50257, 768, GemmKernel::Tile128x128},
+    {64, 4096, 4096, GemmKernel::StreamK},
+    {128, 8192, 8192, GemmKernel::Pingpong128x128},
+    {4096, 4096, 1024, GemmKernel::Tile128x256},
+    {8192, 2048, 4096, GemmKernel::Tile128x256},
+    {2048, 8192, 8192, GemmKernel::Tile128x256},
+};
+
+/// The kernel for an M x N x K product on a device with `sms` SMs: the
+/// table's where it holds the shape and was measured on as many SMs, the
+/// model's elsewhere.
+inline GemmKernel chooseGemmKernel(int64_t m, int64_t n, int64_t k,
+                                   int64_t sms) {
+  if (sms == kGemmTableSms)
+    for (const GemmTableEntry &e : kGemmTable)
+      if (e.m == m && e.n == n && e.k == k &&
+          gemmKernelTakes(gemmKernelTraits(e.kernel), m, n, k))
+        return e.kernel;
+  return modelGemmKernel(m, n, k, sms);
 }
 
 } // namespace tile::examples

@@ -96,8 +96,15 @@ int main(int argc, char **argv) {
       std::vector<std::function<void()>> contenders{
           [&] { choice.launch(); },
           [&] { cublas.run(da, db, dc, s.m, s.n, s.k); }};
+      // (-1: a kernel that cannot take the shape, printed as "-".)
+      std::vector<int> column;
       if (all)
         for (const GemmKernelTraits &traits : kGemmKernels) {
+          if (!gemmKernelTakes(traits, s.m, s.n, s.k)) {
+            column.push_back(-1);
+            continue;
+          }
+          column.push_back(int(contenders.size()));
           TileGemm &gemm = gemms.kernel(traits.kernel);
           gemm.bind(da, db, dc, s.m, s.n, s.k);
           contenders.push_back([&gemm] { gemm.launch(); });
@@ -115,8 +122,11 @@ int main(int argc, char **argv) {
                   (long long)s.m, (long long)s.n, (long long)s.k, s.what,
                   gemmKernelTraits(chosen).name, tflops(s.m, s.n, s.k, ms[0]),
                   tflops(s.m, s.n, s.k, ms[1]), ratio);
-      for (size_t i = 2; i < ms.size(); ++i)
-        std::printf(" %16.1f", tflops(s.m, s.n, s.k, ms[i]));
+      for (int i : column)
+        if (i < 0)
+          std::printf(" %16s", "-");
+        else
+          std::printf(" %16.1f", tflops(s.m, s.n, s.k, ms[i]));
       std::printf("\n");
     }
     if (shapes.size() > 1)

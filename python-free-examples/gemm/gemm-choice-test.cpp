@@ -1,10 +1,12 @@
 //===- gemm-choice-test.cpp - the kernel choice by shape, without a GPU ---===//
 //
-// The rule of GemmChoice.h on an H100's 132 SMs: the kernel it picks for
-// each shape of gemm-bench's sweep is the one that was fastest there when
-// the rule was fitted (docs/measurements.md, "GEMM at every shape"), except
-// where the record says the model misses; and the model's pieces behave:
-// stream-K splits only ragged waves, more K steps cost more.
+// The choice of GemmChoice.h on an H100's 132 SMs: the table answers for
+// the sweep's shapes and nothing else; the model picks the kernel that was
+// fastest on each sweep shape when it was fitted (docs/measurements.md,
+// "GEMM at every shape"), except where the record says it misses; and the
+// model's pieces behave:
+// stream-K splits only ragged waves, more K steps cost more; a kernel is
+// chosen only where it can run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,12 +20,15 @@ using namespace tile::examples;
 namespace {
 int failures = 0;
 
-void expectChoice(int64_t m, int64_t n, int64_t k, GemmKernel expected) {
-  GemmKernel got = chooseGemmKernel(m, n, k, 132);
+void expectChoice(int64_t m, int64_t n, int64_t k, GemmKernel expected,
+                  bool model = false) {
+  GemmKernel got = model ? modelGemmKernel(m, n, k, 132)
+                         : chooseGemmKernel(m, n, k, 132);
   if (got != expected) {
-    std::printf("FAIL %lld x %lld x %lld: chose %s, expected %s\n",
+    std::printf("FAIL %lld x %lld x %lld: %s chose %s, expected %s\n",
                 (long long)m, (long long)n, (long long)k,
-                gemmKernelTraits(got).name, gemmKernelTraits(expected).name);
+                model ? "the model" : "the choice", gemmKernelTraits(got).name,
+                gemmKernelTraits(expected).name);
     ++failures;
   }
 }
@@ -37,23 +42,45 @@ void expect(bool ok, const char *what) {
 } // namespace
 
 int main() {
-  // The sweep's fastest kernels (H100, 2026-11-24) where the model agrees.
-  expectChoice(1024, 1024, 1024, GemmKernel::Pingpong64x256);
-  expectChoice(2048, 2048, 2048, GemmKernel::Tile128x256);
-  expectChoice(3072, 3072, 3072, GemmKernel::Pingpong64x256);
-  expectChoice(4096, 4096, 4096, GemmKernel::Tile128x256);
-  expectChoice(8192, 8192, 8192, GemmKernel::Tile128x256);
-  expectChoice(1024, 2304, 768, GemmKernel::Tile128x256);
-  expectChoice(8192, 2304, 768, GemmKernel::Pingpong128x128);
-  expectChoice(8192, 768, 768, GemmKernel::Pingpong128x128);
-  expectChoice(8192, 768, 3072, GemmKernel::Pingpong64x256);
-  expectChoice(1024, 768, 3072, GemmKernel::Pingpong64x256);
-  expectChoice(4096, 4096, 1024, GemmKernel::Tile128x256);
-  expectChoice(2048, 8192, 8192, GemmKernel::Tile128x256);
-  // Rows that are not whole 128-byte lines slow the ping-pong kernels most.
-  expectChoice(3000, 3000, 3000, GemmKernel::Tile128x256);
+  // The model picks the sweep's fastest kernel (H100, 2026-11-24) where
+  // the record says it does.
+  const bool model = true;
+  expectChoice(2048, 2048, 2048, GemmKernel::Tile128x256, model);
+  expectChoice(4096, 4096, 4096, GemmKernel::Tile128x256, model);
+  expectChoice(8192, 8192, 8192, GemmKernel::Tile128x256, model);
+  expectChoice(6144, 6144, 6144, GemmKernel::Tile128x256, model);
+  expectChoice(1024, 2304, 768, GemmKernel::Tile128x256, model);
+  expectChoice(8192, 2304, 768, GemmKernel::Pingpong128x128, model);
+  expectChoice(8192, 768, 768, GemmKernel::Pingpong128x128, model);
+  expectChoice(8192, 768, 3072, GemmKernel::Pingpong64x256, model);
+  expectChoice(4096, 4096, 1024, GemmKernel::Tile128x256, model);
+  expectChoice(2048, 8192, 8192, GemmKernel::Tile128x256, model);
+  // A ragged last wave of 128 x 256 tiles (6 waves and 8 tiles): stream-K.
+  expectChoice(5120, 5120, 5120, GemmKernel::StreamK, model);
   // Few tiles and a long K: only stream-K fills the SMs.
-  expectChoice(64, 4096, 4096, GemmKernel::StreamK128x128);
+  expectChoice(1024, 768, 3072, GemmKernel::StreamK128x128, model);
+  // ... unless C's rows are not 16 bytes (N % 4 != 0): stream-K adds its
+  // partial tiles by TMA, which cannot address them.
+  GemmKernel oddN = chooseGemmKernel(64, 4097, 4096, 132);
+  expect(!gemmKernelTraits(oddN).cByTma,
+         "a kernel that writes C by TMA was chosen for N % 4 != 0");
+
+  // The table answers for its shapes on 132 SMs only; elsewhere the model.
+  for (const GemmTableEntry &e : kGemmTable) {
+    expectChoice(e.m, e.n, e.k, e.kernel);
+    expect(chooseGemmKernel(e.m, e.n, e.k, 114) ==
+               modelGemmKernel(e.m, e.n, e.k, 114),
+           "the table answered for another SM count");
+  }
+  expect(chooseGemmKernel(3000, 3000, 2999, 132) ==
+             modelGemmKernel(3000, 3000, 2999, 132),
+         "the table answered for a shape it does not hold");
+  for (const GemmShape &s : gemmSweepShapes()) {
+    bool listed = false;
+    for (const GemmTableEntry &e : kGemmTable)
+      listed |= e.m == s.m && e.n == s.n && e.k == s.k;
+    expect(listed, "a sweep shape is missing from the table");
+  }
 
   // Every shape gets a kernel the traits know, and the names are unique.
   for (const GemmShape &s : gemmSweepShapes())

@@ -31,6 +31,11 @@ tile.kernel @gemm_bf16_streamk(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
   %c256 = arith.constant 256 : index
+  %c32 = arith.constant 32 : index
+  %c96 = arith.constant 96 : index
+  %c160 = arith.constant 160 : index
+  %c192 = arith.constant 192 : index
+  %c224 = arith.constant 224 : index
   %zero = arith.constant 0.0 : f32
   %M = memref.dim %A, %c0 : memref<?x?xbf16>
   %N = memref.dim %B, %c0 : memref<?x?xbf16>
@@ -69,6 +74,8 @@ tile.kernel @gemm_bf16_streamk(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<256x64xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : !tile.fragment<128x256xf32>
+  %Cs0 = tile.alloc_shared {swizzle = 128} : memref<128x32xf32, #gpu.address_space<workgroup>>
+  %Cs1 = tile.alloc_shared {swizzle = 128} : memref<128x32xf32, #gpu.address_space<workgroup>>
 
   scf.for %j = %c0 to %work step %c1 {
     // Work item j: data-parallel tile cta + j P (the whole K loop), or
@@ -118,9 +125,44 @@ tile.kernel @gemm_bf16_streamk(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
     scf.if %whole {
       tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<128x256xf32>, memref<?x?xf32>
     } else {
-      tile.copy %acc[] to %C[%m0, %n0] {atomic_add} : !tile.fragment<128x256xf32>, memref<?x?xf32>
+      // The partial tile leaves in 8 column chunks of 128 x 32 through
+      // two 16 KiB buffers, each added into C by one bulk TMA reduction
+      // (cp.reduce.async.bulk.tensor .add) while the next chunk is staged.
+      tile.wait_tma_stores pending(1)
+      tile.copy %acc[%c0, %c0] to %Cs0[] : !tile.fragment<128x256xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+      tile.copy %Cs0[] to %C[%m0, %n0] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.wait_tma_stores pending(1)
+      tile.copy %acc[%c0, %c32] to %Cs1[] : !tile.fragment<128x256xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+      %nc1 = arith.addi %n0, %c32 : index
+      tile.copy %Cs1[] to %C[%m0, %nc1] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.wait_tma_stores pending(1)
+      tile.copy %acc[%c0, %c64] to %Cs0[] : !tile.fragment<128x256xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+      %nc2 = arith.addi %n0, %c64 : index
+      tile.copy %Cs0[] to %C[%m0, %nc2] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.wait_tma_stores pending(1)
+      tile.copy %acc[%c0, %c96] to %Cs1[] : !tile.fragment<128x256xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+      %nc3 = arith.addi %n0, %c96 : index
+      tile.copy %Cs1[] to %C[%m0, %nc3] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.wait_tma_stores pending(1)
+      tile.copy %acc[%c0, %c128] to %Cs0[] : !tile.fragment<128x256xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+      %nc4 = arith.addi %n0, %c128 : index
+      tile.copy %Cs0[] to %C[%m0, %nc4] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.wait_tma_stores pending(1)
+      tile.copy %acc[%c0, %c160] to %Cs1[] : !tile.fragment<128x256xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+      %nc5 = arith.addi %n0, %c160 : index
+      tile.copy %Cs1[] to %C[%m0, %nc5] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.wait_tma_stores pending(1)
+      tile.copy %acc[%c0, %c192] to %Cs0[] : !tile.fragment<128x256xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+      %nc6 = arith.addi %n0, %c192 : index
+      tile.copy %Cs0[] to %C[%m0, %nc6] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.wait_tma_stores pending(1)
+      tile.copy %acc[%c0, %c224] to %Cs1[] : !tile.fragment<128x256xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+      %nc7 = arith.addi %n0, %c224 : index
+      tile.copy %Cs1[] to %C[%m0, %nc7] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
     }
   }
+  // No reduction may still read shared memory when the CTA ends.
+  tile.wait_tma_stores pending(0)
 }
 
 tile.kernel @gemm_bf16_streamk_128x128(%A: memref<?x?xbf16>,
@@ -131,7 +173,9 @@ tile.kernel @gemm_bf16_streamk_128x128(%A: memref<?x?xbf16>,
   %c8 = arith.constant 8 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
-    %zero = arith.constant 0.0 : f32
+  %c32 = arith.constant 32 : index
+  %c96 = arith.constant 96 : index
+  %zero = arith.constant 0.0 : f32
   %M = memref.dim %A, %c0 : memref<?x?xbf16>
   %N = memref.dim %B, %c0 : memref<?x?xbf16>
   %K = memref.dim %A, %c1 : memref<?x?xbf16>
@@ -169,6 +213,8 @@ tile.kernel @gemm_bf16_streamk_128x128(%A: memref<?x?xbf16>,
   %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : !tile.fragment<128x128xf32>
+  %Cs0 = tile.alloc_shared {swizzle = 128} : memref<128x32xf32, #gpu.address_space<workgroup>>
+  %Cs1 = tile.alloc_shared {swizzle = 128} : memref<128x32xf32, #gpu.address_space<workgroup>>
 
   scf.for %j = %c0 to %work step %c1 {
     // Work item j: data-parallel tile cta + j P (the whole K loop), or
@@ -218,7 +264,26 @@ tile.kernel @gemm_bf16_streamk_128x128(%A: memref<?x?xbf16>,
     scf.if %whole {
       tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<128x128xf32>, memref<?x?xf32>
     } else {
-      tile.copy %acc[] to %C[%m0, %n0] {atomic_add} : !tile.fragment<128x128xf32>, memref<?x?xf32>
+      // The partial tile leaves in 4 column chunks of 128 x 32 through
+      // two 16 KiB buffers, each added into C by one bulk TMA reduction
+      // (cp.reduce.async.bulk.tensor .add) while the next chunk is staged.
+      tile.wait_tma_stores pending(1)
+      tile.copy %acc[%c0, %c0] to %Cs0[] : !tile.fragment<128x128xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+      tile.copy %Cs0[] to %C[%m0, %n0] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.wait_tma_stores pending(1)
+      tile.copy %acc[%c0, %c32] to %Cs1[] : !tile.fragment<128x128xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+      %nc1 = arith.addi %n0, %c32 : index
+      tile.copy %Cs1[] to %C[%m0, %nc1] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.wait_tma_stores pending(1)
+      tile.copy %acc[%c0, %c64] to %Cs0[] : !tile.fragment<128x128xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+      %nc2 = arith.addi %n0, %c64 : index
+      tile.copy %Cs0[] to %C[%m0, %nc2] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.wait_tma_stores pending(1)
+      tile.copy %acc[%c0, %c96] to %Cs1[] : !tile.fragment<128x128xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+      %nc3 = arith.addi %n0, %c96 : index
+      tile.copy %Cs1[] to %C[%m0, %nc3] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
     }
   }
+  // No reduction may still read shared memory when the CTA ends.
+  tile.wait_tma_stores pending(0)
 }

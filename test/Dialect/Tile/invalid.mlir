@@ -1346,11 +1346,12 @@ tile.kernel @tma_on_load(%A: memref<?x?xf32>) threads(128) {
 
 // -----
 
-// {atomic_add} adds partial sums from registers into f32 global memory only.
+// {atomic_add} adds partial sums from registers, or from shared memory by
+// TMA, into f32 global memory only.
 tile.kernel @atomic_add_from_shared(%C: memref<?x?xf32>) threads(128) {
   %c0 = arith.constant 0 : index
   %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{'tile.copy' op takes {atomic_add} only for an f32 fragment copied to f32 global memory (partial sums added into the result); got 'memref<8x32xf32, #gpu.address_space<workgroup>>' to 'memref<?x?xf32>'}}
+  // expected-error @+1 {{'tile.copy' op takes {atomic_add} only for an f32 fragment, or an f32 shared tile copied by {tma}, to f32 global memory (partial sums added into the result); got 'memref<8x32xf32, #gpu.address_space<workgroup>>' to 'memref<?x?xf32>' without {tma}}}
   tile.copy %s[] to %C[%c0, %c0] {atomic_add} : memref<8x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
 }
 
@@ -1359,8 +1360,17 @@ tile.kernel @atomic_add_from_shared(%C: memref<?x?xf32>) threads(128) {
 tile.kernel @atomic_add_rounding(%C: memref<?x?xbf16>) threads(128) {
   %c0 = arith.constant 0 : index
   %f = tile.alloc_fragment : !tile.fragment<8x64xf32>
-  // expected-error @+1 {{'tile.copy' op takes {atomic_add} only for an f32 fragment copied to f32 global memory}}
+  // expected-error @+1 {{'tile.copy' op takes {atomic_add} only for an f32 fragment, or an f32 shared tile copied by {tma}, to f32 global memory}}
   tile.copy %f[] to %C[%c0, %c0] {atomic_add} : !tile.fragment<8x64xf32>, memref<?x?xbf16>
+}
+
+// -----
+
+tile.kernel @atomic_add_tma_rounding(%C: memref<?x?xbf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<8x64xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.copy' op takes {atomic_add} only for an f32 fragment, or an f32 shared tile copied by {tma}, to f32 global memory (partial sums added into the result); got 'memref<8x64xbf16, #gpu.address_space<workgroup>>' to 'memref<?x?xbf16>'}}
+  tile.copy %s[] to %C[%c0, %c0] {tma, atomic_add} : memref<8x64xbf16, #gpu.address_space<workgroup>>, memref<?x?xbf16>
 }
 
 // -----
@@ -1368,7 +1378,7 @@ tile.kernel @atomic_add_rounding(%C: memref<?x?xbf16>) threads(128) {
 tile.kernel @atomic_add_load(%A: memref<?x?xf32>) threads(128) {
   %c0 = arith.constant 0 : index
   %f = tile.alloc_fragment : !tile.fragment<8x64xf32>
-  // expected-error @+1 {{'tile.copy' op takes {atomic_add} only for an f32 fragment copied to f32 global memory}}
+  // expected-error @+1 {{'tile.copy' op takes {atomic_add} only for an f32 fragment, or an f32 shared tile copied by {tma}, to f32 global memory}}
   tile.copy %A[%c0, %c0] to %f[] {atomic_add} : memref<?x?xf32>, !tile.fragment<8x64xf32>
 }
 

@@ -7,6 +7,8 @@
 // loads write this CTA's slice of rows into every CTA of the cluster.
 // Stores fence the CTA's writes to the async proxy first and, unless
 // {async}, wait for the store; tile.wait_tma_stores waits for async ones.
+// {atomic_add} stores add the tile into global memory instead (bulk
+// tensor reductions, in the same bulk groups).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,27 @@
 using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
+
+// {atomic_add}: the leader adds the shared tile into the global one
+// (cp.reduce.async.bulk.tensor .add), which nvgpu has no op for.
+static void reduceAdd(OpBuilder &b, Location loc, Value tensorMap,
+                      Value sharedTile, ValueRange coords, Value leader) {
+  auto tile = cast<MemRefType>(sharedTile.getType());
+  SmallVector<Value> zeros(tile.getRank(), constIndex(b, loc, 0));
+  Value source = elementPointer(
+      b, loc, sharedTile, zeros,
+      static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  SmallVector<Value> coords32;
+  for (Value c : coords)
+    coords32.push_back(
+        arith::IndexCastUIOp::create(b, loc, b.getI32Type(), c));
+  scf::IfOp::create(b, loc, leader, [&](OpBuilder &then, Location l) {
+    NVVM::CpAsyncBulkTensorReduceOp::create(
+        then, l, tensorMap, source, NVVM::TMAReduxKind::ADD,
+        NVVM::TMAStoreMode::TILE, coords32, /*l2CacheHint=*/Value());
+    scf::YieldOp::create(then, l);
+  });
+}
 
 namespace {
 // tma_load and tma_store: one lowering, registered for each.
@@ -150,7 +173,10 @@ struct TmaCopyLowering : MechanismPattern<CopyOp, Mechanism> {
             rewriter, loc, coords.back(),
             arith::MulIOp::create(rewriter, loc, rank,
                                   constIndex(rewriter, loc, box.front())));
-      if (isStore)
+      if (isStore && op.getAtomicAdd())
+        reduceAdd(rewriter, loc, func.getArgument(param.getInt()), dest,
+                  coords, leader);
+      else if (isStore)
         nvgpu::TmaAsyncStoreOp::create(rewriter, loc, dest, desc, coords,
                                        leader);
       else

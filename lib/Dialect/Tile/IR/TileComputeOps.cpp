@@ -214,13 +214,19 @@ LogicalResult CopyOp::verify() {
                << alignment << " bytes";
     }
   }
-  if (getAtomicAdd() &&
-      (src != MemorySpace::Fragment || dst != MemorySpace::Global ||
-       !srcElement.isF32() || !dstElement.isF32()))
-    return emitOpError("takes {atomic_add} only for an f32 fragment copied to "
-                       "f32 global memory (partial sums added into the "
-                       "result); got ")
-           << srcType << " to " << dstType;
+  if (getAtomicAdd()) {
+    bool fromFragment = src == MemorySpace::Fragment;
+    bool fromSharedByTma = src == MemorySpace::Shared && getTma();
+    if (!(fromFragment || fromSharedByTma) || dst != MemorySpace::Global ||
+        !srcElement.isF32() || !dstElement.isF32())
+      return emitOpError("takes {atomic_add} only for an f32 fragment, or an "
+                         "f32 shared tile copied by {tma}, to f32 global "
+                         "memory (partial sums added into the result); got ")
+             << srcType << " to " << dstType
+             << (src == MemorySpace::Shared && !getTma()
+                     ? " without {tma}"
+                     : "");
+  }
   if (failed(verifyMechanism(*this, src, dst)))
     return failure();
   return verifyBarrierIndex(*this, getBarrier(), getBarrierIndex());

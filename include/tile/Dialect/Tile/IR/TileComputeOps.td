@@ -83,7 +83,11 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     partial sums of one output tile (split-K, stream-K) combine them without
     a workspace or an order. The program zeroes the destination first (the
     runtime's GEMM host does). Out-of-bounds elements are skipped as for a
-    store.
+    store. On an f32 shared tile copied `{tma}` (sm_90+), `{atomic_add}`
+    adds the whole tile by one bulk tensor reduction per TMA box
+    (`cp.reduce.async.bulk.tensor ... .add`): the staged epilogue of a
+    partial tile, with `{async}` and `tile.wait_tma_stores` as for a TMA
+    store; TMA needs rows of a multiple of 16 bytes in global memory.
 
     `mechanism` records how the copy is lowered (`tile-select-instructions`
     chooses it from the target chip, the operands and the flags above;
@@ -96,6 +100,7 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
         : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>, !tile.barrier<3>
     tile.copy %acc[] to %C[%m, %n] : !tile.fragment<128x128xf32>, memref<?x?xf32>
     tile.copy %acc[] to %C[%m, %n] {atomic_add} : !tile.fragment<128x128xf32>, memref<?x?xf32>
+    tile.copy %Cs[] to %C[%m, %n] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
     ```
   }];
   let arguments = (ins Arg<Tile_AnyTile, "", [MemRead]>:$source, Variadic<Index>:$sourceOffsets,
