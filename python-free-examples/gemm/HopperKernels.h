@@ -20,10 +20,10 @@ namespace tile::examples {
 namespace detail {
 /// The cubin of gemm.mlir, one of its 128 x N siblings, or a variant.
 inline TileGemm hopperKernel(const std::string &variant, int tileN) {
-  if (variant.empty() && tileN == 128)
+  if (variant.empty() && (tileN == 128 || tileN == 64))
     return TileGemm(kernelFile(GEMM_NARROW_KERNEL_CUBIN),
-                    kernelFile(GEMM_NARROW_KERNEL_KINFO), "gemm_bf16_128x128",
-                    128, 128);
+                    kernelFile(GEMM_NARROW_KERNEL_KINFO),
+                    "gemm_bf16_128x" + std::to_string(tileN), 128, tileN);
   if (variant.empty() && tileN == 192)
     return TileGemm(kernelFile(GEMM_192_KERNEL_CUBIN),
                     kernelFile(GEMM_192_KERNEL_KINFO), "gemm_bf16_128x192", 128,
@@ -41,8 +41,8 @@ inline TileGemm hopperKernel(const std::string &variant, int tileN) {
 
 /// gemm.mlir (sm_90a: TMA + wgmma, persistent), or `variant`.cubin/.kinfo
 /// beside the program (other configurations of it compiled with
-/// tile-translate; persistent when the name starts with "p-"). `tileN` 128
-/// or 192 picks gemm-128x128.mlir's or gemm-128x192.mlir's kernel instead.
+/// tile-translate; persistent when the name starts with "p-"). `tileN` 64, 128
+/// or 192 picks a kernel of gemm-128x128.mlir or gemm-128x192.mlir instead.
 inline TileGemm hopperGemm(const rt::Device &device,
                            const std::string &variant = "", int tileN = 256) {
   TileGemm gemm = detail::hopperKernel(variant, tileN);
@@ -109,6 +109,8 @@ inline TileGemm hopperKernel(const rt::Device &device, GemmKernel kernel) {
     return hopper256x128(device);
   case GemmKernel::Tile128x128:
     return hopperGemm(device, "", 128);
+  case GemmKernel::Tile128x64:
+    return hopperGemm(device, "", 64);
   case GemmKernel::Pingpong128x128:
     return hopperPingpong128(device);
   case GemmKernel::StreamK:

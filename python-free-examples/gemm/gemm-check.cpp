@@ -60,6 +60,8 @@ int main(int argc, char **argv) {
          [&] { return hopperGemm(device); }, bf16},
         {"gemm-128x128.mlir (128 x 128 tiles, 5 stages)",
          [&] { return hopperGemm(device, "", 128); }, bf16},
+        {"gemm-128x128.mlir @gemm_bf16_128x64 (128 x 64 tiles, 6 stages)",
+         [&] { return hopperGemm(device, "", 64); }, bf16},
         {"gemm-128x192.mlir (128 x 192 tiles, 5 stages)",
          [&] { return hopperGemm(device, "", 192); }, bf16},
         {"gemm-tma-store.mlir (epilogue through shared memory and TMA stores)",

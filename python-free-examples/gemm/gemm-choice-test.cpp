@@ -55,6 +55,9 @@ int main() {
   expectChoice(8192, 768, 3072, GemmKernel::Pingpong64x256, model);
   expectChoice(4096, 4096, 1024, GemmKernel::Tile128x256, model);
   expectChoice(2048, 8192, 8192, GemmKernel::Tile128x256, model);
+  // Products of few 128 x 128 tiles: 128 x 64 tiles fill more SMs.
+  expectChoice(1024, 1024, 1024, GemmKernel::Tile128x64, model);
+  expectChoice(1024, 768, 768, GemmKernel::Tile128x64, model);
   // A ragged last wave of 128 x 256 tiles (6 waves and 8 tiles): stream-K.
   expectChoice(5120, 5120, 5120, GemmKernel::StreamK, model);
   // Few tiles and a long K: only stream-K fills the SMs.
