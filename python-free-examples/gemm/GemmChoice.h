@@ -189,10 +189,11 @@ inline GemmKernel modelGemmKernel(int64_t m, int64_t n, int64_t k,
 
 /// The table: the fastest kernel measured on each sweep shape on an H100
 /// SXM (132 SMs; gemm-bench --all, 2026-11-24, docs/measurements.md), like
-/// an autotuner's cache. The model misses some of these by up to 0.17x of
-/// cuBLAS (3072^3, 128 x 8192 x 8192), where several kernels' costs are
-/// close or a cost it does not model (L2 reuse, the stream-K reductions'
-/// contention) decides.
+/// an autotuner's cache. The model misses 8 of these 23 shapes, by up to
+/// 0.17x of cuBLAS (128 x 8192 x 8192) and 0.27x on the logits (8192 x
+/// 50257 x 768, left out of the fit), where several kernels' costs are
+/// close or a cost it does not model (L2 reuse) decides. The table was
+/// measured on an H100 SXM; an H200 (also 132 SMs) uses it too, unmeasured.
 struct GemmTableEntry {
   int64_t m, n, k;
   GemmKernel kernel;

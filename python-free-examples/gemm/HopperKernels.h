@@ -90,7 +90,8 @@ inline TileGemm hopperPingpong128(const rt::Device &device) {
 
 /// gemm-streamk.mlir: whole waves of 128 x 256 (or, with `tileN` 128,
 /// 128 x 128) tiles, then the K loops of the last tiles shared out evenly
-/// between one CTA per SM (partial tiles added into C).
+/// between one CTA per SM (partial tiles added into C by TMA reductions,
+/// so C's rows must be a multiple of 16 bytes: N % 4 == 0).
 inline TileGemm hopperStreamK(const rt::Device &device, unsigned tileN = 256) {
   TileGemm gemm(kernelFile(GEMM_STREAMK_KERNEL_CUBIN),
                 kernelFile(GEMM_STREAMK_KERNEL_KINFO),

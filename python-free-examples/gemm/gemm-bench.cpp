@@ -13,8 +13,9 @@
 //   gemm-bench S VARIANT    an S^3 product by one kernel: "mma" (gemm-sm80
 //                           built for sm_90), "mma80" (built for sm_80), a
 //                           cubin name beside the program (persistent when
-//                           it starts with "p-"), "name@128" / "name@192"
-//                           for a variant of the 128 x 128 / 128 x 192 kernel
+//                           it starts with "p-"), "name@64" / "name@128" /
+//                           "name@192" for a variant of the 128 x 64 /
+//                           128 x 128 / 128 x 192 kernel
 //
 //===----------------------------------------------------------------------===//
 

@@ -11,9 +11,12 @@
 // step), laid end to end, give CTA c the run [c S KT / P, (c + 1) S KT / P),
 // which covers the tail of one tile's K loop, whole K loops, and the head
 // of another's. For each tile it touches, the CTA multiplies its part of
-// the K loop and adds the partial sum into C with atomic reductions
-// (`{atomic_add}`), so the CTAs that share a tile need no workspace and no
-// order; a tile one CTA covers whole is stored plainly.
+// the K loop and adds the partial sum into C with reductions, so the CTAs
+// that share a tile need no workspace and no order: the partial tile is
+// staged in shared memory in 128 x 32 chunks and each chunk added by one
+// TMA bulk reduction (`{tma, async, atomic_add}`), which needs C's rows to
+// be a multiple of 16 bytes (N % 4 == 0). A tile one CTA covers whole is
+// stored plainly from registers.
 //
 // In the grouped order (8 tile-rows at a time, gemm.mlir) the last tiles
 // are the bottom rows of C: the caller zeroes C from the first row of the

@@ -19,7 +19,8 @@
 // RUN: grep -iE 'C75(10|11|17|19)|warning' %t.ptxas || echo 'no ptxas warnings'
 // No spills and no stack frame (128 fp32 accumulators per thread).
 // RUN: grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' %t.ptxas
-// The same for the 128 x 128 variant (5 stages).
+// The same for gemm-128x128.mlir's two kernels (128 x 128, 5 stages;
+// 128 x 64, 6 stages).
 // RUN: tile-translate --tile-to-cubin --chip=sm_90a %S/../../python-free-examples/gemm/gemm-128x128.mlir -o %t128.cubin --ptxas-options=-v 2>%t128.ptxas
 // RUN: grep -iE 'C75(10|11|17|19)|warning' %t128.ptxas || echo 'no ptxas warnings'
 // RUN: grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' %t128.ptxas
@@ -33,6 +34,15 @@
 // RUN: grep -iE 'C75(10|11|17|19)|warning' %ttma.ptxas || echo 'no ptxas warnings'
 // RUN: grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' %ttma.ptxas
 // RUN: grep -E '^(kernel|tma)' %ttma.kinfo
+// And for gemm-streamk.mlir's two kernels: each partial tile leaves in
+// 128 x 32 chunks, one TMA bulk reduction each (8 for 128 x 256 tiles, 4
+// for 128 x 128), with no spills; C gets a tensor map (box 128 x 32).
+// RUN: tile-translate --tile-to-ptx --chip=sm_90a %S/../../python-free-examples/gemm/gemm-streamk.mlir -o %tsk.ptx
+// RUN: grep -oE '^\.visible \.entry [a-z_0-9]+|cp\.reduce\.async\.bulk\.tensor\.2d\.global\.shared::cta\.add\.tile\.bulk_group' %tsk.ptx | uniq -c
+// RUN: tile-translate --tile-to-cubin --chip=sm_90a %S/../../python-free-examples/gemm/gemm-streamk.mlir -o %tsk.cubin --kernel-info=%tsk.kinfo --ptxas-options=-v 2>%tsk.ptxas
+// RUN: grep -iE 'C75(10|11|17|19)|warning' %tsk.ptxas || echo 'no ptxas warnings'
+// RUN: grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' %tsk.ptxas
+// RUN: grep -E '^(kernel|tma)' %tsk.kinfo
 // The runtime's kernel description: 384 threads (256 + the producer), 4 x (16 KiB of A + 32 KiB
 // of B) of dynamic shared memory plus 1 KiB to realign it, and one tensor
 // map per operand.

@@ -69,12 +69,15 @@ module attributes {gpu.container_module, tile.target = #tile.target<"sm_90a">} {
 // {atomic_add} by TMA: the same fence and tensor map as a store, but thread 0
 // issues nvvm.cp.async.bulk.tensor.reduce <add> from the tile's shared
 // address, one per 32-column (128-byte) block with the block's column
-// offset, in one bulk group that the copy (not {async}) waits for.
+// offset, in one bulk group that the copy (not {async}) waits for; with
+// {async} the group is committed and not waited for (tile.wait_tma_stores
+// does that).
 module attributes {gpu.container_module, tile.target = #tile.target<"sm_90a">} {
   gpu.module @tile_kernels {
     gpu.func @tma_reduce_add(%C: memref<?x?xf32>, %m: index, %n: index) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
       %s = tile.alloc_shared {swizzle = 128 : i64} : memref<64x64xf32, #gpu.address_space<workgroup>>
       tile.copy %s[] to %C[%m, %n] {mechanism = #tile.copy_mechanism<tma_store>, tma, atomic_add} : memref<64x64xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.copy %s[] to %C[%m, %n] {mechanism = #tile.copy_mechanism<tma_store>, tma, async, atomic_add} : memref<64x64xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
       gpu.return
     }
   }

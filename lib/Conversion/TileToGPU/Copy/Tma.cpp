@@ -100,14 +100,19 @@ struct TmaCopyLowering : MechanismPattern<CopyOp, Mechanism> {
     auto boxType = MemRefType::get(
         box, tile.getElementType(), MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
-    auto descType = nvgpu::TensorMapDescriptorType::get(
-        context, boxType, kind, nvgpu::TensorMapL2PromoKind::L2PROMO_128B,
-        nvgpu::TensorMapOOBKind::OOB_ZERO,
-        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-    Value desc = UnrealizedConversionCastOp::create(
-                     rewriter, loc, descType,
-                     func.getArgument(param.getInt()))
-                     .getResult(0);
+    // nvgpu's TMA ops take the map as a typed descriptor; the reduction
+    // (an NVVM op) takes the parameter's pointer itself.
+    Value tensorMap = func.getArgument(param.getInt());
+    Value desc;
+    if (!(isStore && op.getAtomicAdd())) {
+      auto descType = nvgpu::TensorMapDescriptorType::get(
+          context, boxType, kind, nvgpu::TensorMapL2PromoKind::L2PROMO_128B,
+          nvgpu::TensorMapOOBKind::OOB_ZERO,
+          nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+      desc = UnrealizedConversionCastOp::create(rewriter, loc, descType,
+                                                tensorMap)
+                 .getResult(0);
+    }
     Value leader = isThreadZero(rewriter, loc);
     if (isStore) {
       // Every thread's writes to the tile reach the async proxy first.
@@ -174,8 +179,7 @@ struct TmaCopyLowering : MechanismPattern<CopyOp, Mechanism> {
             arith::MulIOp::create(rewriter, loc, rank,
                                   constIndex(rewriter, loc, box.front())));
       if (isStore && op.getAtomicAdd())
-        reduceAdd(rewriter, loc, func.getArgument(param.getInt()), dest,
-                  coords, leader);
+        reduceAdd(rewriter, loc, tensorMap, dest, coords, leader);
       else if (isStore)
         nvgpu::TmaAsyncStoreOp::create(rewriter, loc, dest, desc, coords,
                                        leader);

@@ -223,7 +223,8 @@ LogicalResult CopyOp::verify() {
                          "f32 shared tile copied by {tma}, to f32 global "
                          "memory (partial sums added into the result); got ")
              << srcType << " to " << dstType
-             << (src == MemorySpace::Shared && !getTma()
+             << (src == MemorySpace::Shared && dst == MemorySpace::Global &&
+                         !getTma() && srcElement.isF32() && dstElement.isF32()
                      ? " without {tma}"
                      : "");
   }
