@@ -32,39 +32,6 @@ struct GemmShape {
   const char *what;
 };
 
-/// The shapes the rule is tuned and judged on (gemm-bench's sweep; gemm-check
-/// checks the choice on each): squares, including sizes that are not
-/// multiples of the tiles; GPT-2 small's linear layers at batch 1 and 8
-/// (1024 and 8192 tokens: qkv, attention output, MLP up and down, logits);
-/// skinny M; short K; rectangles.
-inline std::vector<GemmShape> gemmSweepShapes() {
-  return {
-      {1024, 1024, 1024, "square"},
-      {2048, 2048, 2048, "square"},
-      {3000, 3000, 3000, "square, ragged"},
-      {3072, 3072, 3072, "square"},
-      {4096, 4096, 4096, "square"},
-      {5120, 5120, 5120, "square"},
-      {6144, 6144, 6144, "square"},
-      {8192, 8192, 8192, "square"},
-      {1024, 2304, 768, "GPT-2 B1 qkv"},
-      {1024, 768, 768, "GPT-2 B1 attn out"},
-      {1024, 3072, 768, "GPT-2 B1 mlp up"},
-      {1024, 768, 3072, "GPT-2 B1 mlp down"},
-      {1024, 50257, 768, "GPT-2 B1 logits"},
-      {8192, 2304, 768, "GPT-2 B8 qkv"},
-      {8192, 768, 768, "GPT-2 B8 attn out"},
-      {8192, 3072, 768, "GPT-2 B8 mlp up"},
-      {8192, 768, 3072, "GPT-2 B8 mlp down"},
-      {8192, 50257, 768, "GPT-2 B8 logits"},
-      {64, 4096, 4096, "skinny M"},
-      {128, 8192, 8192, "skinny M"},
-      {4096, 4096, 1024, "short K"},
-      {8192, 2048, 4096, "rectangle"},
-      {2048, 8192, 8192, "rectangle"},
-  };
-}
-
 /// The Hopper GEMM kernels a shape may be given.
 enum class GemmKernel {
   Tile128x256,     // gemm.mlir: persistent, two warpgroups of 64 x 256
@@ -76,6 +43,55 @@ enum class GemmKernel {
   StreamK128x128,  // gemm-streamk.mlir: 128 x 128 tiles, stream-K
   Pingpong64x256,  // gemm-pingpong.mlir: 64 x 256 ping-pong teams
 };
+
+/// The shapes the rule is tuned and judged on (gemm-bench's sweep; gemm-check
+/// checks the choice on each): squares, including sizes that are not
+/// multiples of the tiles; GPT-2 small's linear layers at batch 1 and 8
+/// (1024 and 8192 tokens: qkv, attention output, MLP up and down, logits);
+/// skinny M; short K; rectangles. Each with the choice's table entry: the
+/// fastest kernel measured on it on an H100 SXM (132 SMs; gemm-bench --all,
+/// 2026-11-24, docs/measurements.md), like an autotuner's cache. The model
+/// misses 8 of these 23 shapes, by up to 0.17x of cuBLAS (128 x 8192 x 8192)
+/// and 0.27x on the logits (8192 x 50257 x 768, left out of the fit), where
+/// several kernels' costs are close or a cost it does not model (L2 reuse)
+/// decides. An H200 (also 132 SMs) uses the table too, unmeasured there.
+struct GemmSweepEntry {
+  GemmShape shape;
+  GemmKernel fastest;
+};
+inline constexpr int64_t kGemmTableSms = 132;
+inline constexpr GemmSweepEntry kGemmSweep[] = {
+    {{1024, 1024, 1024, "square"}, GemmKernel::Tile128x64},
+    {{2048, 2048, 2048, "square"}, GemmKernel::Tile128x256},
+    {{3000, 3000, 3000, "square, ragged"}, GemmKernel::StreamK},
+    {{3072, 3072, 3072, "square"}, GemmKernel::Pingpong64x256},
+    {{4096, 4096, 4096, "square"}, GemmKernel::Tile128x256},
+    {{5120, 5120, 5120, "square"}, GemmKernel::StreamK},
+    {{6144, 6144, 6144, "square"}, GemmKernel::Tile128x256},
+    {{8192, 8192, 8192, "square"}, GemmKernel::Tile128x256},
+    {{1024, 2304, 768, "GPT-2 B1 qkv"}, GemmKernel::Tile128x256},
+    {{1024, 768, 768, "GPT-2 B1 attn out"}, GemmKernel::Tile128x64},
+    {{1024, 3072, 768, "GPT-2 B1 mlp up"}, GemmKernel::Pingpong128x128},
+    {{1024, 768, 3072, "GPT-2 B1 mlp down"}, GemmKernel::Tile128x64},
+    {{1024, 50257, 768, "GPT-2 B1 logits"}, GemmKernel::Pingpong64x256},
+    {{8192, 2304, 768, "GPT-2 B8 qkv"}, GemmKernel::Pingpong128x128},
+    {{8192, 768, 768, "GPT-2 B8 attn out"}, GemmKernel::Pingpong128x128},
+    {{8192, 3072, 768, "GPT-2 B8 mlp up"}, GemmKernel::Tile128x256},
+    {{8192, 768, 3072, "GPT-2 B8 mlp down"}, GemmKernel::Pingpong64x256},
+    {{8192, 50257, 768, "GPT-2 B8 logits"}, GemmKernel::Tile128x128},
+    {{64, 4096, 4096, "skinny M"}, GemmKernel::StreamK},
+    {{128, 8192, 8192, "skinny M"}, GemmKernel::Tile128x64},
+    {{4096, 4096, 1024, "short K"}, GemmKernel::Tile128x256},
+    {{8192, 2048, 4096, "rectangle"}, GemmKernel::Tile128x256},
+    {{2048, 8192, 8192, "rectangle"}, GemmKernel::Tile128x256},
+};
+
+inline std::vector<GemmShape> gemmSweepShapes() {
+  std::vector<GemmShape> shapes;
+  for (const GemmSweepEntry &e : kGemmSweep)
+    shapes.push_back(e.shape);
+  return shapes;
+}
 
 /// What the rule knows of a kernel: its name as gemm-bench prints it, its
 /// tile, and its costs in microseconds on an H100 SXM (132 SMs), fitted to
@@ -187,54 +203,16 @@ inline GemmKernel modelGemmKernel(int64_t m, int64_t n, int64_t k,
   return best->kernel;
 }
 
-/// The table: the fastest kernel measured on each sweep shape on an H100
-/// SXM (132 SMs; gemm-bench --all, 2026-11-24, docs/measurements.md), like
-/// an autotuner's cache. The model misses 8 of these 23 shapes, by up to
-/// 0.17x of cuBLAS (128 x 8192 x 8192) and 0.27x on the logits (8192 x
-/// 50257 x 768, left out of the fit), where several kernels' costs are
-/// close or a cost it does not model (L2 reuse) decides. The table was
-/// measured on an H100 SXM; an H200 (also 132 SMs) uses it too, unmeasured.
-struct GemmTableEntry {
-  int64_t m, n, k;
-  GemmKernel kernel;
-};
-inline constexpr int64_t kGemmTableSms = 132;
-inline constexpr GemmTableEntry kGemmTable[] = {
-    {1024, 1024, 1024, GemmKernel::Tile128x64},
-    {2048, 2048, 2048, GemmKernel::Tile128x256},
-    {3000, 3000, 3000, GemmKernel::StreamK},
-    {3072, 3072, 3072, GemmKernel::Pingpong64x256},
-    {4096, 4096, 4096, GemmKernel::Tile128x256},
-    {5120, 5120, 5120, GemmKernel::StreamK},
-    {6144, 6144, 6144, GemmKernel::Tile128x256},
-    {8192, 8192, 8192, GemmKernel::Tile128x256},
-    {1024, 2304, 768, GemmKernel::Tile128x256},
-    {1024, 768, 768, GemmKernel::Tile128x64},
-    {1024, 3072, 768, GemmKernel::Pingpong128x128},
-    {1024, 768, 3072, GemmKernel::Tile128x64},
-    {1024, 50257, 768, GemmKernel::Pingpong64x256},
-    {8192, 2304, 768, GemmKernel::Pingpong128x128},
-    {8192, 768, 768, GemmKernel::Pingpong128x128},
-    {8192, 3072, 768, GemmKernel::Tile128x256},
-    {8192, 768, 3072, GemmKernel::Pingpong64x256},
-    {8192, 50257, 768, GemmKernel::Tile128x128},
-    {64, 4096, 4096, GemmKernel::StreamK},
-    {128, 8192, 8192, GemmKernel::Tile128x64},
-    {4096, 4096, 1024, GemmKernel::Tile128x256},
-    {8192, 2048, 4096, GemmKernel::Tile128x256},
-    {2048, 8192, 8192, GemmKernel::Tile128x256},
-};
-
 /// The kernel for an M x N x K product on a device with `sms` SMs: the
-/// table's where it holds the shape and was measured on as many SMs, the
-/// model's elsewhere.
+/// table's (kGemmSweep) where it holds the shape and was measured on as
+/// many SMs, the model's elsewhere.
 inline GemmKernel chooseGemmKernel(int64_t m, int64_t n, int64_t k,
                                    int64_t sms) {
   if (sms == kGemmTableSms)
-    for (const GemmTableEntry &e : kGemmTable)
-      if (e.m == m && e.n == n && e.k == k &&
-          gemmKernelTakes(gemmKernelTraits(e.kernel), m, n, k))
-        return e.kernel;
+    for (const GemmSweepEntry &e : kGemmSweep)
+      if (e.shape.m == m && e.shape.n == n && e.shape.k == k &&
+          gemmKernelTakes(gemmKernelTraits(e.fastest), m, n, k))
+        return e.fastest;
   return modelGemmKernel(m, n, k, sms);
 }
 

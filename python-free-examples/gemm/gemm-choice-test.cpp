@@ -71,10 +71,11 @@ int main() {
          "a kernel that writes C by TMA was chosen for N % 4 != 0");
 
   // The table answers for its shapes on 132 SMs only; elsewhere the model.
-  for (const GemmTableEntry &e : kGemmTable) {
-    expectChoice(e.m, e.n, e.k, e.kernel);
-    expect(chooseGemmKernel(e.m, e.n, e.k, 114) ==
-               modelGemmKernel(e.m, e.n, e.k, 114),
+  for (const GemmSweepEntry &e : kGemmSweep) {
+    const GemmShape &s = e.shape;
+    expectChoice(s.m, s.n, s.k, e.fastest);
+    expect(chooseGemmKernel(s.m, s.n, s.k, 114) ==
+               modelGemmKernel(s.m, s.n, s.k, 114),
            "the table answered for another SM count");
   }
   expect(chooseGemmKernel(3000, 3000, 2999, 132) ==
@@ -82,8 +83,8 @@ int main() {
          "the table answered for a shape it does not hold");
   for (const GemmShape &s : gemmSweepShapes()) {
     bool listed = false;
-    for (const GemmTableEntry &e : kGemmTable)
-      listed |= e.m == s.m && e.n == s.n && e.k == s.k;
+    for (const GemmSweepEntry &e : kGemmSweep)
+      listed |= e.shape.m == s.m && e.shape.n == s.n && e.shape.k == s.k;
     expect(listed, "a sweep shape is missing from the table");
   }
 

@@ -103,8 +103,9 @@ struct TmaCopyLowering : MechanismPattern<CopyOp, Mechanism> {
     // nvgpu's TMA ops take the map as a typed descriptor; the reduction
     // (an NVVM op) takes the parameter's pointer itself.
     Value tensorMap = func.getArgument(param.getInt());
+    bool reduce = isStore && op.getAtomicAdd();
     Value desc;
-    if (!(isStore && op.getAtomicAdd())) {
+    if (!reduce) {
       auto descType = nvgpu::TensorMapDescriptorType::get(
           context, boxType, kind, nvgpu::TensorMapL2PromoKind::L2PROMO_128B,
           nvgpu::TensorMapOOBKind::OOB_ZERO,
@@ -178,7 +179,7 @@ struct TmaCopyLowering : MechanismPattern<CopyOp, Mechanism> {
             rewriter, loc, coords.back(),
             arith::MulIOp::create(rewriter, loc, rank,
                                   constIndex(rewriter, loc, box.front())));
-      if (isStore && op.getAtomicAdd())
+      if (reduce)
         reduceAdd(rewriter, loc, tensorMap, dest, coords, leader);
       else if (isStore)
         nvgpu::TmaAsyncStoreOp::create(rewriter, loc, dest, desc, coords,

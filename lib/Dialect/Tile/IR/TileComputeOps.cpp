@@ -215,18 +215,16 @@ LogicalResult CopyOp::verify() {
     }
   }
   if (getAtomicAdd()) {
-    bool fromFragment = src == MemorySpace::Fragment;
-    bool fromSharedByTma = src == MemorySpace::Shared && getTma();
-    if (!(fromFragment || fromSharedByTma) || dst != MemorySpace::Global ||
-        !srcElement.isF32() || !dstElement.isF32())
+    bool f32 = srcElement.isF32() && dstElement.isF32();
+    bool toGlobal = dst == MemorySpace::Global;
+    bool fromShared = src == MemorySpace::Shared;
+    if (!f32 || !toGlobal ||
+        !(src == MemorySpace::Fragment || (fromShared && getTma())))
       return emitOpError("takes {atomic_add} only for an f32 fragment, or an "
                          "f32 shared tile copied by {tma}, to f32 global "
                          "memory (partial sums added into the result); got ")
              << srcType << " to " << dstType
-             << (src == MemorySpace::Shared && dst == MemorySpace::Global &&
-                         !getTma() && srcElement.isF32() && dstElement.isF32()
-                     ? " without {tma}"
-                     : "");
+             << (f32 && toGlobal && fromShared ? " without {tma}" : "");
   }
   if (failed(verifyMechanism(*this, src, dst)))
     return failure();
