@@ -15,6 +15,8 @@ using namespace mlir::tile;
 void mlir::tile::buildTileToNVVMPipeline(
     OpPassManager &pm, const TileToNVVMPipelineOptions &options) {
   pm.addPass(createTileAttachTarget({options.chip}));
+  // Families become ordinary kernels: every pass below sees static IR.
+  pm.addPass(createTileSpecialize());
   pm.addPass(createTileCheckBarriers());
   pm.addPass(createTileSelectInstructions());
   pm.addPass(createTileAssignLayouts());

@@ -86,6 +86,21 @@ static LogicalResult verifyMechanism(CopyOp op, MemorySpace src,
   return success();
 }
 
+/// Whether two shapes of `op`'s operands can be equal: the same rank and
+/// equal dimensions where both are known (in a tile.kernel, `?` is a
+/// family's size, known after tile-specialize).
+static bool shapesAgree(Operation *op, ArrayRef<int64_t> a,
+                        ArrayRef<int64_t> b) {
+  if (a.size() != b.size())
+    return false;
+  if (!op->getParentOfType<KernelOp>())
+    return a == b;
+  for (auto [x, y] : llvm::zip_equal(a, b))
+    if (x != y && !ShapedType::isDynamic(x) && !ShapedType::isDynamic(y))
+      return false;
+  return true;
+}
+
 int64_t mlir::tile::getMaxRunElements(ShapedType type) {
   int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
   int64_t vector = std::max<int64_t>(1, 16 / bytes);
@@ -122,7 +137,8 @@ LogicalResult CopyOp::verify() {
 
   // The on-chip side is the tile; the global side is addressed by offsets.
   ShapedType tile = src == MemorySpace::Global ? dstShaped : srcShaped;
-  if (!tile.hasStaticShape() || tile.getRank() == 0)
+  if ((!tile.hasStaticShape() && !hasParameterizedShape(*this, tile)) ||
+      tile.getRank() == 0)
     return emitOpError("expects the tile side to have a static shape of rank "
                        "1 or more, got ")
            << tile;
@@ -144,7 +160,7 @@ LogicalResult CopyOp::verify() {
     // A slice of the fragment, of the shared tile's shape.
     if (!getDestOffsets().empty())
       return emitOpError("expects offsets only on the fragment");
-    if (!dstShaped.hasStaticShape())
+    if (!dstShaped.hasStaticShape() && !hasParameterizedShape(*this, dstShaped))
       return emitOpError("expects a shared tile of static shape for a slice "
                          "of a fragment");
     if (static_cast<int64_t>(getSourceOffsets().size()) != srcShaped.getRank() ||
@@ -153,8 +169,12 @@ LogicalResult CopyOp::verify() {
                          "shared tile of the fragment's rank");
     for (auto [i, offset] : llvm::enumerate(getSourceOffsets())) {
       std::optional<int64_t> value = getConstantIntValue(offset);
-      if (!value)
+      if (!value && !getSourceOffsets()[i].getDefiningOp<ParamOp>() &&
+          !hasParameterizedShape(*this, srcShaped))
         return emitOpError("expects constant offsets into a fragment");
+      // A family's slices are checked once tile-specialize has fixed them.
+      if (!value || dstShaped.isDynamicDim(i) || srcShaped.isDynamicDim(i))
+        continue;
       if (*value < 0 ||
           *value + dstShaped.getDimSize(i) > srcShaped.getDimSize(i))
         return emitOpError("copies a slice of ")
@@ -166,7 +186,7 @@ LogicalResult CopyOp::verify() {
       return emitOpError("expects no offsets when neither side is global "
                          "memory (a fragment -> shared copy may take "
                          "offsets on the fragment)");
-    if (srcShaped.getShape() != dstShaped.getShape())
+    if (!shapesAgree(*this, srcShaped.getShape(), dstShaped.getShape()))
       return emitOpError("expects equal shapes, got ")
              << srcType << " and " << dstType;
   }
@@ -200,6 +220,8 @@ LogicalResult CopyOp::verify() {
       if (ctas < 2)
         return emitOpError("takes {multicast} only in a kernel whose cluster "
                            "has more than one CTA");
+      if (!tile.hasStaticShape())
+        return verifyBarrierIndex(*this, getBarrier(), getBarrierIndex());
       if (tile.getShape().front() % ctas != 0)
         return emitOpError("multicasts a tile of ")
                << tile.getShape().front() << " rows, which its cluster's "
@@ -282,7 +304,8 @@ LogicalResult GemmOp::verify() {
                        "to shared tiles only");
   for (auto [name, type] : {std::pair<StringRef, ShapedType>{"A", a},
                             {"B", b}, {"C", c}})
-    if (type.getRank() != 2 || !type.hasStaticShape())
+    if (type.getRank() != 2 ||
+        (!type.hasStaticShape() && !hasParameterizedShape(*this, type)))
       return emitOpError("expects ") << name << " to be a static 2-D tile, got "
                                      << type;
   if (a.getElementType() != b.getElementType())
@@ -297,10 +320,13 @@ LogicalResult GemmOp::verify() {
   int64_t ka = getTransposeA() ? a.getDimSize(0) : a.getDimSize(1);
   int64_t kb = getTransposeB() ? b.getDimSize(1) : b.getDimSize(0);
   int64_t n = getTransposeB() ? b.getDimSize(0) : b.getDimSize(1);
-  if (ka != kb)
+  auto known = [](int64_t x, int64_t y) {
+    return !ShapedType::isDynamic(x) && !ShapedType::isDynamic(y);
+  };
+  if (known(ka, kb) && ka != kb)
     return emitOpError("expects A's K (")
            << ka << ") to equal B's K (" << kb << ")";
-  if (c.getDimSize(0) != m || c.getDimSize(1) != n)
+  if (!shapesAgree(*this, c.getShape(), {m, n}))
     return emitOpError("expects C to be ")
            << m << "x" << n << " (M x N), got " << c.getDimSize(0) << "x"
            << c.getDimSize(1);
@@ -391,22 +417,24 @@ LogicalResult ElementwiseOp::verifyRegions() {
       return emitOpError("works on fragments and shared-memory tiles, got ")
              << describe(operand.getType()) << " memory";
     auto shaped = cast<ShapedType>(operand.getType());
-    if (!shaped.hasStaticShape() || shaped.getShape().size() != shape.size())
+    if ((!shaped.hasStaticShape() && !hasParameterizedShape(*this, shaped)) ||
+        shaped.getShape().size() != shape.size())
       return emitOpError("expects every tile to have the outputs' rank (")
              << shape.size() << ") and a static shape, got "
              << operand.getType();
   }
   for (Value output : getOutputs())
-    if (cast<ShapedType>(output.getType()).getShape() != shape)
+    if (!shapesAgree(*this, cast<ShapedType>(output.getType()).getShape(), shape))
       return emitOpError("expects every output to have one shape, got ")
              << output.getType() << " beside "
              << getOutputs().front().getType();
   for (Value input : getInputs()) {
     ArrayRef<int64_t> inShape = cast<ShapedType>(input.getType()).getShape();
-    if (inShape == shape)
+    if (shapesAgree(*this, inShape, shape))
       continue;
     for (auto [in, out] : llvm::zip_equal(inShape, shape))
-      if (in != out && in != 1)
+      if (in != out && in != 1 && !ShapedType::isDynamic(in) &&
+          !ShapedType::isDynamic(out))
         return emitOpError("expects each input to have the outputs' shape, "
                            "or 1 where it is broadcast, got ")
                << input.getType() << " for outputs of "
@@ -484,7 +512,7 @@ LogicalResult ReduceOp::verify() {
            << getDim() << ", which is not a dimension of " << source;
   SmallVector<int64_t> expected(source.getShape());
   expected[getDim()] = 1;
-  if (dest.getShape() != ArrayRef<int64_t>(expected))
+  if (!shapesAgree(*this, dest.getShape(), expected))
     return emitOpError("expects the destination to have the source's shape "
                        "with 1 at dim ")
            << getDim() << ": write "

@@ -97,12 +97,13 @@ StringRef mlir::tile::stringifyMemorySpace(MemorySpace space) {
 // Shared by fragment and tmem: `<` static-dims `x` element-type `>`.
 static Type
 parseShapedStorage(AsmParser &parser,
-                   function_ref<Type(ArrayRef<int64_t>, Type, Attribute)> build) {
+                   function_ref<Type(ArrayRef<int64_t>, Type, Attribute)> build,
+                   bool allowDynamic = false) {
   SmallVector<int64_t> shape;
   Type elementType;
   Attribute layout;
   if (parser.parseLess() ||
-      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseDimensionList(shape, allowDynamic) ||
       parser.parseType(elementType))
     return {};
   if (succeeded(parser.parseOptionalComma()) && parser.parseAttribute(layout))
@@ -115,8 +116,13 @@ parseShapedStorage(AsmParser &parser,
 static void printShapedStorage(AsmPrinter &printer, ArrayRef<int64_t> shape,
                                Type elementType, Attribute layout) {
   printer << '<';
-  for (int64_t dim : shape)
-    printer << dim << 'x';
+  for (int64_t dim : shape) {
+    if (ShapedType::isDynamic(dim))
+      printer << '?';
+    else
+      printer << dim;
+    printer << 'x';
+  }
   printer << elementType;
   if (layout)
     printer << ", " << layout;
@@ -126,7 +132,15 @@ static void printShapedStorage(AsmPrinter &printer, ArrayRef<int64_t> shape,
 std::string mlir::tile::detail::formatShape(ArrayRef<int64_t> shape) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  llvm::interleave(shape, os, "x");
+  llvm::interleave(
+      shape, os,
+      [&](int64_t dim) {
+        if (ShapedType::isDynamic(dim))
+          os << '?';
+        else
+          os << dim;
+      },
+      "x");
   return text;
 }
 
@@ -135,8 +149,9 @@ verifyShapedStorage(function_ref<InFlightDiagnostic()> emitError,
                     StringRef what, ArrayRef<int64_t> shape, Type elementType) {
   if (shape.empty())
     return emitError() << what << " must have at least one dimension";
+  // `?`: sized by a kernel family's parameter until tile-specialize.
   for (int64_t dim : shape)
-    if (dim <= 0)
+    if (dim <= 0 && !ShapedType::isDynamic(dim))
       return emitError() << what << " dimensions must be positive, got "
                          << dim;
   if (!elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() == 0)
@@ -148,9 +163,14 @@ verifyShapedStorage(function_ref<InFlightDiagnostic()> emitError,
 
 Type FragmentType::parse(AsmParser &parser) {
   Location loc = parser.getEncodedSourceLoc(parser.getCurrentLocation());
-  return parseShapedStorage(parser, [&](ArrayRef<int64_t> shape, Type elt, Attribute layout) {
-    return FragmentType::getChecked(loc, loc.getContext(), shape, elt, layout);
-  });
+  // `?` dimensions: a kernel family's, sized by its parameters.
+  return parseShapedStorage(
+      parser,
+      [&](ArrayRef<int64_t> shape, Type elt, Attribute layout) {
+        return FragmentType::getChecked(loc, loc.getContext(), shape, elt,
+                                        layout);
+      },
+      /*allowDynamic=*/true);
 }
 
 void FragmentType::print(AsmPrinter &printer) const {
@@ -166,7 +186,9 @@ FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
   // Multiply with overflow checks: a huge shape must not wrap around.
   int64_t elements = 1;
   for (int64_t dim : shape)
-    if (llvm::MulOverflow(elements, dim, elements) ||
+    if (ShapedType::isDynamic(dim))
+      continue;
+    else if (llvm::MulOverflow(elements, dim, elements) ||
         elements > kMaxFragmentElements)
       return emitError() << "fragment of more than " << kMaxFragmentElements
                          << " elements (2^24) cannot be held in registers, got "
@@ -179,6 +201,10 @@ FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!fragmentLayout)
     return emitError() << "fragment layout must be a tile layout attribute, got "
                        << layout;
+  if (ShapedType::isDynamicShape(shape))
+    return emitError() << "a fragment with `?` dimensions takes no layout "
+                          "(tile-assign-layouts chooses one after "
+                          "tile-specialize)";
   return fragmentLayout.verifyShape(emitError, shape, /*threads=*/0);
 }
 

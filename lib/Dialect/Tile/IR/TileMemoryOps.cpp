@@ -14,11 +14,33 @@ using namespace mlir::tile::detail;
 // Allocation
 //===----------------------------------------------------------------------===//
 
+/// One size operand per `?` dimension: a family's tile sized by its
+/// parameters.
+static LogicalResult verifyAllocSizes(Operation *op, ShapedType type,
+                                      ValueRange sizes) {
+  int64_t dynamic = type.getNumDynamicDims();
+  if (static_cast<int64_t>(sizes.size()) == dynamic)
+    return success();
+  if (dynamic == 0)
+    return op->emitOpError("takes sizes only for `?` dimensions, and ")
+           << type << " has none";
+  if (sizes.empty())
+    return op->emitOpError("expects a static shape of rank 1 or more, got ")
+           << type << "; in a kernel family, size each `?` dimension with an "
+           << "operand: `[%size, ...]`";
+  return op->emitOpError("expects one size per `?` dimension of ")
+         << type << " (" << dynamic << "), got " << sizes.size()
+         << "; in a kernel family write `[%size, ...]` with the parameters "
+            "(tile.param) that size them";
+}
+
 LogicalResult AllocSharedOp::verify() {
   auto type = cast<MemRefType>(getType());
-  if (!type.hasStaticShape() || type.getRank() == 0)
+  if (type.getRank() == 0)
     return emitOpError("expects a static shape of rank 1 or more, got ")
            << type;
+  if (failed(verifyAllocSizes(*this, type, getSizes())))
+    return failure();
   if (!type.getElementType().isIntOrFloat())
     return emitOpError("expects integer or float elements, got ")
            << type.getElementType();
@@ -27,6 +49,15 @@ LogicalResult AllocSharedOp::verify() {
   if (type.getElementTypeBitWidth() % 8 != 0)
     return emitOpError("expects elements of whole bytes, got ")
            << type.getElementType();
+  if (getMemorySpace(type) != MemorySpace::Shared)
+    return emitOpError("expects a memref in #gpu.address_space<workgroup>, got ")
+           << type;
+  if (!type.getLayout().isIdentity())
+    return emitOpError("expects the identity layout: the lowering picks the "
+                       "shared-memory layout");
+  // A family's sizes are checked once tile-specialize has made them static.
+  if (!type.hasStaticShape())
+    return verifyInKernel(*this);
   for (int64_t dim : type.getShape())
     if (dim <= 0)
       return emitOpError("expects positive dimensions, got ")
@@ -40,12 +71,6 @@ LogicalResult AllocSharedOp::verify() {
       return emitOpError("needs more shared memory than any chip has (")
              << maxBytes << " bytes per CTA at most) for " << type
              << "; split the tile or keep it in global memory";
-  if (!type.getLayout().isIdentity())
-    return emitOpError("expects the identity layout: the lowering picks the "
-                       "shared-memory layout");
-  if (getMemorySpace(type) != MemorySpace::Shared)
-    return emitOpError("expects a memref in #gpu.address_space<workgroup>, got ")
-           << type;
   if (std::optional<uint64_t> swizzle = getSwizzle()) {
     int64_t rowBytes = type.getShape().back() * type.getElementTypeBitWidth() / 8;
     if (*swizzle != 0 && *swizzle != 32 && *swizzle != 64 && *swizzle != 128)
@@ -60,13 +85,17 @@ LogicalResult AllocSharedOp::verify() {
 }
 
 LogicalResult AllocFragmentOp::verify() {
-  if (failed(verifyInKernel(*this)))
+  if (failed(verifyInKernel(*this)) ||
+      failed(verifyAllocSizes(*this, getType(), getSizes())))
     return failure();
   // A layout spreads the tile over a number of threads: the kernel's.
   auto layout =
       dyn_cast_if_present<FragmentLayoutAttrInterface>(getType().getLayout());
   if (!layout)
     return success();
+  if (!getType().hasStaticShape())
+    return emitOpError("takes a layout only on a static shape; let "
+                       "tile-assign-layouts choose it after tile-specialize");
   if (failed(layout.verifyShape([&] { return emitOpError(); },
                                 getType().getShape(), getKernelThreads(*this))))
     return failure();

@@ -82,9 +82,40 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.getBuilder(), result, args, resultAttrs,
       getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
 
+  ArrayAttr params;
+  if (succeeded(parser.parseOptionalKeyword("params"))) {
+    if (parseKernelParams(parser, params))
+      return failure();
+    result.addAttribute(getParamsAttrName(result.name), params);
+  }
+  if (succeeded(parser.parseOptionalKeyword("configs"))) {
+    ArrayAttr configs;
+    if (parseKernelConfigs(parser, params, configs))
+      return failure();
+    result.addAttribute(getConfigsAttrName(result.name), configs);
+  }
+
+  // threads(N), or threads(NAME) in a family: the parameter's default (0
+  // without one) stands in until tile-specialize sets it.
   int32_t threads = 0;
-  if (parser.parseKeyword("threads") || parser.parseLParen() ||
-      parser.parseInteger(threads) || parser.parseRParen())
+  if (parser.parseKeyword("threads") || parser.parseLParen())
+    return failure();
+  std::string threadsParam;
+  OptionalParseResult number = parser.parseOptionalInteger(threads);
+  if (number.has_value()) {
+    if (failed(*number))
+      return failure();
+  } else {
+    if (parser.parseKeywordOrString(&threadsParam))
+      return failure();
+    result.addAttribute(getThreadsParamAttrName(result.name),
+                        parser.getBuilder().getStringAttr(threadsParam));
+    if (params)
+      for (ParamAttr decl : params.getAsRange<ParamAttr>())
+        if (decl.getName().getValue() == threadsParam && decl.getDefaultValue())
+          threads = paramValue(decl.getDefaultValue());
+  }
+  if (parser.parseRParen())
     return failure();
   result.addAttribute(getThreadsAttrName(result.name),
                       parser.getBuilder().getI32IntegerAttr(threads));
@@ -114,7 +145,18 @@ void KernelOp::print(OpAsmPrinter &p) {
   p.printSymbolName(getSymName());
   function_interface_impl::printFunctionSignature(
       p, *this, getArgumentTypes(), /*isVariadic=*/false, getResultTypes());
-  p << " threads(" << getThreads() << ")";
+  if (ArrayAttr params = getParamsAttr()) {
+    p << " params";
+    printKernelParams(p, params);
+    if (ArrayAttr configs = getConfigsAttr()) {
+      p << " configs";
+      printKernelConfigs(p, params, configs);
+    }
+  }
+  if (std::optional<StringRef> name = getThreadsParam())
+    p << " threads(" << *name << ")";
+  else
+    p << " threads(" << getThreads() << ")";
   if (auto cluster = getCluster()) {
     p << " cluster(";
     llvm::interleaveComma(*cluster, p);
@@ -123,7 +165,8 @@ void KernelOp::print(OpAsmPrinter &p) {
   function_interface_impl::printFunctionAttributes(
       p, *this,
       {getSymNameAttrName(), getFunctionTypeAttrName(), getThreadsAttrName(),
-       getClusterAttrName(), getArgAttrsAttrName(), getResAttrsAttrName()});
+       getClusterAttrName(), getArgAttrsAttrName(), getResAttrsAttrName(),
+       getParamsAttrName(), getConfigsAttrName(), getThreadsParamAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -145,8 +188,11 @@ LogicalResult KernelOp::verify() {
   if (!getResultTypes().empty())
     return emitOpError("must not return values, got ")
            << getResultTypes().size() << " results";
+  if (failed(verifyKernelFamily(*this)))
+    return failure();
+  // threads(NAME) is checked once tile-specialize has set it.
   int64_t threads = getThreadsAttr().getInt();
-  if (threads < 1 || threads > 1024)
+  if (!getThreadsParam() && (threads < 1 || threads > 1024))
     return emitOpError("expects threads in [1, 1024], got ") << threads;
   if (auto cluster = getCluster()) {
     if (cluster->size() != 3)
@@ -216,8 +262,23 @@ ParseResult PipelinedForOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.parseOperand(lb) || parser.parseKeyword("to") ||
       parser.parseOperand(ub) || parser.parseKeyword("step") ||
       parser.parseOperand(step) || parser.parseKeyword("stages") ||
-      parser.parseLParen() || parser.parseInteger(stages) ||
-      parser.parseRParen() ||
+      parser.parseLParen())
+    return failure();
+  // stages(N), or stages(NAME) in a family: 2, valid in every mode, stands
+  // in until tile-specialize sets it.
+  OptionalParseResult number = parser.parseOptionalInteger(stages);
+  if (number.has_value()) {
+    if (failed(*number))
+      return failure();
+  } else {
+    std::string name;
+    if (parser.parseKeywordOrString(&name))
+      return failure();
+    stages = 2;
+    result.addAttribute(getStagesParamAttrName(result.name),
+                        parser.getBuilder().getStringAttr(name));
+  }
+  if (parser.parseRParen() ||
       parser.resolveOperands({lb, ub, step}, index, result.operands))
     return failure();
   result.addAttribute(getStagesAttrName(result.name),
@@ -239,21 +300,28 @@ ParseResult PipelinedForOp::parse(OpAsmParser &parser, OperationState &result) {
 
 void PipelinedForOp::print(OpAsmPrinter &p) {
   p << ' ' << getInductionVar() << " = " << getLowerBound() << " to "
-    << getUpperBound() << " step " << getStep() << " stages(" << getStages()
-    << ")";
+    << getUpperBound() << " step " << getStep() << " stages(";
+  if (std::optional<StringRef> name = getStagesParam())
+    p << *name << ")";
+  else
+    p << getStages() << ")";
   if (getWarpSpecialized())
     p << " warp_specialized";
   if (getPingpong())
     p << " pingpong";
   p.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(),
-      {getStagesAttrName(), getWarpSpecializedAttrName(), getPingpongAttrName()});
+      {getStagesAttrName(), getWarpSpecializedAttrName(), getPingpongAttrName(),
+       getStagesParamAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
 }
 
 LogicalResult PipelinedForOp::verify() {
+  if (std::optional<StringRef> name = getStagesParam())
+    if (failed(verifyStagesParam(*this, *name)))
+      return failure();
   int64_t stages = getStagesAttr().getInt();
   if (stages < 1 || stages > 16)
     return emitOpError("expects stages in [1, 16], got ") << stages;
@@ -556,7 +624,7 @@ int64_t mlir::tile::getKernelThreads(Operation *op) {
   if (WarpSpecializeOp ws = WarpSpecializeOp::getEnclosing(op, &region))
     return ws.getTeamThreads(region->getRegionNumber());
   if (auto kernel = op->getParentOfType<KernelOp>())
-    return kernel.getThreadsAttr().getInt();
+    return kernel.getThreadsParam() ? 0 : kernel.getThreadsAttr().getInt();
   if (auto func = op->getParentOfType<gpu::GPUFuncOp>())
     if (auto known = func.getKnownBlockSizeAttr())
       return known[0];

@@ -28,6 +28,18 @@ LogicalResult verifyBarrierIndex(Operation *op, Value barrier, Value index);
 /// One offset per dimension of the side a copy addresses into.
 LogicalResult verifyOffsets(Operation *op, StringRef side, Type type,
                             ValueRange offsets);
+
+/// The kernel's params(...) and configs(...) clauses (TileFamily.cpp).
+ParseResult parseKernelParams(OpAsmParser &parser, ArrayAttr &params);
+void printKernelParams(OpAsmPrinter &p, ArrayAttr params);
+ParseResult parseKernelConfigs(OpAsmParser &parser, ArrayAttr params,
+                               ArrayAttr &configs);
+void printKernelConfigs(OpAsmPrinter &p, ArrayAttr params, ArrayAttr configs);
+/// Unique parameter names, configurations of declared parameters and
+/// allowed values, threads(NAME) naming a parameter.
+LogicalResult verifyKernelFamily(KernelOp kernel);
+/// stages(NAME) names a parameter of the enclosing kernel.
+LogicalResult verifyStagesParam(Operation *op, StringRef name);
 } // namespace mlir::tile::detail
 
 #endif // TILE_LIB_DIALECT_TILE_IR_TILEOPSCOMMON_H

@@ -209,6 +209,39 @@ static LogicalResult checkOtherOp(Operation *op, const ChipInfo &chip) {
   return success();
 }
 
+// Selection and everything after it need static IR: a family's parameters
+// set, helpers inlined, every tile's shape known.
+static LogicalResult requireSpecialized(KernelOp kernel) {
+  if (kernel.isFamily()) {
+    SmallVector<StringRef> names;
+    if (ArrayAttr params = kernel.getParamsAttr())
+      for (ParamAttr decl : params.getAsRange<ParamAttr>())
+        names.push_back(decl.getName().getValue());
+    InFlightDiagnostic diag =
+        kernel.emitOpError("is a kernel family whose parameters are not set (");
+    llvm::interleaveComma(names, diag);
+    diag << "): run tile-specialize first (tile-to-nvvm and tile-translate "
+            "do), or pass it values";
+    return diag;
+  }
+  WalkResult unspecialized = kernel.walk([](Operation *op) {
+    if (isa<func::CallOp>(op)) {
+      op->emitOpError("calls a helper, which tile-specialize inlines: run it "
+                      "first (tile-to-nvvm and tile-translate do)");
+      return WalkResult::interrupt();
+    }
+    for (Value result : op->getResults())
+      if (hasParameterizedShape(result.getType())) {
+        op->emitOpError("has a tile with `?` dimensions (")
+            << result.getType()
+            << "): tile-specialize makes its shape static; run it first";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(unspecialized.wasInterrupted());
+}
+
 namespace {
 struct TileSelectInstructionsPass
     : tile::impl::TileSelectInstructionsBase<TileSelectInstructionsPass> {
@@ -216,6 +249,9 @@ struct TileSelectInstructionsPass
     const ChipInfo *chip = getTargetChip(getOperation());
     if (!chip)
       return signalPassFailure();
+    for (auto kernel : getOperation().getOps<KernelOp>())
+      if (failed(requireSpecialized(kernel)))
+        return signalPassFailure();
     Builder b(&getContext());
     WalkResult result = getOperation().walk([&](Operation *op) {
       if (auto copy = dyn_cast<CopyOp>(op)) {

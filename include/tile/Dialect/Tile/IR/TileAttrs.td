@@ -91,6 +91,36 @@ def Tile_TargetAttr : AttrDef<Tile_Dialect, "Target"> {
   let genVerifyDecl = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Kernel families
+//===----------------------------------------------------------------------===//
+
+def Tile_ParamAttr : AttrDef<Tile_Dialect, "Param"> {
+  let mnemonic = "param";
+  let summary = "a compile-time parameter of a kernel family";
+  let description = [{
+    One entry of a `tile.kernel`'s `params(...)`: a name, an integer type
+    (`index`, `i32`, `i64`, or `i1` for a flag), an optional default, and
+    optional constraints: the values it may take (`in [...]`) and a
+    divisor (`multiple_of N`). `tile-specialize` substitutes a value for
+    every parameter and checks the constraints. The kernel prints these in
+    its own syntax (`params(BM: index = 128 in [64, 128])`); standing
+    alone the attribute reads:
+
+    `#tile.param<name = "BM", type = index, default_value = 128 : index>`
+  }];
+  let parameters = (ins "::mlir::StringAttr":$name, "::mlir::Type":$type,
+                        OptionalParameter<"::mlir::IntegerAttr">:$default_value,
+                        OptionalParameter<"::mlir::DenseI64ArrayAttr">:$allowed,
+                        OptionalParameter<"::mlir::IntegerAttr">:$multiple_of);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Why `value` is not a value this parameter may take (empty: it may).
+    std::string explainRejection(int64_t value) const;
+  }];
+}
+
 // The mechanism a tile.copy lowers to, chosen by tile-select-instructions.
 def Tile_CopyVector : I32EnumAttrCase<"vector", 0>;
 def Tile_CopyCpAsync : I32EnumAttrCase<"cp_async", 1>;

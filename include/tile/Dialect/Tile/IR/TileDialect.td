@@ -45,7 +45,9 @@ def Tile_Dialect : Dialect {
     `tile.swizzle_dest` (shared operands' swizzles, recorded before shared
     memory is lowered), `tile.shared_offset` (a shared tile's offset),
     `tile.scratch_request` / `tile.scratch_offset` (shared scratch a
-    lowering asked for and got) and `tile.test_scratch_bytes` (tests).
+    lowering asked for and got), `tile.family` / `tile.config` (the family
+    and parameter values a specialised kernel was made from) and
+    `tile.test_scratch_bytes` (tests).
   }];
   // The attributes passes leave on ops for later passes and the runtime
   // (`tile.target` is a #tile.target, verified on its own). Each is named
@@ -77,7 +79,12 @@ def Tile_Dialect : Dialect {
     // On a tile.kernel argument (a global memref): a symmetric buffer,
     // allocated on every rank by the runtime's symmetric allocator
     // (NVSHMEM), which world-level put/get/signal/wait may address.
-    "::mlir::UnitAttr":$symmetric
+    "::mlir::UnitAttr":$symmetric,
+    // On a kernel that tile-specialize made from a family (a tile.kernel
+    // with params), and on its outlined gpu.func: the family's name and the
+    // parameter values of this configuration (kernel description).
+    "::mlir::StringAttr":$family,
+    "::mlir::DictionaryAttr":$config
   );
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;

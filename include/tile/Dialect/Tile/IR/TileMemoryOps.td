@@ -27,6 +27,12 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared"> {
     `tile-assign-layouts`) is the XOR swizzle of 16-byte chunks within rows
     that TMA writes and wgmma reads without bank conflicts.
 
+    In a kernel family, a dimension may be `?` with its size given by an
+    index operand, one per `?` in order (a parameter, or arithmetic on
+    parameters): `tile.alloc_shared [%bm, %bk] : memref<?x?xbf16, ...>`.
+    `tile-specialize` folds the sizes to constants and makes the type
+    static; the rules below on the shape wait until then.
+
     Rules: static shape of positive dimensions, integer or float elements of
     whole bytes, at most the shared memory of the largest chip (232448
     bytes, computed without overflow), identity layout, workgroup memory
@@ -35,9 +41,12 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared"> {
     the swizzle are stored as blocks of columns, each `swizzle` bytes wide
     and contiguous (the layout TMA boxes and MN-major wgmma operands use).
   }];
-  let arguments = (ins OptionalAttr<I64Attr>:$swizzle);
+  let arguments = (ins Variadic<Index>:$sizes, OptionalAttr<I64Attr>:$swizzle);
   let results = (outs Res<AnyMemRef, "", [MemAllocAt<0, FullEffect>]>:$result);
-  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let assemblyFormat = "(`[` $sizes^ `]`)? attr-dict `:` qualified(type($result))";
+  let builders = [OpBuilder<(ins "::mlir::Type":$type), [{
+    build($_builder, $_state, type, ::mlir::ValueRange(), ::mlir::IntegerAttr());
+  }]>];
   let hasVerifier = 1;
 }
 
@@ -49,13 +58,21 @@ def Tile_AllocFragmentOp : Tile_Op<"alloc_fragment"> {
 
     Example: `%acc = tile.alloc_fragment : !tile.fragment<128x128xf32>`
 
-    Rules: must be inside a `tile.kernel`; with a layout, each thread's
-    share fits 255 32-bit registers (`tile-assign-layouts` checks the
-    layouts it chooses the same way).
+    In a kernel family, dimensions may be `?`, sized by index operands
+    as for `tile.alloc_shared`:
+    `tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>`.
+
+    Rules: must be inside a `tile.kernel`; one size per `?` dimension;
+    with a layout, each thread's share fits 255 32-bit registers
+    (`tile-assign-layouts` checks the layouts it chooses the same way).
   }];
+  let arguments = (ins Variadic<Index>:$sizes);
   let results = (outs Res<Tile_FragmentType, "",
                           [MemAllocAt<0, FullEffect>]>:$result);
-  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let assemblyFormat = "(`[` $sizes^ `]`)? attr-dict `:` qualified(type($result))";
+  let builders = [OpBuilder<(ins "::mlir::Type":$type), [{
+    build($_builder, $_state, type, ::mlir::ValueRange());
+  }]>];
   let hasVerifier = 1;
 }
 

@@ -28,6 +28,16 @@ bool isPipelineProducer(CopyOp copy);
 /// Whether `buffer` is (a view of) a kernel argument marked
 /// `{tile.symmetric}`: the same buffer on every rank of the job.
 bool isSymmetricBuffer(Value buffer);
+
+/// A kernel parameter's value as an integer (an i1 flag as 0 or 1).
+int64_t paramValue(IntegerAttr value);
+
+/// Whether `type` is a shared tile or fragment with a dimension sized by a
+/// kernel parameter (`?`): a kernel family's, before tile-specialize.
+bool hasParameterizedShape(Type type);
+/// The same, for an operand of `op` inside a tile.kernel (where
+/// tile-specialize will make it static); elsewhere a `?` is an error.
+bool hasParameterizedShape(Operation *op, Type type);
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_H

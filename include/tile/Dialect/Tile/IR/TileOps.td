@@ -42,14 +42,48 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     }
     ```
 
+    **Families.** A kernel may declare compile-time parameters, which make
+    it a family of kernels: integers (tile sizes, stages, threads) and
+    flags (`i1`), each with an optional default and optional constraints,
+    a list of allowed values and a divisor. The body reads a parameter
+    with `tile.param`, sizes shared tiles and fragments with it
+    (`tile.alloc_shared [%bm, %bk] : memref<?x?xbf16, ...>`), and
+    `threads(NAME)` and a `tile.pipelined_for`'s `stages(NAME)` may name
+    one. `configs(...)` lists the configurations the family is meant for,
+    each setting some parameters (the others keep their defaults).
+    `tile-specialize` turns a family into ordinary kernels, one per
+    configuration, named `<kernel>__<NAME><value>_...`; every pass after
+    it sees only static IR, and selection refuses a kernel that still has
+    parameters.
+
+    ```mlir
+    tile.kernel @vadd(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>)
+        params(TILE: index = 1024 in [512, 1024, 2048], THREADS: i32 = 128)
+        configs([TILE = 1024], [TILE = 2048, THREADS = 256])
+        threads(THREADS) {
+      %tile = tile.param "TILE" : index
+      %x = tile.alloc_fragment [%tile] : !tile.fragment<?xf32>
+      ...
+    }
+    ```
+
     Rules: no results; `threads` in [1, 1024]; cluster dims positive with a
     product of at most 16; arguments are memrefs in global memory or scalars;
-    the tensor memory the body allocates fits in 512 columns.
+    the tensor memory the body allocates fits in 512 columns. Parameters:
+    unique names, integer types, defaults and allowed values that fit the
+    type and meet the constraints; each configuration sets only declared
+    parameters, to values they allow; `threads(NAME)` names an integer
+    parameter.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,
                        I32Attr:$threads,
                        OptionalAttr<DenseI32ArrayAttr>:$cluster,
+                       OptionalAttr<TypedArrayAttrBase<Tile_ParamAttr,
+                           "compile-time parameters">>:$params,
+                       OptionalAttr<TypedArrayAttrBase<DictionaryAttr,
+                           "configurations">>:$configs,
+                       OptionalAttr<StrAttr>:$threads_param,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
                        OptionalAttr<DictArrayAttr>:$res_attrs);
   let regions = (region SizedRegion<1>:$body);
@@ -68,7 +102,32 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     ::llvm::SmallVector<int32_t, 3> getClusterShape();
     /// CTAs per cluster (1 without a cluster).
     int64_t getClusterSize();
+    /// The declared parameter `name`, if any.
+    ::mlir::tile::ParamAttr lookupParam(::llvm::StringRef name);
+    /// Whether the kernel is a family still to be specialised: it declares
+    /// parameters or its body reads one.
+    bool isFamily();
   }];
+}
+
+def Tile_ParamOp : Tile_Op<"param", [Pure]> {
+  let summary = "reads a compile-time parameter of the enclosing kernel family";
+  let description = [{
+    The value of the kernel's parameter `name`, usable wherever a constant
+    is: arithmetic, loop bounds, offsets, and the sizes of
+    `tile.alloc_shared` and `tile.alloc_fragment`. `tile-specialize`
+    replaces it with an `arith.constant` and folds what depends on it.
+
+    Example: `%bm = tile.param "BM" : index`
+
+    Rules: directly in a `tile.kernel` body or nested in it (not in a
+    helper: pass the value as an argument); the kernel declares `name`;
+    the result has the parameter's type.
+  }];
+  let arguments = (ins StrAttr:$name);
+  let results = (outs AnySignlessIntegerOrIndex:$result);
+  let assemblyFormat = "$name attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
@@ -135,12 +194,16 @@ def Tile_PipelinedForOp : Tile_Op<"pipelined_for", [
     shared by the teams and are refused; side-effecting ops before the tile
     loop run once per team.
 
+    In a kernel family, `stages(NAME)` takes the stage count from the
+    integer parameter NAME (`tile-specialize` sets it; until then the loop
+    holds 2 as a placeholder and the rules below wait for the value).
+
     Rules: `stages` in [1, 16] (at least 2 with `warp_specialized`);
     `pingpong` only with `warp_specialized`; inside a `tile.kernel`.
   }];
   let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step,
                        I32Attr:$stages, UnitAttr:$warp_specialized,
-                       UnitAttr:$pingpong);
+                       UnitAttr:$pingpong, OptionalAttr<StrAttr>:$stages_param);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

@@ -4,6 +4,7 @@
 #define TILE_DIALECT_TILE_TRANSFORMS_PASSES_H
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 

@@ -24,6 +24,61 @@ def TileAttachTarget : Pass<"tile-attach-target", "ModuleOp"> {
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
+def TileSpecialize : Pass<"tile-specialize", "ModuleOp"> {
+  let summary = "Turns kernel families into ordinary kernels and inlines helpers";
+  let description = [{
+    The first step of `tile-to-nvvm` (after `tile-attach-target`): every
+    later pass sees only kernels with static shapes, fixed thread counts
+    and stage counts, and no calls.
+
+    **Helpers.** A `func.call` in a kernel body to a `func.func` of the
+    module (a helper: fragments, shared tiles, barriers and scalars in,
+    scalars out) is inlined, helpers calling helpers included; private
+    helpers are then erased. A helper must have a single block and must
+    not call itself.
+
+    **Families.** A kernel that declares `params(...)` becomes:
+    - with `values=NAME=V,...`: one kernel of the same name, each parameter
+      taking its value from `values`, else its default;
+    - else, with `configs(...)`: one kernel per configuration, named
+      `<kernel>__<NAME><value>_...` over every parameter in declaration
+      order (a negative value as `m<abs>`, a flag as 0 or 1), each
+      parameter taking its value from the configuration, else its default;
+    - else: one kernel of the same name at the defaults.
+    Each `tile.param` becomes an `arith.constant`, `threads(NAME)` and
+    `stages(NAME)` take their values, what depends on the parameters is
+    folded (canonicalisation of the ops that use them, `scf.if` on a flag
+    included), and every `tile.alloc_shared` / `tile.alloc_fragment` with
+    `?` dimensions gets the static type its folded sizes give. The kernel
+    keeps `tile.family` (the family's name) and `tile.config` (every
+    parameter's value), which kernel outlining and `--kernel-info` pass on
+    to the runtime.
+
+    Errors, located and naming the parameter: a parameter without a value
+    (no default, not in the configuration or `values`), a value outside the
+    declared list or not a multiple of the declared divisor, a `values`
+    entry naming a parameter no kernel declares, a size that does not fold
+    to a positive constant; a specialised kernel that fails its verifiers
+    (a tile too large for shared memory or registers, say) is an error
+    naming the configuration, or with `skip-invalid` a warning, and the
+    configuration is dropped.
+
+    Example: `tile-opt gemm.mlir --tile-specialize="values=BN=128,STAGES=6"`.
+  }];
+  let options = [
+    ListOption<"values", "values", "std::string",
+               "Parameter values NAME=VALUE, applied to every family that "
+               "declares NAME (its configuration list is then ignored)">,
+    Option<"skipInvalid", "skip-invalid", "bool", /*default=*/"false",
+           "Drop a configuration whose kernel fails verification, with a "
+           "warning, instead of failing">
+  ];
+  let dependentDialects = ["::mlir::tile::TileDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def TileCheckBarriers : Pass<"tile-check-barriers", "ModuleOp"> {
   let summary = "Reports mbarrier protocols that cannot work, before they hang on the GPU";
   let description = [{

@@ -89,7 +89,7 @@ LogicalResult LoopPipeliner::buildRing(CopyOp copy) {
       b, alloc.getLoc(),
       MemRefType::get(shape, type.getElementType(),
                       MemRefLayoutAttrInterface(), type.getMemorySpace()),
-      alloc.getSwizzleAttr());
+      ValueRange(), alloc.getSwizzleAttr());
   rings.push_back({alloc, ring});
   return success();
 }

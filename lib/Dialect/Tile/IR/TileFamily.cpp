@@ -1,0 +1,396 @@
+//===- TileFamily.cpp - kernel families: parameters and configurations ----===//
+//
+// The parts of a tile.kernel that make it a family (docs/design.md,
+// "Kernel families"): #tile.param, the params(...) and configs(...) syntax,
+// and tile.param. tile-specialize (lib/Dialect/Tile/Transforms) turns a
+// family into ordinary kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileOpsCommon.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::detail;
+
+//===----------------------------------------------------------------------===//
+// #tile.param
+//===----------------------------------------------------------------------===//
+
+/// Whether `value` fits the parameter's integer type (i1: 0 or 1).
+static bool fitsType(Type type, int64_t value) {
+  if (type.isIndex())
+    return true;
+  unsigned width = type.getIntOrFloatBitWidth();
+  if (width == 1)
+    return value == 0 || value == 1;
+  if (width >= 64)
+    return true;
+  int64_t bound = int64_t(1) << (width - 1);
+  return value >= -bound && value < bound;
+}
+
+/// Why `value` is not one a parameter of `type` with these constraints may
+/// take (empty: it may).
+static std::string explain(Type type, DenseI64ArrayAttr allowed,
+                           IntegerAttr multipleOf, int64_t value) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (!fitsType(type, value)) {
+    os << value << " does not fit its type " << type;
+    return text;
+  }
+  if (allowed && !llvm::is_contained(allowed.asArrayRef(), value)) {
+    os << value << " is not one of its values [";
+    llvm::interleaveComma(allowed.asArrayRef(), os);
+    os << "]";
+    return text;
+  }
+  if (multipleOf && value % multipleOf.getInt() != 0)
+    os << value << " is not a multiple of " << multipleOf.getInt();
+  return text;
+}
+
+std::string ParamAttr::explainRejection(int64_t value) const {
+  return explain(getType(), getAllowed(), getMultipleOf(), value);
+}
+
+LogicalResult ParamAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                StringAttr name, Type type,
+                                IntegerAttr defaultValue,
+                                DenseI64ArrayAttr allowed,
+                                IntegerAttr multipleOf) {
+  if (!name || name.getValue().empty())
+    return emitError() << "a parameter needs a name";
+  StringRef text = name.getValue();
+  if (!type.isIndex() && !type.isSignlessInteger())
+    return emitError() << "parameter " << text
+                       << " must be an integer (index, iN; i1 for a flag), got "
+                       << type;
+  if (multipleOf && multipleOf.getInt() < 1)
+    return emitError() << "parameter " << text
+                       << " expects a positive multiple_of, got "
+                       << multipleOf.getInt();
+  if (allowed) {
+    if (allowed.empty())
+      return emitError() << "parameter " << text
+                         << " lists no values: drop `in []` or name some";
+    for (int64_t value : allowed.asArrayRef())
+      if (std::string why = explain(type, {}, multipleOf, value); !why.empty())
+        return emitError() << "parameter " << text << " lists a value it "
+                           << "cannot take: " << why;
+  }
+  if (defaultValue) {
+    if (defaultValue.getType() != type)
+      return emitError() << "parameter " << text << " of type " << type
+                         << " has a default of type " << defaultValue.getType();
+    if (std::string why = explain(type, allowed, multipleOf,
+                                  paramValue(defaultValue));
+        !why.empty())
+      return emitError() << "parameter " << text << " has a default it cannot "
+                         << "take: " << why;
+  }
+  return success();
+}
+
+/// A parameter's value as an integer (i1 as 0 or 1).
+int64_t mlir::tile::paramValue(IntegerAttr value) {
+  if (value.getType().isInteger(1))
+    return value.getValue().getZExtValue();
+  return value.getInt();
+}
+
+//===----------------------------------------------------------------------===//
+// params(...) and configs(...)
+//===----------------------------------------------------------------------===//
+
+/// An integer, or `true` / `false` for a flag.
+static ParseResult parseParamValue(OpAsmParser &parser, int64_t &value) {
+  if (succeeded(parser.parseOptionalKeyword("true"))) {
+    value = 1;
+    return success();
+  }
+  if (succeeded(parser.parseOptionalKeyword("false"))) {
+    value = 0;
+    return success();
+  }
+  return parser.parseInteger(value);
+}
+
+static void printParamValue(OpAsmPrinter &p, IntegerAttr value) {
+  if (value.getType().isInteger(1))
+    p << (value.getValue().isZero() ? "false" : "true");
+  else
+    p << value.getInt();
+}
+
+/// Builds an IntegerAttr of `type`, refusing values that do not fit it.
+static IntegerAttr paramValueAttr(OpAsmParser &parser, SMLoc loc, Type type,
+                                  StringRef name, int64_t value) {
+  if (!fitsType(type, value)) {
+    parser.emitError(loc) << "value " << value << " of parameter " << name
+                          << " does not fit its type " << type;
+    return {};
+  }
+  if (type.isInteger(1))
+    return IntegerAttr::get(type, APInt(1, value));
+  return IntegerAttr::get(type, value);
+}
+
+ParseResult mlir::tile::detail::parseKernelParams(OpAsmParser &parser,
+                                                  ArrayAttr &params) {
+  MLIRContext *ctx = parser.getContext();
+  SmallVector<Attribute> decls;
+  auto parseOne = [&]() -> ParseResult {
+    std::string name;
+    Type type;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeywordOrString(&name) || parser.parseColon() ||
+        parser.parseType(type))
+      return failure();
+    if (!type.isIndex() && !type.isSignlessInteger())
+      return parser.emitError(loc)
+             << "parameter " << name
+             << " must be an integer (index, iN; i1 for a flag), got " << type;
+    IntegerAttr defaultValue, multipleOf;
+    DenseI64ArrayAttr allowed;
+    if (succeeded(parser.parseOptionalEqual())) {
+      int64_t value;
+      SMLoc valueLoc = parser.getCurrentLocation();
+      if (parseParamValue(parser, value))
+        return failure();
+      defaultValue = paramValueAttr(parser, valueLoc, type, name, value);
+      if (!defaultValue)
+        return failure();
+    }
+    if (succeeded(parser.parseOptionalKeyword("in"))) {
+      SmallVector<int64_t> values;
+      if (parser.parseCommaSeparatedList(
+              OpAsmParser::Delimiter::Square,
+              [&]() { return parseParamValue(parser, values.emplace_back()); }))
+        return failure();
+      allowed = DenseI64ArrayAttr::get(ctx, values);
+    }
+    if (succeeded(parser.parseOptionalKeyword("multiple_of"))) {
+      int64_t divisor;
+      if (parser.parseInteger(divisor))
+        return failure();
+      multipleOf = IntegerAttr::get(IntegerType::get(ctx, 64), divisor);
+    }
+    auto emit = [&] { return parser.emitError(loc); };
+    ParamAttr decl = ParamAttr::getChecked(emit, ctx, StringAttr::get(ctx, name),
+                                           type, defaultValue, allowed,
+                                           multipleOf);
+    if (!decl)
+      return failure();
+    decls.push_back(decl);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren, parseOne))
+    return failure();
+  params = ArrayAttr::get(ctx, decls);
+  return success();
+}
+
+void mlir::tile::detail::printKernelParams(OpAsmPrinter &p, ArrayAttr params) {
+  p << "(";
+  llvm::interleaveComma(params.getAsRange<ParamAttr>(), p, [&](ParamAttr decl) {
+    p << decl.getName().getValue() << ": " << decl.getType();
+    if (IntegerAttr value = decl.getDefaultValue()) {
+      p << " = ";
+      printParamValue(p, value);
+    }
+    if (DenseI64ArrayAttr allowed = decl.getAllowed()) {
+      p << " in [";
+      if (decl.getType().isInteger(1))
+        llvm::interleaveComma(allowed.asArrayRef(), p, [&](int64_t v) {
+          p << (v ? "true" : "false");
+        });
+      else
+        llvm::interleaveComma(allowed.asArrayRef(), p);
+      p << "]";
+    }
+    if (IntegerAttr divisor = decl.getMultipleOf())
+      p << " multiple_of " << divisor.getInt();
+  });
+  p << ")";
+}
+
+ParseResult mlir::tile::detail::parseKernelConfigs(OpAsmParser &parser,
+                                                   ArrayAttr params,
+                                                   ArrayAttr &configs) {
+  MLIRContext *ctx = parser.getContext();
+  SmallVector<Attribute> list;
+  auto parseConfig = [&]() -> ParseResult {
+    NamedAttrList values;
+    auto parseValue = [&]() -> ParseResult {
+      std::string name;
+      SMLoc loc = parser.getCurrentLocation();
+      int64_t value;
+      if (parser.parseKeywordOrString(&name) || parser.parseEqual() ||
+          parseParamValue(parser, value))
+        return failure();
+      ParamAttr decl;
+      if (params)
+        for (ParamAttr candidate : params.getAsRange<ParamAttr>())
+          if (candidate.getName().getValue() == name)
+            decl = candidate;
+      if (!decl)
+        return parser.emitError(loc)
+               << "configuration sets " << name
+               << ", which is not a parameter of the kernel (declare it in "
+                  "params(...) first)";
+      IntegerAttr attr = paramValueAttr(parser, loc, decl.getType(), name, value);
+      if (!attr)
+        return failure();
+      if (values.get(name))
+        return parser.emitError(loc)
+               << "configuration sets " << name << " twice";
+      values.set(name, attr);
+      return success();
+    };
+    if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                       parseValue))
+      return failure();
+    list.push_back(values.getDictionary(ctx));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren,
+                                     parseConfig))
+    return failure();
+  configs = ArrayAttr::get(ctx, list);
+  return success();
+}
+
+void mlir::tile::detail::printKernelConfigs(OpAsmPrinter &p, ArrayAttr params,
+                                            ArrayAttr configs) {
+  p << "(";
+  llvm::interleaveComma(configs.getAsRange<DictionaryAttr>(), p,
+                        [&](DictionaryAttr config) {
+    p << "[";
+    // In declaration order, as written.
+    bool first = true;
+    for (ParamAttr decl : params.getAsRange<ParamAttr>()) {
+      auto value = config.getAs<IntegerAttr>(decl.getName());
+      if (!value)
+        continue;
+      if (!first)
+        p << ", ";
+      first = false;
+      p << decl.getName().getValue() << " = ";
+      printParamValue(p, value);
+    }
+    p << "]";
+  });
+  p << ")";
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel queries and rules
+//===----------------------------------------------------------------------===//
+
+ParamAttr KernelOp::lookupParam(StringRef name) {
+  if (ArrayAttr params = getParamsAttr())
+    for (ParamAttr decl : params.getAsRange<ParamAttr>())
+      if (decl.getName().getValue() == name)
+        return decl;
+  return {};
+}
+
+bool KernelOp::isFamily() {
+  if (getParamsAttr() && !getParamsAttr().empty())
+    return true;
+  return walk([](ParamOp) { return WalkResult::interrupt(); }).wasInterrupted();
+}
+
+LogicalResult mlir::tile::detail::verifyKernelFamily(KernelOp kernel) {
+  ArrayAttr params = kernel.getParamsAttr();
+  llvm::StringSet<> names;
+  if (params)
+    for (ParamAttr decl : params.getAsRange<ParamAttr>())
+      if (!names.insert(decl.getName().getValue()).second)
+        return kernel.emitOpError("declares parameter ")
+               << decl.getName().getValue() << " twice";
+  if (std::optional<StringRef> name = kernel.getThreadsParam()) {
+    if (!kernel.lookupParam(*name))
+      return kernel.emitOpError("takes threads(")
+             << *name << ") but declares no parameter " << *name
+             << "; declare it in params(...)";
+  }
+  if (ArrayAttr configs = kernel.getConfigsAttr()) {
+    if (!params || params.empty())
+      return kernel.emitOpError("lists configurations but declares no "
+                                "parameters");
+    for (auto [i, config] :
+         llvm::enumerate(configs.getAsRange<DictionaryAttr>())) {
+      for (NamedAttribute value : config) {
+        ParamAttr decl = kernel.lookupParam(value.getName());
+        auto attr = dyn_cast<IntegerAttr>(value.getValue());
+        if (!decl || !attr)
+          return kernel.emitOpError("configuration ")
+                 << i << " sets " << value.getName().getValue()
+                 << ", which is not an integer parameter of the kernel";
+        if (std::string why = decl.explainRejection(paramValue(attr));
+            !why.empty())
+          return kernel.emitOpError("configuration ")
+                 << i << " sets " << value.getName().getValue() << " = "
+                 << paramValue(attr) << ", but " << why;
+      }
+      for (ParamAttr decl : params.getAsRange<ParamAttr>())
+        if (!decl.getDefaultValue() && !config.get(decl.getName()))
+          return kernel.emitOpError("configuration ")
+                 << i << " sets no value for " << decl.getName().getValue()
+                 << ", which has no default; set it in every configuration "
+                    "or give it a default";
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// tile.param
+//===----------------------------------------------------------------------===//
+
+LogicalResult ParamOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel)
+    return emitOpError("must be nested in a 'tile.kernel' that declares ")
+           << getName() << " (a helper takes the value as an argument)";
+  ParamAttr decl = kernel.lookupParam(getName());
+  if (!decl)
+    return emitOpError("reads parameter ")
+           << getName() << ", which kernel @" << kernel.getSymName()
+           << " does not declare; declare it in params(...)";
+  if (decl.getType() != getType())
+    return emitOpError("reads parameter ")
+           << getName() << " of type " << decl.getType() << " as "
+           << getType() << "; write `: " << decl.getType() << "`";
+  return success();
+}
+
+LogicalResult mlir::tile::detail::verifyStagesParam(Operation *op,
+                                                    StringRef name) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  ParamAttr decl = kernel ? kernel.lookupParam(name) : ParamAttr();
+  if (!decl)
+    return op->emitOpError("takes stages(")
+           << name << ") but the enclosing kernel declares no parameter "
+           << name << "; declare it in params(...)";
+  return success();
+}
+
+bool mlir::tile::hasParameterizedShape(Operation *op, Type type) {
+  return op->getParentOfType<KernelOp>() && hasParameterizedShape(type);
+}
+
+bool mlir::tile::hasParameterizedShape(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || shaped.hasStaticShape())
+    return false;
+  MemorySpace space = getMemorySpace(type);
+  return space == MemorySpace::Fragment || space == MemorySpace::Shared;
+}

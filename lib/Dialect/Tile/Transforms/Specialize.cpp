@@ -1,0 +1,460 @@
+//===- Specialize.cpp - kernel families to ordinary kernels ---------------===//
+//
+// tile-specialize: inlines helper calls, then turns every kernel family
+// (a tile.kernel with params) into the kernels of its configurations, with
+// static shapes, so that no later pass knows families exist. See the pass
+// description (Passes.td) and docs/design.md, "Kernel families".
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILESPECIALIZE
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+/// Every parameter's value for one kernel of a family, in declaration order.
+using Assignment = SmallVector<std::pair<ParamAttr, int64_t>>;
+
+/// Helpers calling helpers are inlined this deep at most (deeper: a cycle).
+constexpr int kMaxHelperDepth = 64;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// Replaces `call` with the body of its helper.
+LogicalResult inlineHelper(func::CallOp call, SymbolTable &symbols) {
+  auto helper = symbols.lookup<func::FuncOp>(call.getCallee());
+  if (!helper)
+    return call.emitOpError("calls @")
+           << call.getCallee()
+           << ", which is not a func.func of the module (a helper)";
+  if (helper.isExternal())
+    return call.emitOpError("calls helper @")
+           << call.getCallee() << ", which has no body to inline";
+  if (!llvm::hasSingleElement(helper.getBody()))
+    return call.emitOpError("calls helper @")
+           << call.getCallee()
+           << ", which has several blocks; write its control flow with scf "
+              "ops so that it inlines into a kernel body";
+  Block &body = helper.getBody().front();
+  IRMapping mapping;
+  mapping.map(body.getArguments(), call.getOperands());
+  OpBuilder b(call);
+  for (Operation &op : body.without_terminator())
+    b.clone(op, mapping);
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  for (auto [result, value] : llvm::zip_equal(call.getResults(), ret.getOperands()))
+    result.replaceAllUsesWith(mapping.lookupOrDefault(value));
+  call.erase();
+  return success();
+}
+
+/// Inlines every helper call in the kernels, helpers calling helpers too.
+LogicalResult inlineHelpers(ModuleOp module) {
+  SymbolTable symbols(module);
+  for (auto kernel : module.getOps<KernelOp>()) {
+    for (int depth = 0;; ++depth) {
+      SmallVector<func::CallOp> calls;
+      kernel.walk([&](func::CallOp call) { calls.push_back(call); });
+      if (calls.empty())
+        break;
+      if (depth == kMaxHelperDepth)
+        return calls.front().emitOpError("calls helpers ")
+               << kMaxHelperDepth
+               << " deep: a helper calls itself, directly or through others";
+      for (func::CallOp call : calls)
+        if (failed(inlineHelper(call, symbols)))
+          return failure();
+    }
+  }
+  // Private helpers have served their purpose; kernels do not call public
+  // functions any more either, but those stay for whoever else does.
+  for (auto helper : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (helper.isPrivate() && SymbolTable::symbolKnownUseEmpty(helper, module))
+      helper.erase();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Specialisation
+//===----------------------------------------------------------------------===//
+
+std::string formatAssignment(const Assignment &values) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "[";
+  llvm::interleaveComma(values, os, [&](const auto &entry) {
+    os << entry.first.getName().getValue() << " = " << entry.second;
+  });
+  os << "]";
+  return text;
+}
+
+/// `<kernel>__<NAME><value>_...`: a C identifier, one per configuration.
+std::string mangle(StringRef kernel, const Assignment &values) {
+  std::string name = (kernel + "__").str();
+  for (auto [i, entry] : llvm::enumerate(values)) {
+    if (i)
+      name += "_";
+    name += entry.first.getName().getValue();
+    name += entry.second < 0 ? "m" + std::to_string(-entry.second)
+                             : std::to_string(entry.second);
+  }
+  return name;
+}
+
+/// Each parameter's value: `overrides`, else the default. Fails with a
+/// located error on a missing or disallowed value.
+FailureOr<Assignment> assign(KernelOp kernel,
+                             function_ref<std::optional<int64_t>(StringRef)>
+                                 overrides,
+                             StringRef source) {
+  Assignment values;
+  SmallVector<StringRef> missing;
+  for (ParamAttr decl : kernel.getParamsAttr().getAsRange<ParamAttr>()) {
+    std::optional<int64_t> value = overrides(decl.getName().getValue());
+    if (!value && decl.getDefaultValue())
+      value = paramValue(decl.getDefaultValue());
+    if (!value) {
+      missing.push_back(decl.getName().getValue());
+      continue;
+    }
+    if (std::string why = decl.explainRejection(*value); !why.empty())
+      return kernel.emitOpError("cannot take ")
+             << decl.getName().getValue() << " = " << *value << " ("
+             << source << "): " << why;
+    values.push_back({decl, *value});
+  }
+  if (!missing.empty()) {
+    InFlightDiagnostic diag = kernel.emitOpError("has parameters without a value (")
+                              << source << "): ";
+    llvm::interleaveComma(missing, diag);
+    diag << "; give them defaults, list configurations, or pass them to "
+            "tile-specialize as values=NAME=VALUE,...";
+    return failure();
+  }
+  return values;
+}
+
+/// Canonicalisation of the ops in `ops` and of those it creates: folds
+/// what depends on parameters without touching the rest of the kernel.
+LogicalResult foldOps(ArrayRef<Operation *> ops,
+                      const FrozenRewritePatternSet &patterns) {
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+  return applyOpPatternsGreedily(ops, patterns, config);
+}
+
+/// The ops that use `values`, transitively through results and the ops
+/// whose regions hold such uses (an scf.if on a flag).
+SmallVector<Operation *> usersOf(ArrayRef<Value> values) {
+  SetVector<Operation *> users;
+  SmallVector<Value> worklist(values);
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers())
+      if (users.insert(user))
+        llvm::append_range(worklist, user->getResults());
+  }
+  return users.takeVector();
+}
+
+/// Gives `alloc` the static type its constant sizes say.
+template <typename AllocOp>
+LogicalResult makeStatic(AllocOp alloc, ShapedType type,
+                         function_ref<Type(ArrayRef<int64_t>)> build) {
+  SmallVector<int64_t> shape(type.getShape());
+  unsigned next = 0;
+  for (int64_t &dim : shape) {
+    if (!ShapedType::isDynamic(dim))
+      continue;
+    Value size = alloc.getSizes()[next++];
+    std::optional<int64_t> value = getConstantIntValue(size);
+    if (!value)
+      return alloc.emitOpError("has a size that is not a compile-time "
+                               "constant after specialisation (dimension ")
+             << next - 1
+             << "); size tiles with parameters and arithmetic on them only";
+    if (*value < 1)
+      return alloc.emitOpError("gets a size of ")
+             << *value << " for its `?` dimension " << next - 1
+             << " in this configuration; sizes must be positive";
+    dim = *value;
+  }
+  Type refined = build(shape);
+  if (!refined)
+    return failure();
+  alloc.getSizesMutable().clear();
+  Value(alloc.getResult()).setType(refined);
+  return success();
+}
+
+/// Gives every allocation with `?` dimensions the static type its folded
+/// sizes say; what read the sizes (memref.dim) then folds too.
+LogicalResult refineAllocations(KernelOp kernel,
+                                const FrozenRewritePatternSet &patterns) {
+  MLIRContext *ctx = kernel.getContext();
+  SmallVector<Value> refined;
+  WalkResult walked = kernel.walk([&](Operation *op) {
+    LogicalResult result = success();
+    if (auto alloc = dyn_cast<AllocSharedOp>(op);
+        alloc && !alloc.getSizes().empty()) {
+      auto type = cast<MemRefType>(alloc.getType());
+      result = makeStatic(alloc, type, [&](ArrayRef<int64_t> shape) -> Type {
+        return MemRefType::getChecked([&] { return alloc.emitOpError(); },
+                                      shape, type.getElementType(),
+                                      type.getLayout(), type.getMemorySpace());
+      });
+      refined.push_back(alloc.getResult());
+    } else if (auto alloc = dyn_cast<AllocFragmentOp>(op);
+               alloc && !alloc.getSizes().empty()) {
+      FragmentType type = alloc.getType();
+      result = makeStatic(alloc, type, [&](ArrayRef<int64_t> shape) -> Type {
+        return FragmentType::getChecked([&] { return alloc.emitOpError(); },
+                                        ctx, shape, type.getElementType(),
+                                        type.getLayout());
+      });
+      refined.push_back(alloc.getResult());
+    }
+    return failed(result) ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (walked.wasInterrupted())
+    return failure();
+  if (!refined.empty())
+    (void)foldOps(usersOf(refined), patterns);
+  return success();
+}
+
+/// Specialises `kernel` in place to `values`.
+LogicalResult specialize(KernelOp kernel, const Assignment &values,
+                         StringRef family,
+                         const FrozenRewritePatternSet &patterns) {
+  MLIRContext *ctx = kernel.getContext();
+  llvm::StringMap<int64_t> byName;
+  SmallVector<NamedAttribute> config;
+  for (auto [decl, value] : values) {
+    byName[decl.getName().getValue()] = value;
+    config.push_back({decl.getName(), decl.getType().isInteger(1)
+                                          ? IntegerAttr::get(decl.getType(),
+                                                             APInt(1, value))
+                                          : IntegerAttr::get(decl.getType(),
+                                                             value)});
+  }
+
+  if (std::optional<StringRef> name = kernel.getThreadsParam()) {
+    kernel.setThreads(static_cast<int32_t>(
+        std::clamp<int64_t>(byName.lookup(*name), INT32_MIN, INT32_MAX)));
+    kernel.removeThreadsParamAttr();
+  }
+  kernel.walk([&](PipelinedForOp loop) {
+    if (std::optional<StringRef> name = loop.getStagesParam()) {
+      loop.setStages(static_cast<int32_t>(
+          std::clamp<int64_t>(byName.lookup(*name), INT32_MIN, INT32_MAX)));
+      loop.removeStagesParamAttr();
+    }
+  });
+
+  SmallVector<Value> constants;
+  SmallVector<ParamOp> reads;
+  kernel.walk([&](ParamOp read) { reads.push_back(read); });
+  for (ParamOp read : reads) {
+    OpBuilder b(read);
+    Type type = read.getType();
+    int64_t value = byName.lookup(read.getName());
+    Value constant =
+        type.isInteger(1)
+            ? arith::ConstantOp::create(b, read.getLoc(),
+                                        IntegerAttr::get(type, APInt(1, value)))
+                  .getResult()
+            : arith::ConstantOp::create(b, read.getLoc(),
+                                        IntegerAttr::get(type, value))
+                  .getResult();
+    read.replaceAllUsesWith(constant);
+    read.erase();
+    constants.push_back(constant);
+  }
+  SmallVector<Operation *> folded = usersOf(constants);
+  for (Value constant : constants)
+    folded.push_back(constant.getDefiningOp());
+  (void)foldOps(folded, patterns);
+
+  if (failed(refineAllocations(kernel, patterns)))
+    return failure();
+
+  kernel.removeParamsAttr();
+  kernel.removeConfigsAttr();
+  TileDialect::FamilyAttrHelper(ctx).setAttr(kernel,
+                                             StringAttr::get(ctx, family));
+  TileDialect::ConfigAttrHelper(ctx).setAttr(
+      kernel, DictionaryAttr::get(ctx, config));
+  return verify(kernel);
+}
+
+struct TileSpecializePass
+    : tile::impl::TileSpecializeBase<TileSpecializePass> {
+  using Base::Base;
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    // The canonicalisation patterns of every loaded op, as the
+    // canonicalizer has them; applied only to what parameters reach.
+    RewritePatternSet set(ctx);
+    for (Dialect *dialect : ctx->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(set);
+    for (RegisteredOperationName op : ctx->getRegisteredOperations())
+      op.getCanonicalizationPatterns(set, ctx);
+    patterns = FrozenRewritePatternSet(std::move(set));
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // values=NAME=VALUE,...
+    llvm::StringMap<int64_t> given;
+    for (StringRef entry : values) {
+      auto [name, text] = entry.split('=');
+      name = name.trim();
+      text = text.trim();
+      int64_t value = 0;
+      bool parsed = text == "true" || text == "false"
+                        ? (value = text == "true", true)
+                        : !text.getAsInteger(0, value);
+      if (name.empty() || !parsed) {
+        module.emitError("tile-specialize: expects values as NAME=INTEGER "
+                         "(or true/false), got '")
+            << entry << "'";
+        return signalPassFailure();
+      }
+      given[name] = value;
+    }
+
+    if (failed(inlineHelpers(module)))
+      return signalPassFailure();
+
+    llvm::StringSet<> declared;
+    SmallVector<KernelOp> families;
+    for (auto kernel : module.getOps<KernelOp>()) {
+      if (ArrayAttr params = kernel.getParamsAttr())
+        for (ParamAttr decl : params.getAsRange<ParamAttr>())
+          declared.insert(decl.getName().getValue());
+      if (kernel.getParamsAttr())
+        families.push_back(kernel);
+    }
+    for (const auto &entry : given)
+      if (!declared.contains(entry.getKey())) {
+        module.emitError("tile-specialize: values sets ")
+            << entry.getKey()
+            << ", which no kernel of the module declares as a parameter";
+        return signalPassFailure();
+      }
+
+    // Kernels that are not families may still size tiles with constants.
+    for (auto kernel : module.getOps<KernelOp>())
+      if (!kernel.getParamsAttr() && failed(refineAllocations(kernel, patterns)))
+        return signalPassFailure();
+
+    SymbolTable symbols(module);
+    for (KernelOp family : families) {
+      StringRef name = family.getSymName();
+      struct Planned {
+        Assignment values;
+        std::string symbol;
+      };
+      SmallVector<Planned> planned;
+      auto lookup = [](DictionaryAttr dict) {
+        return [dict](StringRef param) -> std::optional<int64_t> {
+          if (auto value = dict ? dict.getAs<IntegerAttr>(param) : IntegerAttr())
+            return paramValue(value);
+          return std::nullopt;
+        };
+      };
+      if (!given.empty() || !family.getConfigsAttr()) {
+        FailureOr<Assignment> values = assign(
+            family,
+            [&](StringRef param) -> std::optional<int64_t> {
+              auto it = given.find(param);
+              if (it == given.end())
+                return std::nullopt;
+              return it->second;
+            },
+            given.empty() ? "the defaults" : "tile-specialize's values");
+        if (failed(values))
+          return signalPassFailure();
+        planned.push_back({*values, name.str()});
+      } else {
+        for (auto [i, config] : llvm::enumerate(
+                 family.getConfigsAttr().getAsRange<DictionaryAttr>())) {
+          FailureOr<Assignment> values =
+              assign(family, lookup(config),
+                     ("configuration " + std::to_string(i)));
+          if (failed(values))
+            return signalPassFailure();
+          planned.push_back({*values, mangle(name, *values)});
+        }
+      }
+
+      OpBuilder b(family);
+      for (Planned &plan : planned) {
+        auto kernel = cast<KernelOp>(b.clone(*family));
+        if (plan.symbol != name) {
+          if (symbols.lookup(plan.symbol)) {
+            family.emitOpError("configuration ")
+                << formatAssignment(plan.values) << " would be named @"
+                << plan.symbol << ", which the module already defines";
+            return signalPassFailure();
+          }
+          kernel.setSymName(plan.symbol);
+        }
+        if (skipInvalid) {
+          // The configuration's errors become one warning that names it.
+          std::string errors;
+          LogicalResult result = success();
+          {
+            ScopedDiagnosticHandler collect(
+                &getContext(), [&](Diagnostic &diag) {
+                  if (diag.getSeverity() != DiagnosticSeverity::Error)
+                    return failure();
+                  errors += (errors.empty() ? "" : "; ") + diag.str();
+                  return success();
+                });
+            result = specialize(kernel, plan.values, name, patterns);
+          }
+          if (succeeded(result))
+            continue;
+          family.emitWarning("skips configuration ")
+              << formatAssignment(plan.values) << " (@" << plan.symbol
+              << "): " << errors;
+          kernel.erase();
+          continue;
+        }
+        if (succeeded(specialize(kernel, plan.values, name, patterns)))
+          continue;
+        family.emitOpError("fails to specialise for configuration ")
+            << formatAssignment(plan.values) << " (@" << plan.symbol
+            << "); the error above names what is wrong";
+        return signalPassFailure();
+      }
+      family.erase();
+    }
+  }
+
+private:
+  FrozenRewritePatternSet patterns;
+};
+} // namespace

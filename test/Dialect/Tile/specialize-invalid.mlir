@@ -1,0 +1,46 @@
+// tile-specialize's errors: located, naming the parameter and the value.
+// RUN: tile-opt %s --split-input-file --tile-specialize --verify-diagnostics -o /dev/null
+
+// expected-error @+1 {{'tile.kernel' op has parameters without a value (the defaults): BM; give them defaults, list configurations, or pass them to tile-specialize as values=NAME=VALUE,...}}
+tile.kernel @missing() params(BM: index) threads(128) {
+  %bm = tile.param "BM" : index
+}
+
+// -----
+
+tile.kernel @too_big(%a: memref<?x?xf32>) params(N: index = 8192) threads(128) {
+  %c0 = arith.constant 0 : index
+  %n = tile.param "N" : index
+  // expected-error @+1 {{'tile.alloc_shared' op needs more shared memory than any chip has (232448 bytes per CTA at most) for 'memref<8192x8192xf32, #gpu.address_space<workgroup>>'; split the tile or keep it in global memory}}
+  %s = tile.alloc_shared [%n, %n] : memref<?x?xf32, #gpu.address_space<workgroup>>
+  tile.copy %a[%c0, %c0] to %s[] : memref<?x?xf32>, memref<?x?xf32, #gpu.address_space<workgroup>>
+}
+// expected-error @-7 {{'tile.kernel' op fails to specialise for configuration [N = 8192] (@too_big); the error above names what is wrong}}
+
+// -----
+
+tile.kernel @not_constant(%a: memref<?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %a, %c0 : memref<?xf32>
+  // expected-error @+1 {{'tile.alloc_fragment' op has a size that is not a compile-time constant after specialisation (dimension 0); size tiles with parameters and arithmetic on them only}}
+  %x = tile.alloc_fragment [%n] : !tile.fragment<?xf32>
+  tile.copy %a[%c0] to %x[] : memref<?xf32>, !tile.fragment<?xf32>
+}
+
+// -----
+
+tile.kernel @zero(%a: memref<?xf32>) params(N: index = 0) threads(128) {
+  %c0 = arith.constant 0 : index
+  %n = tile.param "N" : index
+  // expected-error @+1 {{'tile.alloc_fragment' op gets a size of 0 for its `?` dimension 0 in this configuration; sizes must be positive}}
+  %x = tile.alloc_fragment [%n] : !tile.fragment<?xf32>
+  tile.copy %a[%c0] to %x[] : memref<?xf32>, !tile.fragment<?xf32>
+}
+// expected-error @-7 {{'tile.kernel' op fails to specialise for configuration [N = 0] (@zero); the error above names what is wrong}}
+
+// -----
+
+// expected-error @+2 {{'tile.kernel' op expects threads in [1, 1024], got 2048}}
+// expected-error @+1 {{'tile.kernel' op fails to specialise for configuration [T = 2048] (@big_threads)}}
+tile.kernel @big_threads() params(T: i32 = 2048) threads(T) {
+}
