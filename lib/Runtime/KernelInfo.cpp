@@ -91,8 +91,36 @@ tile::rt::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
         os << ' ' << bytes;
       os << '\n';
     }
+    if (k.args) {
+      os << kArgs << ' ' << k.name;
+      for (const ArgInfo &arg : *k.args) {
+        os << ' ' << arg.name << kArgSeparator;
+        if (arg.isMemRef)
+          os << kMemref << kArgSeparator << arg.type << kArgSeparator
+             << arg.rank;
+        else
+          os << arg.type;
+      }
+      os << '\n';
+    }
+    if (!k.family.empty()) {
+      os << kConfig << ' ' << k.name << ' ' << k.family;
+      for (const auto &[name, value] : k.config)
+        os << ' ' << name << kValueSeparator << value;
+      os << '\n';
+    }
   }
   return os.str();
+}
+
+unsigned tile::rt::scalarTypeBytes(const std::string &type) {
+  static const std::pair<const char *, unsigned> kTypes[] = {
+      {"i1", 1},    {"i8", 1},  {"i16", 2},  {"i32", 4}, {"i64", 8},
+      {"index", 8}, {"f16", 2}, {"bf16", 2}, {"f32", 4}, {"f64", 8}};
+  for (const auto &[name, bytes] : kTypes)
+    if (type == name)
+      return bytes;
+  return 0;
 }
 
 const tile::rt::KernelInfo *
@@ -289,6 +317,84 @@ PendingParams parseParamsRecord(LineParser &p, unsigned line) {
   return params;
 }
 
+/// An args or config record, resolved like a tma record.
+struct PendingSignature {
+  std::string kernel;
+  unsigned line;
+  bool isConfig = false;
+  std::vector<ArgInfo> args;
+  std::string family;
+  std::vector<std::pair<std::string, int64_t>> config;
+};
+
+bool isIdentifier(const std::string &text) {
+  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])))
+    return false;
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+/// The rest of an args record: <name>:<type> or <name>:memref:<elt>:<rank>.
+PendingSignature parseArgsRecord(LineParser &p, unsigned line) {
+  PendingSignature record;
+  record.line = line;
+  record.kernel = p.next("a kernel name");
+  while (!p.atEnd()) {
+    const std::string &entry = p.next("an argument");
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (true) {
+      size_t colon = entry.find(kinfo::kArgSeparator, start);
+      parts.push_back(entry.substr(start, colon == std::string::npos
+                                              ? std::string::npos
+                                              : colon - start));
+      if (colon == std::string::npos)
+        break;
+      start = colon + 1;
+    }
+    ArgInfo arg;
+    arg.name = parts[0];
+    bool memref = parts.size() == 4 && parts[1] == kinfo::kMemref;
+    if (!isIdentifier(arg.name) || (parts.size() != 2 && !memref))
+      p.fail("expected an argument as <name>:<type> or "
+             "<name>:memref:<element type>:<rank>, got '" + entry + "'");
+    arg.isMemRef = memref;
+    arg.type = memref ? parts[2] : parts[1];
+    if (!scalarTypeBytes(arg.type))
+      p.fail("unknown type '" + arg.type + "' of argument '" + arg.name + "'");
+    if (memref)
+      arg.rank = unsigned(p.parseNumber(parts[3], "a memref rank", 1, 64));
+    record.args.push_back(std::move(arg));
+  }
+  return record;
+}
+
+/// The rest of a config record: the family, then <NAME>=<value>...
+PendingSignature parseConfigRecord(LineParser &p, unsigned line) {
+  PendingSignature record;
+  record.line = line;
+  record.isConfig = true;
+  record.kernel = p.next("a kernel name");
+  record.family = p.next("a family name");
+  while (!p.atEnd()) {
+    const std::string &entry = p.next("a parameter value");
+    size_t equals = entry.find(kinfo::kValueSeparator);
+    std::string name = entry.substr(0, equals);
+    if (equals == std::string::npos || !isIdentifier(name))
+      p.fail("expected a parameter value as <NAME>=<integer>, got '" + entry +
+             "'");
+    std::string digits = entry.substr(equals + 1);
+    bool negative = !digits.empty() && digits[0] == '-';
+    uint64_t magnitude = p.parseNumber(negative ? digits.substr(1) : digits,
+                                       "the value of " + name, 0,
+                                       uint64_t(INT64_MAX));
+    record.config.push_back(
+        {name, negative ? -int64_t(magnitude) : int64_t(magnitude)});
+  }
+  return record;
+}
+
 KernelInfo &kernelOfRecord(std::vector<KernelInfo> &kernels,
                            const std::string &kernel, const char *record,
                            unsigned line) {
@@ -301,11 +407,28 @@ KernelInfo &kernelOfRecord(std::vector<KernelInfo> &kernels,
   return *it;
 }
 
-/// Attaches each tma, link and params record to its kernel.
+/// Attaches each tma, link, params, args and config record to its kernel.
 void resolveRecords(std::vector<KernelInfo> &kernels,
                     std::vector<PendingTma> &tmas,
                     const std::vector<PendingLink> &links,
-                    std::vector<PendingParams> &params) {
+                    std::vector<PendingParams> &params,
+                    std::vector<PendingSignature> &signatures) {
+  for (PendingSignature &record : signatures) {
+    const char *name = record.isConfig ? kinfo::kConfig : kinfo::kArgs;
+    KernelInfo &kernel =
+        kernelOfRecord(kernels, record.kernel, name, record.line);
+    bool twice = record.isConfig ? !kernel.family.empty() : bool(kernel.args);
+    if (twice)
+      LineParser({}, record.line)
+          .fail("kernel '" + record.kernel + "' has two '" + name +
+                "' records");
+    if (record.isConfig) {
+      kernel.family = std::move(record.family);
+      kernel.config = std::move(record.config);
+    } else {
+      kernel.args = std::move(record.args);
+    }
+  }
   for (PendingParams &record : params) {
     KernelInfo &kernel =
         kernelOfRecord(kernels, record.kernel, kinfo::kParams, record.line);
@@ -343,6 +466,7 @@ std::vector<KernelInfo> tile::rt::parseKernelInfo(const std::string &text) {
   std::vector<PendingTma> tmas;
   std::vector<PendingLink> links;
   std::vector<PendingParams> params;
+  std::vector<PendingSignature> signatures;
 
   std::istringstream stream(text);
   std::string lineText;
@@ -365,13 +489,18 @@ std::vector<KernelInfo> tile::rt::parseKernelInfo(const std::string &text) {
       links.push_back(parseLinkRecord(p, lineNo));
     } else if (record == kinfo::kParams) {
       params.push_back(parseParamsRecord(p, lineNo));
+    } else if (record == kinfo::kArgs) {
+      signatures.push_back(parseArgsRecord(p, lineNo));
+    } else if (record == kinfo::kConfig) {
+      signatures.push_back(parseConfigRecord(p, lineNo));
     } else {
       p.fail("unknown record '" + record + "' (expected '" + kinfo::kKernel +
-             "', '" + kinfo::kTma + "', '" + kinfo::kLink + "' or '" +
-             kinfo::kParams + "')");
+             "', '" + kinfo::kTma + "', '" + kinfo::kLink + "', '" +
+             kinfo::kParams + "', '" + kinfo::kArgs + "' or '" +
+             kinfo::kConfig + "')");
     }
   }
-  resolveRecords(kernels, tmas, links, params);
+  resolveRecords(kernels, tmas, links, params, signatures);
   return kernels;
 }
 

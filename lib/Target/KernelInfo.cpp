@@ -83,6 +83,62 @@ readParamBytes(LLVM::LLVMFuncOp func) {
   return bytes;
 }
 
+/// MLIR's spelling of a scalar type the description knows (i1 ... f64,
+/// index), or empty.
+static std::string scalarTypeName(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return rt::scalarTypeBytes(text) ? text : std::string();
+}
+
+/// The tile.kernel's arguments (tile.signature, left by outlining); none
+/// when one has a type the description cannot name.
+static std::optional<std::vector<rt::ArgInfo>>
+readSignature(LLVM::LLVMFuncOp func) {
+  auto signature = func->getAttrOfType<ArrayAttr>(mlir::tile::kSignatureAttrName);
+  if (!signature)
+    return std::nullopt;
+  std::vector<rt::ArgInfo> args;
+  for (Attribute entry : signature) {
+    auto dict = dyn_cast<DictionaryAttr>(entry);
+    auto name = dict ? dict.getAs<StringAttr>("name") : nullptr;
+    auto type = dict ? dict.getAs<TypeAttr>("type") : nullptr;
+    if (!name || !type)
+      return std::nullopt;
+    rt::ArgInfo arg;
+    arg.name = name.getValue().str();
+    Type value = type.getValue();
+    if (auto memref = dyn_cast<MemRefType>(value)) {
+      arg.isMemRef = true;
+      arg.rank = unsigned(memref.getRank());
+      value = memref.getElementType();
+    }
+    arg.type = scalarTypeName(value);
+    if (arg.type.empty() || (arg.isMemRef && arg.rank == 0))
+      return std::nullopt;
+    args.push_back(std::move(arg));
+  }
+  return args;
+}
+
+/// A family's kernel: its family and parameter values (tile.family,
+/// tile.config, left by tile-specialize).
+static void readConfig(LLVM::LLVMFuncOp func, rt::KernelInfo &info) {
+  auto family = func->getAttrOfType<StringAttr>(mlir::tile::kFamilyAttrName);
+  auto config = func->getAttrOfType<DictionaryAttr>(mlir::tile::kConfigAttrName);
+  if (!family || !config)
+    return;
+  info.family = family.getValue().str();
+  for (NamedAttribute value : config)
+    if (auto integer = dyn_cast<IntegerAttr>(value.getValue()))
+      info.config.push_back(
+          {value.getName().getValue().str(),
+           integer.getType().isInteger(1)
+               ? int64_t(integer.getValue().getZExtValue())
+               : integer.getInt()});
+}
+
 static LogicalResult readKernel(LLVM::LLVMFuncOp func, rt::KernelInfo &info) {
   info.name = func.getSymName().str();
   StringRef block = func->hasAttr(NVVM::NVVMDialect::getReqntidAttrName())
@@ -99,6 +155,8 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, rt::KernelInfo &info) {
     return func.emitError("kernel shape or shared memory size out of range "
                           "for the kernel description");
   info.paramBytes = readParamBytes(func);
+  info.args = readSignature(func);
+  readConfig(func, info);
   auto tmas = func->getAttrOfType<ArrayAttr>(mlir::tile::kTmaAttrName);
   if (!tmas)
     return success();

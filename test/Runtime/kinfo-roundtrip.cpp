@@ -45,8 +45,16 @@ bool sameKernel(const KernelInfo &a, const KernelInfo &b) {
   if (a.name != b.name || !sameDims(a.block, b.block) ||
       !sameDims(a.cluster, b.cluster) || a.sharedBytes != b.sharedBytes ||
       a.tmas.size() != b.tmas.size() || a.linksNvshmem != b.linksNvshmem ||
-      a.paramBytes != b.paramBytes)
+      a.paramBytes != b.paramBytes || a.family != b.family ||
+      a.config != b.config || bool(a.args) != bool(b.args))
     return false;
+  if (a.args)
+    for (size_t i = 0; i < a.args->size(); ++i) {
+      const ArgInfo &x = (*a.args)[i], &y = (*b.args)[i];
+      if (a.args->size() != b.args->size() || x.name != y.name ||
+          x.isMemRef != y.isMemRef || x.type != y.type || x.rank != y.rank)
+        return false;
+    }
   for (size_t i = 0; i < a.tmas.size(); ++i) {
     const TmaInfo &x = a.tmas[i], &y = b.tmas[i];
     if (x.param != y.param || x.arg != y.arg ||
@@ -158,6 +166,32 @@ void testLinkRecord() {
          "empty params record");
 }
 
+// The kernel's arguments as written and its family's configuration.
+void testSignature() {
+  KernelInfo gemm;
+  gemm.name = "gemm__BM128_BN64";
+  gemm.args = std::vector<ArgInfo>{{"A", true, "bf16", 2},
+                                   {"C", true, "f32", 2},
+                                   {"alpha", false, "f32", 0},
+                                   {"causal", false, "i1", 0}};
+  gemm.family = "gemm";
+  gemm.config = {{"BM", 128}, {"BN", 64}, {"SHIFT", -3}};
+  std::string text = serializeKernelInfo({gemm});
+  const char *expected =
+      "args gemm__BM128_BN64 A:memref:bf16:2 C:memref:f32:2 alpha:f32 "
+      "causal:i1\n"
+      "config gemm__BM128_BN64 gemm BM=128 BN=64 SHIFT=-3\n";
+  expect(text.find(expected) != std::string::npos,
+         "args and config records written:\n" + text);
+  std::vector<KernelInfo> parsed = parseKernelInfo(text);
+  expect(parsed.size() == 1 && sameKernel(parsed[0], gemm),
+         "args and config records read back");
+  expect(serializeKernelInfo(parsed) == text, "write(read(args text)) == text");
+  expect(scalarTypeBytes("i1") == 1 && scalarTypeBytes("index") == 8 &&
+             scalarTypeBytes("bf16") == 2 && scalarTypeBytes("f8") == 0,
+         "scalar type sizes");
+}
+
 void testMalformed() {
   struct Case {
     const char *text;
@@ -188,7 +222,22 @@ void testMalformed() {
        "link k nvshmem",
        "kinfo:3: kernel 'k' has two 'link nvshmem' records"},
       {"linker k nvshmem", "kinfo:1: unknown record 'linker' (expected "
-                           "'kernel', 'tma', 'link' or 'params')"},
+                           "'kernel', 'tma', 'link', 'params', 'args' or "
+                           "'config')"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nargs k a:memref:bf16",
+       "kinfo:2: expected an argument as <name>:<type> or "
+       "<name>:memref:<element type>:<rank>, got 'a:memref:bf16'"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nargs k a:f7",
+       "kinfo:2: unknown type 'f7' of argument 'a'"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nargs k a:memref:f32:0",
+       "kinfo:2: a memref rank must be 1 to 64, got 0"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nargs k\nargs k",
+       "kinfo:3: kernel 'k' has two 'args' records"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nconfig k gemm BM",
+       "kinfo:2: expected a parameter value as <NAME>=<integer>, got 'BM'"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nconfig k gemm BM=x",
+       "kinfo:2: expected the value of BM but found 'x'"},
+      {"config k gemm BM=1", "kinfo:1: config record names unknown kernel 'k'"},
       {"params k 8", "kinfo:1: params record names unknown kernel 'k'"},
       {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nparams k 8 0",
        "kinfo:2: a parameter size in bytes must be 1 to 4096, got 0"},
@@ -224,6 +273,7 @@ void testMalformed() {
 int main() {
   testRoundTrip();
   testLinkRecord();
+  testSignature();
   testMalformed();
   if (failures) {
     std::printf("%d failure(s)\n", failures);

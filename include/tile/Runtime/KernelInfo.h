@@ -13,7 +13,15 @@
 //   tma <kernel> param <i> arg <j> type <elt> box <b0>x<b1>[x...]
 //       swizzle <0|32|64|128>
 //   link <kernel> nvshmem
-// tma and link records may come before or after their kernel's record. A
+//   params <kernel> <bytes>...
+//   args <kernel> <name>:<type>...      (type: a scalar type, or
+//                                        memref:<element type>:<rank>)
+//   config <kernel> <family> <NAME>=<value>...
+// tma, link, params, args and config records may come before or after
+// their kernel's record. args gives the kernel's arguments as written in
+// the tile.kernel (names and types: the generated launchers' parameters);
+// config the family and parameter values a specialised kernel was made
+// from. A
 // link record says that the cubin is relocatable (ptxas -c) and calls
 // NVSHMEM's device functions: the runtime links it with NVSHMEM and
 // initialises NVSHMEM before the module is used (Launch.h, Nvshmem.h).
@@ -45,6 +53,13 @@ inline constexpr char kKernel[] = "kernel";
 inline constexpr char kTma[] = "tma";
 inline constexpr char kLink[] = "link";
 inline constexpr char kParams[] = "params";
+inline constexpr char kArgs[] = "args";
+inline constexpr char kConfig[] = "config";
+// An args entry: <name>:<scalar type>, or <name>:memref:<element>:<rank>.
+inline constexpr char kArgSeparator = ':';
+inline constexpr char kMemref[] = "memref";
+// A config entry: <NAME>=<value>.
+inline constexpr char kValueSeparator = '=';
 // Fields of a kernel record.
 inline constexpr char kBlock[] = "block";
 inline constexpr char kCluster[] = "cluster";
@@ -99,6 +114,22 @@ struct TmaInfo {
   TensorMapSpec spec;
 };
 
+/// One argument of a tile.kernel as written: a global memref (element type
+/// and rank) or a scalar. Types are MLIR's spellings: i1, i8, i16, i32,
+/// i64, index, f16, bf16, f32, f64.
+struct ArgInfo {
+  std::string name;
+  bool isMemRef = false;
+  /// The scalar's type, or the memref's element type.
+  std::string type;
+  /// The memref's rank (0 for a scalar).
+  unsigned rank = 0;
+};
+
+/// The size in bytes a kernel parameter of scalar type `type` takes (an i1
+/// travels as a byte, index as 64 bits); 0 for an unknown type.
+unsigned scalarTypeBytes(const std::string &type);
+
 struct KernelInfo {
   std::string name;
   Dim3 block, cluster;
@@ -114,6 +145,13 @@ struct KernelInfo {
   /// launch() checks the arguments against them. None when the
   /// description has no such record.
   std::optional<std::vector<uint32_t>> paramBytes;
+  /// The tile.kernel's arguments (an args record; none in descriptions
+  /// written before it existed).
+  std::optional<std::vector<ArgInfo>> args;
+  /// For a kernel that tile-specialize made from a family: the family and
+  /// every parameter's value (a config record).
+  std::string family;
+  std::vector<std::pair<std::string, int64_t>> config;
 };
 
 /// True if any kernel of `infos` needs NVSHMEM (the module holding them is

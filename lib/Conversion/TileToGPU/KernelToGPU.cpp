@@ -54,6 +54,22 @@ LogicalResult mlir::tile::outlineTileKernels(ModuleOp module,
     }
     if (ArrayAttr argAttrs = kernel.getArgAttrsAttr())
       func.setAllArgAttrs(argAttrs);
+    // What the kernel description and the launchers say of the kernel: its
+    // arguments as written and, for a family's kernel, its configuration.
+    SmallVector<Attribute> signature;
+    ArrayAttr names = kernel.getArgNamesAttr();
+    for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+      std::string name = names ? cast<StringAttr>(names[i]).getValue().str()
+                               : "arg" + std::to_string(i);
+      signature.push_back(builder.getDictionaryAttr(
+          {builder.getNamedAttr("name", builder.getStringAttr(name)),
+           builder.getNamedAttr("type", TypeAttr::get(type))}));
+    }
+    TileDialect::SignatureAttrHelper(context).setAttr(
+        func, builder.getArrayAttr(signature));
+    for (StringRef attr : {kFamilyAttrName, kConfigAttrName})
+      if (Attribute value = kernel->getDiscardableAttr(attr))
+        func->setAttr(attr, value);
     // Replace the builder's empty body with the kernel's.
     func.getBody().getBlocks().clear();
     func.getBody().takeBody(kernel.getBody());

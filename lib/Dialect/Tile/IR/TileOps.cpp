@@ -81,6 +81,14 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   call_interface_impl::addArgAndResultAttrs(
       parser.getBuilder(), result, args, resultAttrs,
       getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+  // The names as written (without '%'), for the kernel description and the
+  // generated launchers; the printer gives them back to the arguments.
+  SmallVector<StringRef> names;
+  for (auto &arg : args)
+    names.push_back(arg.ssaName.name.drop_front());
+  if (!args.empty())
+    result.addAttribute(getArgNamesAttrName(result.name),
+                        parser.getBuilder().getStrArrayAttr(names));
 
   ArrayAttr params;
   if (succeeded(parser.parseOptionalKeyword("params"))) {
@@ -166,10 +174,22 @@ void KernelOp::print(OpAsmPrinter &p) {
       p, *this,
       {getSymNameAttrName(), getFunctionTypeAttrName(), getThreadsAttrName(),
        getClusterAttrName(), getArgAttrsAttrName(), getResAttrsAttrName(),
-       getParamsAttrName(), getConfigsAttrName(), getThreadsParamAttrName()});
+       getParamsAttrName(), getConfigsAttrName(), getThreadsParamAttrName(),
+       getArgNamesAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
+}
+
+void KernelOp::getAsmBlockArgumentNames(Region &region,
+                                        OpAsmSetValueNameFn setNameFn) {
+  ArrayAttr names = getArgNamesAttr();
+  if (!names || region.empty())
+    return;
+  for (auto [arg, name] : llvm::zip(region.front().getArguments(),
+                                    names.getAsValueRange<StringAttr>()))
+    if (!name.empty())
+      setNameFn(arg, name);
 }
 
 SmallVector<int32_t, 3> KernelOp::getClusterShape() {
@@ -212,6 +232,11 @@ LogicalResult KernelOp::verify() {
                 "non-portable cluster (which the runtime opts in to, on "
                 "GPUs that allow it)";
   }
+  if (ArrayAttr names = getArgNamesAttr();
+      names && names.size() != getArgumentTypes().size())
+    return emitOpError("names ")
+           << names.size() << " arguments but takes "
+           << getArgumentTypes().size();
   for (auto [i, type] : llvm::enumerate(getArgumentTypes())) {
     if (type.isIntOrIndexOrFloat())
       continue;

@@ -72,6 +72,15 @@ StringRef stringifyMemorySpace(MemorySpace space);
 constexpr llvm::StringLiteral kDynamicSharedBytesAttrName =
     TileDialect::DynamicSharedBytesAttrHelper::getNameStr();
 constexpr llvm::StringLiteral kTmaAttrName = TileDialect::TmaAttrHelper::getNameStr();
+/// A specialised kernel's family and parameter values, and an outlined
+/// kernel's arguments as written ({name, type} each): the kernel
+/// description's config and args records.
+constexpr llvm::StringLiteral kFamilyAttrName =
+    TileDialect::FamilyAttrHelper::getNameStr();
+constexpr llvm::StringLiteral kConfigAttrName =
+    TileDialect::ConfigAttrHelper::getNameStr();
+constexpr llvm::StringLiteral kSignatureAttrName =
+    TileDialect::SignatureAttrHelper::getNameStr();
 /// Recorded by the tile-to-GPU conversion on a fragment -> shared tile.copy
 /// before shared memory is lowered: the destination's swizzle, which the
 /// copy applies to the addresses it writes.

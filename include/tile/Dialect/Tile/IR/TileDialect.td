@@ -46,7 +46,8 @@ def Tile_Dialect : Dialect {
     memory is lowered), `tile.shared_offset` (a shared tile's offset),
     `tile.scratch_request` / `tile.scratch_offset` (shared scratch a
     lowering asked for and got), `tile.family` / `tile.config` (the family
-    and parameter values a specialised kernel was made from) and
+    and parameter values a specialised kernel was made from), `tile.signature`
+    (an outlined kernel's arguments as written) and
     `tile.test_scratch_bytes` (tests).
   }];
   // The attributes passes leave on ops for later passes and the runtime
@@ -84,7 +85,10 @@ def Tile_Dialect : Dialect {
     // with params), and on its outlined gpu.func: the family's name and the
     // parameter values of this configuration (kernel description).
     "::mlir::StringAttr":$family,
-    "::mlir::DictionaryAttr":$config
+    "::mlir::DictionaryAttr":$config,
+    // On an outlined gpu.func: the tile.kernel's arguments as written, one
+    // {name, type} dictionary each (kernel description, launchers).
+    "::mlir::ArrayAttr":$signature
   );
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;

@@ -21,6 +21,7 @@ include "tile/Dialect/Tile/IR/TileDistributedOps.td"
 
 def Tile_KernelOp : Tile_Op<"kernel", [
     IsolatedFromAbove, FunctionOpInterface, Symbol,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>,
     SingleBlockImplicitTerminator<"YieldOp">, AutomaticAllocationScope,
     RecursiveMemoryEffects]> {
   let summary = "a GPU kernel: its arguments, threads per CTA and cluster shape";
@@ -67,6 +68,10 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     }
     ```
 
+    The arguments' names as written (`%A`) are kept (`arg_names`): they
+    name the parameters of the kernel's description and of its generated
+    C++ launcher.
+
     Rules: no results; `threads` in [1, 1024]; cluster dims positive with a
     product of at most 16; arguments are memrefs in global memory or scalars;
     the tensor memory the body allocates fits in 512 columns. Parameters:
@@ -84,6 +89,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        OptionalAttr<TypedArrayAttrBase<DictionaryAttr,
                            "configurations">>:$configs,
                        OptionalAttr<StrAttr>:$threads_param,
+                       OptionalAttr<StrArrayAttr>:$arg_names,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
                        OptionalAttr<DictArrayAttr>:$res_attrs);
   let regions = (region SizedRegion<1>:$body);
