@@ -1,7 +1,8 @@
 # TileKernel.cmake - compile tile kernels to cubins at build time.
 #
 #   tile_add_kernel(<target> SOURCE <file.mlir> CHIP <chip> [PTX]
-#                   [OUTPUT_NAME <name>] [EXTRA_ARGS <arg>...])
+#                   [OUTPUT_NAME <name>] [LAUNCHER [NAMESPACE <ns>]]
+#                   [EXTRA_ARGS <arg>...])
 #
 #     Adds a custom target <target> that runs
 #       tile-translate --tile-to-cubin --chip=<chip> <file.mlir>
@@ -16,6 +17,13 @@
 #     properties
 #       TILE_CUBIN        absolute path of the .cubin (or .ptx)
 #       TILE_KERNEL_INFO  absolute path of the .kinfo
+#
+#     With LAUNCHER, tile-translate also writes typed C++ launchers,
+#     <bindir>/<name>.h and <name>.cpp (--launcher; in namespace <ns>,
+#     default <name> as an identifier), with the image and the description
+#     embedded, and a static library <target>_launcher is built from them
+#     (linking TileRuntime; its users include "<name>.h"). It needs the
+#     runtime, so CUDA's headers.
 #
 #     tile-translate is the `tile-translate` target when this project defines
 #     it (even if defined later), otherwise the executable named by the
@@ -43,8 +51,8 @@
 include_guard(GLOBAL)
 
 function(tile_add_kernel target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "PTX" "SOURCE;CHIP;OUTPUT_NAME"
-    "EXTRA_ARGS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "PTX;LAUNCHER"
+    "SOURCE;CHIP;OUTPUT_NAME;NAMESPACE" "EXTRA_ARGS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR
       "tile_add_kernel(${target}): unexpected arguments: "
@@ -80,14 +88,41 @@ function(tile_add_kernel target)
   endif()
   set(cubin "${CMAKE_CURRENT_BINARY_DIR}/${ARG_OUTPUT_NAME}.${format}")
   set(kinfo "${CMAKE_CURRENT_BINARY_DIR}/${ARG_OUTPUT_NAME}.kinfo")
+  set(launcher_args)
+  set(launcher_outputs)
+  if(ARG_LAUNCHER)
+    set(prefix "${CMAKE_CURRENT_BINARY_DIR}/${ARG_OUTPUT_NAME}")
+    set(launcher_outputs "${prefix}.h" "${prefix}.cpp")
+    set(launcher_args "--launcher=${prefix}")
+    if(ARG_NAMESPACE)
+      list(APPEND launcher_args "--launcher-namespace=${ARG_NAMESPACE}")
+    endif()
+  elseif(ARG_NAMESPACE)
+    message(FATAL_ERROR "tile_add_kernel(${target}): NAMESPACE needs LAUNCHER")
+  endif()
   add_custom_command(
-    OUTPUT "${cubin}" "${kinfo}"
+    OUTPUT "${cubin}" "${kinfo}" ${launcher_outputs}
     COMMAND "${translate}" --tile-to-${format} "--chip=${ARG_CHIP}" "${source}"
-            -o "${cubin}" "--kernel-info=${kinfo}" ${ARG_EXTRA_ARGS}
+            -o "${cubin}" "--kernel-info=${kinfo}" ${launcher_args}
+            ${ARG_EXTRA_ARGS}
     DEPENDS "${source}" ${translate_dep}
     COMMENT "Compiling tile kernel ${ARG_OUTPUT_NAME} for ${ARG_CHIP}"
     VERBATIM)
-  add_custom_target(${target} DEPENDS "${cubin}" "${kinfo}")
+  add_custom_target(${target} DEPENDS "${cubin}" "${kinfo}" ${launcher_outputs})
+  if(ARG_LAUNCHER)
+    if(NOT TARGET TileRuntime)
+      message(FATAL_ERROR "tile_add_kernel(${target}): LAUNCHER needs the "
+        "TileRuntime library (CUDA's headers)")
+    endif()
+    add_library(${target}_launcher STATIC "${prefix}.cpp")
+    add_dependencies(${target}_launcher ${target})
+    target_include_directories(${target}_launcher PUBLIC
+      "${CMAKE_CURRENT_BINARY_DIR}")
+    target_link_libraries(${target}_launcher PUBLIC TileRuntime)
+    # The runtime reports failures by throwing.
+    target_compile_options(${target}_launcher PRIVATE
+      $<$<CXX_COMPILER_ID:GNU,Clang>:-fexceptions>)
+  endif()
   set_target_properties(${target} PROPERTIES
     TILE_CUBIN "${cubin}"
     TILE_KERNEL_INFO "${kinfo}")

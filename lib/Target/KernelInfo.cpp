@@ -167,8 +167,8 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, rt::KernelInfo &info) {
   return success();
 }
 
-LogicalResult mlir::tile::writeKernelInfo(ModuleOp module,
-                                          llvm::raw_ostream &os) {
+FailureOr<std::vector<rt::KernelInfo>>
+mlir::tile::collectKernelInfo(ModuleOp module) {
   Operation *device = getDeviceCode(module);
   if (!device)
     return failure();
@@ -186,6 +186,14 @@ LogicalResult mlir::tile::writeKernelInfo(ModuleOp module,
   });
   if (result.wasInterrupted())
     return failure();
-  os << rt::serializeKernelInfo(kernels);
+  return kernels;
+}
+
+LogicalResult mlir::tile::writeKernelInfo(ModuleOp module,
+                                          llvm::raw_ostream &os) {
+  FailureOr<std::vector<rt::KernelInfo>> kernels = collectKernelInfo(module);
+  if (failed(kernels))
+    return failure();
+  os << rt::serializeKernelInfo(*kernels);
   return success();
 }

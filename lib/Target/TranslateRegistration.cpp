@@ -1,6 +1,7 @@
 //===- TranslateRegistration.cpp - tile's mlir-translate translations -----===//
 
 #include "tile/Target/Translate.h"
+#include "tile/Target/Launcher.h"
 #include "tile/Dialect/Tile/IR/TileTarget.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/InitAllTile.h"
@@ -60,6 +61,18 @@ struct TranslateOptions {
   llvm::cl::opt<std::string> kernelInfo{
       "kernel-info",
       llvm::cl::desc("Also write the runtime's kernel description here"),
+      llvm::cl::init(""), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> launcher{
+      "launcher",
+      llvm::cl::desc("Also write typed C++ launchers, <prefix>.h and "
+                     "<prefix>.cpp, with the cubin (or PTX) and the kernel "
+                     "description embedded"),
+      llvm::cl::value_desc("prefix"), llvm::cl::init(""),
+      llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> launcherNamespace{
+      "launcher-namespace",
+      llvm::cl::desc("C++ namespace of the launchers (default: the prefix's "
+                     "file name, as an identifier)"),
       llvm::cl::init(""), llvm::cl::cat(category)};
   llvm::cl::opt<bool> verifyEach{
       "verify-each",
@@ -199,6 +212,41 @@ static LogicalResult writeKernelInfoIfAsked(ModuleOp module) {
   return failure();
 }
 
+// Written only once every stage has succeeded, like the description.
+static LogicalResult writeLauncherIfAsked(ModuleOp module,
+                                          const std::string &image) {
+  if (options->launcher.empty())
+    return success();
+  FailureOr<std::vector<::tile::rt::KernelInfo>> kernels =
+      collectKernelInfo(module);
+  if (failed(kernels))
+    return failure();
+  std::string prefix = options->launcher;
+  std::string stem = llvm::sys::path::filename(prefix).str();
+  std::string ns = options->launcherNamespace.empty()
+                       ? ::tile::toIdentifier(stem)
+                       : options->launcherNamespace.getValue();
+  ::tile::LauncherSources sources;
+  if (std::optional<std::string> why = ::tile::generateLauncher(
+          *kernels, image, ::tile::rt::serializeKernelInfo(*kernels), ns,
+          stem + ".h", sources))
+    return emitError(module.getLoc()) << "--launcher: " << *why;
+  for (auto [suffix, text] : {std::pair<const char *, const std::string *>{
+                                  ".h", &sources.header},
+                              {".cpp", &sources.source}}) {
+    std::string error;
+    if (failed(writeOutputFile(
+            prefix + suffix,
+            [&](llvm::raw_ostream &os) {
+              os << *text;
+              return success();
+            },
+            error)))
+      return emitError(module.getLoc()) << error;
+  }
+  return success();
+}
+
 // The driver's -o, where it has one.
 static StringRef outputPath() {
   auto &registered = llvm::cl::getRegisteredOptions();
@@ -246,6 +294,10 @@ static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
   module.getContext()->printOpOnDiagnostic(false);
   if (failed(checkKernelInfoPath(module)))
     return failure();
+  if (stage == Stage::LLVMIR && !options->launcher.empty())
+    return emitError(module.getLoc())
+           << "--launcher embeds a cubin or PTX: use it with --tile-to-cubin "
+              "or --tile-to-ptx";
   StageTimer timer(options->timing);
   TargetOptions target = options->target();
   FailureOr<std::string> chip = resolveChip(module);
@@ -271,6 +323,8 @@ static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
   if (failed(ptx))
     return failure();
   if (stage == Stage::PTX) {
+    if (failed(writeLauncherIfAsked(module, *ptx)))
+      return failure();
     output << *ptx;
     return writeKernelInfoIfAsked(module);
   }
@@ -281,7 +335,7 @@ static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
   auto cubin = timer.run("cubin (ptxas)", [&] {
     return assembleCubin(*ptx, target, module.getLoc(), relocatable);
   });
-  if (failed(cubin))
+  if (failed(cubin) || failed(writeLauncherIfAsked(module, *cubin)))
     return failure();
   output << *cubin;
   return writeKernelInfoIfAsked(module);

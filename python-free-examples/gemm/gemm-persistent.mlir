@@ -74,13 +74,13 @@ tile.kernel @gemm_bf16_persistent(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %first = gpu.block_id x
   %ctas = gpu.grid_dim x
 
-  %As = tile.alloc_shared [%bm, %c64] : memref<?x?xbf16, #gpu.address_space<workgroup>>
-  %Bs = tile.alloc_shared [%bn, %c64] : memref<?x?xbf16, #gpu.address_space<workgroup>>
+  %As = tile.alloc_shared [%bm] : memref<?x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared [%bn] : memref<?x64xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
   // TMASTORE's two 128-byte-swizzled buffers of BM x 32 fp32 (unused, and
   // dropped, without it).
-  %Cs0 = tile.alloc_shared [%bm, %c32] {swizzle = 128} : memref<?x?xf32, #gpu.address_space<workgroup>>
-  %Cs1 = tile.alloc_shared [%bm, %c32] {swizzle = 128} : memref<?x?xf32, #gpu.address_space<workgroup>>
+  %Cs0 = tile.alloc_shared [%bm] {swizzle = 128} : memref<?x32xf32, #gpu.address_space<workgroup>>
+  %Cs1 = tile.alloc_shared [%bm] {swizzle = 128} : memref<?x32xf32, #gpu.address_space<workgroup>>
 
   scf.for %t = %first to %tiles step %ctas {
     %pm, %pn = func.call @grouped_tile_order(%t, %tiles_m, %per_group, %group)
@@ -95,24 +95,24 @@ tile.kernel @gemm_bf16_persistent(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
       tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(STAGES) warp_specialized pingpong {
         %k0 = arith.muli %kt, %c64 : index
         tile.copy %A[%m0, %k0] to %As[]
-            : memref<?x?xbf16>, memref<?x?xbf16, #gpu.address_space<workgroup>>
+            : memref<?x?xbf16>, memref<?x64xbf16, #gpu.address_space<workgroup>>
         tile.copy %B[%n0, %k0] to %Bs[]
-            : memref<?x?xbf16>, memref<?x?xbf16, #gpu.address_space<workgroup>>
+            : memref<?x?xbf16>, memref<?x64xbf16, #gpu.address_space<workgroup>>
         tile.gemm %As, %Bs, %acc {transpose_b}
-            : memref<?x?xbf16, #gpu.address_space<workgroup>>,
-              memref<?x?xbf16, #gpu.address_space<workgroup>>,
+            : memref<?x64xbf16, #gpu.address_space<workgroup>>,
+              memref<?x64xbf16, #gpu.address_space<workgroup>>,
               !tile.fragment<?x?xf32>
       }
     } else {
       tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(STAGES) warp_specialized {
         %k0 = arith.muli %kt, %c64 : index
         tile.copy %A[%m0, %k0] to %As[]
-            : memref<?x?xbf16>, memref<?x?xbf16, #gpu.address_space<workgroup>>
+            : memref<?x?xbf16>, memref<?x64xbf16, #gpu.address_space<workgroup>>
         tile.copy %B[%n0, %k0] to %Bs[]
-            : memref<?x?xbf16>, memref<?x?xbf16, #gpu.address_space<workgroup>>
+            : memref<?x?xbf16>, memref<?x64xbf16, #gpu.address_space<workgroup>>
         tile.gemm %As, %Bs, %acc {transpose_b}
-            : memref<?x?xbf16, #gpu.address_space<workgroup>>,
-              memref<?x?xbf16, #gpu.address_space<workgroup>>,
+            : memref<?x64xbf16, #gpu.address_space<workgroup>>,
+              memref<?x64xbf16, #gpu.address_space<workgroup>>,
               !tile.fragment<?x?xf32>
       }
     }
@@ -126,39 +126,39 @@ tile.kernel @gemm_bf16_persistent(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
       %c192 = arith.constant 192 : index
       %c224 = arith.constant 224 : index
       tile.wait_tma_stores pending(1)
-      tile.copy %acc[%c0, %c0] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x?xf32, #gpu.address_space<workgroup>>
-      tile.copy %Cs0[] to %C[%m0, %n0] {tma, async} : memref<?x?xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.copy %acc[%c0, %c0] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x32xf32, #gpu.address_space<workgroup>>
+      tile.copy %Cs0[] to %C[%m0, %n0] {tma, async} : memref<?x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
       tile.wait_tma_stores pending(1)
-      tile.copy %acc[%c0, %c32] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x?xf32, #gpu.address_space<workgroup>>
+      tile.copy %acc[%c0, %c32] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x32xf32, #gpu.address_space<workgroup>>
       %n1 = arith.addi %n0, %c32 : index
-      tile.copy %Cs1[] to %C[%m0, %n1] {tma, async} : memref<?x?xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.copy %Cs1[] to %C[%m0, %n1] {tma, async} : memref<?x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
       tile.wait_tma_stores pending(1)
-      tile.copy %acc[%c0, %c64] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x?xf32, #gpu.address_space<workgroup>>
+      tile.copy %acc[%c0, %c64] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x32xf32, #gpu.address_space<workgroup>>
       %n2 = arith.addi %n0, %c64 : index
-      tile.copy %Cs0[] to %C[%m0, %n2] {tma, async} : memref<?x?xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.copy %Cs0[] to %C[%m0, %n2] {tma, async} : memref<?x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
       tile.wait_tma_stores pending(1)
-      tile.copy %acc[%c0, %c96] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x?xf32, #gpu.address_space<workgroup>>
+      tile.copy %acc[%c0, %c96] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x32xf32, #gpu.address_space<workgroup>>
       %n3 = arith.addi %n0, %c96 : index
-      tile.copy %Cs1[] to %C[%m0, %n3] {tma, async} : memref<?x?xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.copy %Cs1[] to %C[%m0, %n3] {tma, async} : memref<?x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
       // Columns 128 .. 255 of a 256-wide tile.
       %wide = arith.cmpi ugt, %bn, %c128 : index
       scf.if %wide {
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %c128] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x?xf32, #gpu.address_space<workgroup>>
+        tile.copy %acc[%c0, %c128] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x32xf32, #gpu.address_space<workgroup>>
         %n4 = arith.addi %n0, %c128 : index
-        tile.copy %Cs0[] to %C[%m0, %n4] {tma, async} : memref<?x?xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+        tile.copy %Cs0[] to %C[%m0, %n4] {tma, async} : memref<?x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %c160] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x?xf32, #gpu.address_space<workgroup>>
+        tile.copy %acc[%c0, %c160] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x32xf32, #gpu.address_space<workgroup>>
         %n5 = arith.addi %n0, %c160 : index
-        tile.copy %Cs1[] to %C[%m0, %n5] {tma, async} : memref<?x?xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+        tile.copy %Cs1[] to %C[%m0, %n5] {tma, async} : memref<?x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %c192] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x?xf32, #gpu.address_space<workgroup>>
+        tile.copy %acc[%c0, %c192] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x32xf32, #gpu.address_space<workgroup>>
         %n6 = arith.addi %n0, %c192 : index
-        tile.copy %Cs0[] to %C[%m0, %n6] {tma, async} : memref<?x?xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+        tile.copy %Cs0[] to %C[%m0, %n6] {tma, async} : memref<?x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %c224] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x?xf32, #gpu.address_space<workgroup>>
+        tile.copy %acc[%c0, %c224] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x32xf32, #gpu.address_space<workgroup>>
         %n7 = arith.addi %n0, %c224 : index
-        tile.copy %Cs1[] to %C[%m0, %n7] {tma, async} : memref<?x?xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+        tile.copy %Cs1[] to %C[%m0, %n7] {tma, async} : memref<?x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
       }
     } else {
       tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<?x?xf32>, memref<?x?xf32>

@@ -63,20 +63,20 @@ tile.kernel @gemm_bf16_tile(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %K = memref.dim %A, %c1 : memref<?x?xbf16>
   %ktiles = arith.ceildivui %K, %c64 : index
 
-  %As = tile.alloc_shared [%bm, %c64] : memref<?x?xbf16, #gpu.address_space<workgroup>>
-  %Bs = tile.alloc_shared [%bn, %c64] : memref<?x?xbf16, #gpu.address_space<workgroup>>
+  %As = tile.alloc_shared [%bm] : memref<?x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared [%bn] : memref<?x64xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
   tile.fill %acc, %zero : !tile.fragment<?x?xf32>, f32
 
   tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(STAGES) {
     %k0 = arith.muli %kt, %c64 : index
     tile.copy %A[%m0, %k0] to %As[]
-        : memref<?x?xbf16>, memref<?x?xbf16, #gpu.address_space<workgroup>>
+        : memref<?x?xbf16>, memref<?x64xbf16, #gpu.address_space<workgroup>>
     tile.copy %B[%n0, %k0] to %Bs[]
-        : memref<?x?xbf16>, memref<?x?xbf16, #gpu.address_space<workgroup>>
+        : memref<?x?xbf16>, memref<?x64xbf16, #gpu.address_space<workgroup>>
     tile.gemm %As, %Bs, %acc {transpose_b}
-        : memref<?x?xbf16, #gpu.address_space<workgroup>>,
-          memref<?x?xbf16, #gpu.address_space<workgroup>>,
+        : memref<?x64xbf16, #gpu.address_space<workgroup>>,
+          memref<?x64xbf16, #gpu.address_space<workgroup>>,
           !tile.fragment<?x?xf32>
   }
 

@@ -50,6 +50,25 @@ inline void expectError(const std::string &what,
               needle.c_str());
 }
 
+/// Runs `body`, counting an escaping exception as a failure.
+inline void runChecked(const std::function<void()> &body) {
+  try {
+    body();
+  } catch (const std::exception &e) {
+    expect(false, std::string("unexpected error: ") + e.what());
+  }
+}
+
+/// main()'s result: 1 after any failure, else 0 with `passed` printed.
+inline int finish(const char *passed) {
+  if (failures) {
+    std::printf("%d check(s) failed\n", failures);
+    return 1;
+  }
+  std::printf("%s\n", passed);
+  return 0;
+}
+
 } // namespace tile_test
 
 #endif // TILE_TEST_RUNTIME_CHECK_H

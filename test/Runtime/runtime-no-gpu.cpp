@@ -926,20 +926,9 @@ int main() {
   testTensorMapValidation();
   testNvshmem();
 
-  if (!haveGpu) {
+  if (!haveGpu)
     testWithoutDriver();
-  } else {
-    try {
-      testWithDevice();
-    } catch (const std::exception &e) {
-      expect(false, std::string("unexpected error: ") + e.what());
-    }
-  }
-
-  if (failures) {
-    std::printf("%d check(s) failed\n", failures);
-    return 1;
-  }
-  std::printf("all runtime checks passed\n");
-  return 0;
+  else
+    runChecked(testWithDevice);
+  return finish("all runtime checks passed");
 }

@@ -73,7 +73,7 @@ static int runGuarded(const char *tool,
 // in memory until then), through a temporary renamed over `path`.
 static LogicalResult writeOutput(StringRef path, StringRef contents) {
   std::string error;
-  if (succeeded(tile::writeOutputFile(
+  if (succeeded(mlir::tile::writeOutputFile(
           path,
           [&](llvm::raw_ostream &os) {
             os << contents;

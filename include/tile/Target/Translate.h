@@ -7,8 +7,10 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/IR/Module.h"
+#include "tile/Runtime/KernelInfo.h"
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mlir::tile {
 
@@ -80,8 +82,12 @@ FailureOr<std::string> assembleCubin(StringRef ptx,
                                      const TargetOptions &options,
                                      Location loc, bool relocatable = false);
 
-/// Writes the runtime's kernel description ("kinfo") of every kernel in the
-/// LLVM+NVVM module: launch shape, shared memory and TMA tensor maps.
+/// The runtime's kernel description ("kinfo") of every kernel in the
+/// LLVM+NVVM module: launch shape, shared memory, TMA tensor maps,
+/// parameters, arguments as written and a family kernel's configuration.
+FailureOr<std::vector<::tile::rt::KernelInfo>>
+collectKernelInfo(ModuleOp module);
+/// Writes collectKernelInfo's descriptions in the kinfo format.
 LogicalResult writeKernelInfo(ModuleOp module, llvm::raw_ostream &os);
 
 /// What tile-translate is doing now (a stage of --tile-to-ptx and friends),

@@ -1,0 +1,161 @@
+//===- Launcher.h - what generated launchers are made of --------*- C++ -*-===//
+//
+// tile-translate --launcher=<prefix> writes <prefix>.h and <prefix>.cpp: the
+// cubin and its kernel description embedded, and one typed function per
+// kernel (a dispatcher per family) that binds the arguments and returns a
+// BoundLaunch. They are built from the pieces here, which can also be used
+// by hand: MemRef (a memref argument), EmbeddedModule (a cubin compiled
+// into the program) and BoundLaunch (a kernel with its arguments bound,
+// checked against the description's names and types, tensor maps built).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNTIME_LAUNCHER_H
+#define TILE_RUNTIME_LAUNCHER_H
+
+#include "tile/Runtime/Device.h"
+#include "tile/Runtime/KernelInfo.h"
+#include "tile/Runtime/Launch.h"
+#include "tile/Runtime/TensorMap.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tile {
+namespace rt {
+
+/// 16-bit floats as kernel arguments and memref element types (the bits;
+/// Float.h converts).
+struct bf16 {
+  uint16_t bits = 0;
+};
+struct f16 {
+  uint16_t bits = 0;
+};
+
+/// MLIR's name of the C++ type T as a kernel argument or element type
+/// (TypeName<float>::value is "f32"); int64_t stands for i64 and index.
+template <typename T> struct TypeName;
+#define TILE_RT_TYPE_NAME(T, NAME)                                             \
+  template <> struct TypeName<T> {                                             \
+    static constexpr const char *value = NAME;                                 \
+  };
+TILE_RT_TYPE_NAME(bool, "i1")
+TILE_RT_TYPE_NAME(int8_t, "i8")
+TILE_RT_TYPE_NAME(int16_t, "i16")
+TILE_RT_TYPE_NAME(int32_t, "i32")
+TILE_RT_TYPE_NAME(int64_t, "i64")
+TILE_RT_TYPE_NAME(float, "f32")
+TILE_RT_TYPE_NAME(double, "f64")
+TILE_RT_TYPE_NAME(bf16, "bf16")
+TILE_RT_TYPE_NAME(f16, "f16")
+#undef TILE_RT_TYPE_NAME
+
+/// A global-memory memref argument: device address, sizes and strides in
+/// elements (outermost first), of element type T and rank Rank.
+template <typename T, unsigned Rank> struct MemRef {
+  CUdeviceptr data = 0;
+  std::array<int64_t, Rank> sizes{};
+  std::array<int64_t, Rank> strides{};
+
+  /// A row-major (contiguous) tensor of `sizes`.
+  static MemRef rowMajor(CUdeviceptr data, std::array<int64_t, Rank> sizes) {
+    MemRef m{data, sizes, {}};
+    int64_t stride = 1;
+    for (unsigned i = Rank; i-- > 0;) {
+      m.strides[i] = stride;
+      stride *= sizes[i];
+    }
+    return m;
+  }
+};
+
+/// Checks argument `index` of `info` against what the caller passes (a
+/// memref of `type` elements and `rank`, or a scalar of `type`); throws
+/// Error naming the kernel, the argument and both types on a mismatch, or
+/// when the kernel has fewer arguments. Descriptions without args records
+/// check nothing.
+void checkArgument(const KernelInfo &info, size_t index, bool isMemRef,
+                   const std::string &type, unsigned rank);
+
+/// A cubin (or PTX) and its kernel description compiled into the program.
+/// The description is parsed at construction (no GPU needed); the image is
+/// loaded on the current context (open a Device first) at the first
+/// module() and stays loaded until unload().
+class EmbeddedModule {
+public:
+  EmbeddedModule(const unsigned char *image, size_t bytes,
+                 const char *kernelInfoText);
+  const std::vector<KernelInfo> &infos() const { return infos_; }
+  const KernelInfo &info(const std::string &kernel) const {
+    return findKernel(infos_, kernel);
+  }
+  const Module &module();
+  bool loaded() const { return module_ != nullptr; }
+  void unload() { module_.reset(); }
+
+private:
+  const unsigned char *image_;
+  size_t bytes_;
+  std::vector<KernelInfo> infos_;
+  std::unique_ptr<Module> module_;
+};
+
+/// A kernel with its arguments bound in the kernel's order, each checked
+/// against the description; grid() then builds the TMA tensor maps the
+/// kernel takes and fixes the launch shape, and launch() may run it any
+/// number of times. Holds the tensor maps: keep it alive until the kernels
+/// launched with it have finished.
+class BoundLaunch {
+public:
+  BoundLaunch(const Module &module, const KernelInfo &info);
+  BoundLaunch(BoundLaunch &&) = default;
+  BoundLaunch &operator=(BoundLaunch &&) = default;
+
+  template <typename T, unsigned Rank>
+  BoundLaunch &arg(const MemRef<T, Rank> &memref) {
+    checkArgument(info_, bound_.size(), true, TypeName<T>::value, Rank);
+    return memrefArg(memref.data,
+                     std::vector<int64_t>(memref.sizes.begin(),
+                                          memref.sizes.end()),
+                     std::vector<int64_t>(memref.strides.begin(),
+                                          memref.strides.end()));
+  }
+  /// A scalar; an `index` argument takes an int64_t, an `i1` a bool.
+  template <typename T> BoundLaunch &arg(T value) {
+    checkArgument(info_, bound_.size(), false, TypeName<T>::value, 0);
+    if constexpr (std::is_same<T, bool>::value)
+      args_.addScalar<uint8_t>(value ? 1 : 0);
+    else
+      args_.addScalar<T>(value);
+    bound_.push_back({});
+    return *this;
+  }
+  /// After the last argument: the tensor maps and the launch shape.
+  BoundLaunch &grid(Dim3 blocks, CUstream stream = nullptr);
+  /// Launches (asynchronously on the stream given to grid()).
+  void launch();
+  const KernelInfo &info() const { return info_; }
+  const LaunchConfig &config() const { return config_; }
+
+private:
+  BoundLaunch &memrefArg(CUdeviceptr base, std::vector<int64_t> sizes,
+                         std::vector<int64_t> strides);
+
+  KernelInfo info_;
+  Kernel kernel_;
+  ArgPack args_;
+  std::vector<MemRefArg> bound_;
+  std::vector<DeviceBuffer> tensorMaps_;
+  LaunchConfig config_;
+  bool ready_ = false;
+};
+
+} // namespace rt
+} // namespace tile
+
+#endif // TILE_RUNTIME_LAUNCHER_H

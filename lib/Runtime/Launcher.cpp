@@ -1,0 +1,79 @@
+//===- Launcher.cpp - bound launches and embedded modules -----------------===//
+
+#include "tile/Runtime/Launcher.h"
+
+using namespace tile::rt;
+
+static std::string describeArgument(bool isMemRef, const std::string &type,
+                                    unsigned rank) {
+  if (!isMemRef)
+    return type;
+  return std::string(kinfo::kMemref) + "<" + std::to_string(rank) + "D " +
+         type + ">";
+}
+
+void tile::rt::checkArgument(const KernelInfo &info, size_t index,
+                             bool isMemRef, const std::string &type,
+                             unsigned rank) {
+  if (!info.args)
+    return;
+  const std::vector<ArgInfo> &args = *info.args;
+  if (index >= args.size())
+    throw Error("kernel '" + info.name + "' takes " +
+                std::to_string(args.size()) + " arguments; argument " +
+                std::to_string(index) + " is one too many");
+  const ArgInfo &expected = args[index];
+  // int64_t stands for both i64 and index.
+  bool sameType = expected.type == type ||
+                  (type == "i64" && expected.type == "index");
+  if (expected.isMemRef == isMemRef && sameType && expected.rank == rank)
+    return;
+  throw Error("kernel '" + info.name + "' argument " + std::to_string(index) +
+              " ('" + expected.name + "') is a " +
+              describeArgument(expected.isMemRef, expected.type,
+                               expected.rank) +
+              ", got a " + describeArgument(isMemRef, type, rank));
+}
+
+EmbeddedModule::EmbeddedModule(const unsigned char *image, size_t bytes,
+                               const char *kernelInfoText)
+    : image_(image), bytes_(bytes), infos_(parseKernelInfo(kernelInfoText)) {}
+
+const Module &EmbeddedModule::module() {
+  if (!module_)
+    module_ = std::make_unique<Module>(Module::loadImage(image_, bytes_, infos_));
+  return *module_;
+}
+
+BoundLaunch::BoundLaunch(const Module &module, const KernelInfo &info)
+    : info_(info), kernel_(module.kernel(info.name)) {}
+
+BoundLaunch &BoundLaunch::memrefArg(CUdeviceptr base,
+                                    std::vector<int64_t> sizes,
+                                    std::vector<int64_t> strides) {
+  args_.addMemRef(base, sizes, strides);
+  bound_.push_back({base, std::move(sizes), std::move(strides)});
+  return *this;
+}
+
+BoundLaunch &BoundLaunch::grid(Dim3 blocks, CUstream stream) {
+  if (info_.args && bound_.size() != info_.args->size())
+    throw Error("kernel '" + info_.name + "' takes " +
+                std::to_string(info_.args->size()) + " arguments, got " +
+                std::to_string(bound_.size()));
+  if (ready_)
+    throw Error("kernel '" + info_.name +
+                "': grid() was called twice on one BoundLaunch");
+  appendTensorMaps(info_, bound_, args_, tensorMaps_);
+  config_ = launchConfigFor(info_, blocks, stream);
+  ready_ = true;
+  return *this;
+}
+
+void BoundLaunch::launch() {
+  if (!ready_)
+    throw Error("kernel '" + info_.name +
+                "': launch() before grid() (bind every argument, then set "
+                "the grid)");
+  tile::rt::launch(kernel_, config_, args_);
+}

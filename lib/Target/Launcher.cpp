@@ -1,0 +1,273 @@
+//===- Launcher.cpp - typed C++ launchers generated from kernels ----------===//
+//
+// The text of a generated launcher (include/tile/Target/Launcher.h). What it
+// calls lives in the runtime (include/tile/Runtime/Launcher.h), so the
+// generated code stays short: one function per kernel that binds its typed
+// arguments, one table and dispatcher per family.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Target/Launcher.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <sstream>
+
+using namespace tile;
+
+namespace {
+/// Words an argument name must not be in C++.
+const std::set<std::string> kReserved = {
+    "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case",
+    "catch", "char", "class", "const", "constexpr", "continue", "default",
+    "delete", "do", "double", "else", "enum", "explicit", "export", "extern",
+    "false", "float", "for", "friend", "goto", "if", "inline", "int", "long",
+    "mutable", "namespace", "new", "noexcept", "not", "nullptr", "operator",
+    "or", "private", "protected", "public", "register", "return", "short",
+    "signed", "sizeof", "static", "struct", "switch", "template", "this",
+    "throw", "true", "try", "typedef", "typename", "union", "unsigned",
+    "using", "virtual", "void", "volatile", "while", "xor",
+    // The parameters every launcher takes.
+    "grid", "stream", "config", "choose"};
+
+bool isIdentifier(const std::string &text) {
+  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])))
+    return false;
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+/// The C++ type of a scalar or element of MLIR type `type`.
+std::string cppType(const std::string &type) {
+  static const std::map<std::string, std::string> kTypes = {
+      {"i1", "bool"},       {"i8", "int8_t"},    {"i16", "int16_t"},
+      {"i32", "int32_t"},   {"i64", "int64_t"},  {"index", "int64_t"},
+      {"f16", "tile::rt::f16"}, {"bf16", "tile::rt::bf16"}, {"f32", "float"},
+      {"f64", "double"}};
+  auto it = kTypes.find(type);
+  return it == kTypes.end() ? std::string() : it->second;
+}
+
+std::string argumentType(const rt::ArgInfo &arg) {
+  std::string element = cppType(arg.type);
+  if (!arg.isMemRef)
+    return element;
+  return "tile::rt::MemRef<" + element + ", " + std::to_string(arg.rank) + ">";
+}
+
+std::string argumentName(const rt::ArgInfo &arg) {
+  return kReserved.count(arg.name) ? arg.name + "_" : arg.name;
+}
+
+/// "tile::rt::Dim3 grid, T a, ..., CUstream stream" (with a default stream
+/// in declarations).
+std::string parameters(const rt::KernelInfo &kernel, bool declaration) {
+  std::string text = "tile::rt::Dim3 grid";
+  for (const rt::ArgInfo &arg : *kernel.args)
+    text += ", " + argumentType(arg) + " " + argumentName(arg);
+  text += declaration ? ", CUstream stream = nullptr" : ", CUstream stream";
+  return text;
+}
+
+std::string argumentNames(const rt::KernelInfo &kernel) {
+  std::string text = "grid";
+  for (const rt::ArgInfo &arg : *kernel.args)
+    text += ", " + argumentName(arg);
+  return text + ", stream";
+}
+
+/// Same arguments (names and types): kernels one dispatcher can take.
+bool sameSignature(const rt::KernelInfo &a, const rt::KernelInfo &b) {
+  if (a.args->size() != b.args->size())
+    return false;
+  for (size_t i = 0; i < a.args->size(); ++i) {
+    const rt::ArgInfo &x = (*a.args)[i], &y = (*b.args)[i];
+    if (x.name != y.name || x.isMemRef != y.isMemRef || x.type != y.type ||
+        x.rank != y.rank)
+      return false;
+  }
+  return true;
+}
+
+std::string summary(const rt::KernelInfo &kernel) {
+  std::ostringstream os;
+  os << kernel.block.x * kernel.block.y * kernel.block.z << " threads";
+  if (kernel.cluster.x * kernel.cluster.y * kernel.cluster.z > 1)
+    os << " in clusters of " << kernel.cluster.x << "x" << kernel.cluster.y
+       << "x" << kernel.cluster.z;
+  os << ", " << kernel.sharedBytes << " bytes of shared memory";
+  if (!kernel.tmas.empty())
+    os << ", " << kernel.tmas.size() << " TMA tensor map"
+       << (kernel.tmas.size() > 1 ? "s" : "");
+  if (!kernel.family.empty()) {
+    os << "; family " << kernel.family << ":";
+    for (const auto &[name, value] : kernel.config)
+      os << " " << name << "=" << value;
+  }
+  return os.str();
+}
+
+/// A family's kernels in description order.
+struct Family {
+  std::string name;
+  std::vector<const rt::KernelInfo *> kernels;
+};
+} // namespace
+
+std::string tile::toIdentifier(const std::string &text) {
+  std::string id;
+  for (char c : text)
+    id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0])))
+    id = "_" + id;
+  return id;
+}
+
+std::optional<std::string> tile::generateLauncher(
+    const std::vector<rt::KernelInfo> &kernels, const std::string &image,
+    const std::string &kernelInfoText, const std::string &cppNamespace,
+    const std::string &headerName, LauncherSources &out) {
+  // What cannot get a typed function is refused before anything is written.
+  std::vector<Family> families;
+  for (const rt::KernelInfo &kernel : kernels) {
+    if (!isIdentifier(kernel.name))
+      return "kernel '" + kernel.name + "' is not a C++ identifier";
+    if (!kernel.args)
+      return "kernel '" + kernel.name +
+             "' has no argument names and types in its description (an "
+             "'args' record): compile it from tile IR";
+    for (const rt::ArgInfo &arg : *kernel.args)
+      if (!isIdentifier(arg.name) || cppType(arg.type).empty())
+        return "kernel '" + kernel.name + "' argument '" + arg.name +
+               "' has no C++ name or type";
+    if (kernel.family.empty())
+      continue;
+    auto it = std::find_if(families.begin(), families.end(),
+                           [&](const Family &f) { return f.name == kernel.family; });
+    if (it == families.end()) {
+      families.push_back({kernel.family, {}});
+      it = std::prev(families.end());
+    }
+    if (!it->kernels.empty() && !sameSignature(*it->kernels.front(), kernel))
+      return "kernels '" + it->kernels.front()->name + "' and '" + kernel.name +
+             "' of family " + kernel.family + " take different arguments";
+    it->kernels.push_back(&kernel);
+  }
+  for (const Family &family : families) {
+    if (!isIdentifier(family.name))
+      return "family '" + family.name + "' is not a C++ identifier";
+    for (const rt::KernelInfo &kernel : kernels)
+      if (kernel.name == family.name)
+        return "family " + family.name + " is also the name of a kernel";
+  }
+
+  std::string guard = "TILE_GENERATED_" + toIdentifier(cppNamespace) + "_H";
+  std::transform(guard.begin(), guard.end(), guard.begin(),
+                 [](unsigned char c) { return std::toupper(c); });
+
+  std::ostringstream h;
+  h << "// Generated by tile-translate --launcher: do not edit.\n"
+    << "//\n"
+    << "// Typed launchers for the kernels of one compiled tile module. Each\n"
+    << "// function binds its kernel's arguments (checked against the\n"
+    << "// kernel description), builds the TMA tensor maps it takes and\n"
+    << "// returns a tile::rt::BoundLaunch; call launch() on it, and keep it\n"
+    << "// until the kernel is done. Open a tile::rt::Device first: the\n"
+    << "// embedded image is loaded on the current context at first use.\n\n"
+    << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+    << "#include \"tile/Runtime/Launcher.h\"\n\n"
+    << "#include <cstddef>\n#include <cstdint>\n\n"
+    << "namespace " << cppNamespace << " {\n\n"
+    << "/// The embedded image and kernel descriptions.\n"
+    << "tile::rt::EmbeddedModule &module();\n"
+    << "/// Loads the image now (else at the first launch) / releases it.\n"
+    << "inline void load() { module().module(); }\n"
+    << "inline void unload() { module().unload(); }\n\n";
+  std::ostringstream c;
+  c << "// Generated by tile-translate --launcher: do not edit.\n\n"
+    << "#include \"" << headerName << "\"\n\n"
+    << "namespace " << cppNamespace << " {\n\n"
+    << "namespace {\n"
+    << "// The image tile-translate compiled (" << image.size() << " bytes).\n"
+    << "const unsigned char kImage[] = {";
+  for (size_t i = 0; i < image.size(); ++i) {
+    if (i % 16 == 0)
+      c << "\n   ";
+    c << " " << unsigned(static_cast<unsigned char>(image[i])) << ",";
+  }
+  // The description as a string literal; its text has no ')kinfo"'.
+  c << "\n};\n\nconst char kKernelInfo[] = R\"kinfo(" << kernelInfoText
+    << ")kinfo\";\n} // namespace\n\n"
+    << "tile::rt::EmbeddedModule &module() {\n"
+    << "  static tile::rt::EmbeddedModule embedded(kImage, sizeof(kImage), "
+       "kKernelInfo);\n"
+    << "  return embedded;\n}\n";
+
+  for (const rt::KernelInfo &kernel : kernels) {
+    h << "/// @" << kernel.name << ": " << summary(kernel) << ".\n"
+      << "tile::rt::BoundLaunch " << kernel.name << "("
+      << parameters(kernel, true) << ");\n\n";
+    c << "\ntile::rt::BoundLaunch " << kernel.name << "("
+      << parameters(kernel, false) << ") {\n"
+      << "  tile::rt::EmbeddedModule &m = module();\n"
+      << "  tile::rt::BoundLaunch launch(m.module(), m.info(\"" << kernel.name
+      << "\"));\n";
+    for (const rt::ArgInfo &arg : *kernel.args)
+      c << "  launch.arg(" << argumentName(arg) << ");\n";
+    c << "  launch.grid(grid, stream);\n  return launch;\n}\n";
+  }
+
+  for (const Family &family : families) {
+    const rt::KernelInfo &first = *family.kernels.front();
+    std::string config = family.name + "_config";
+    h << "/// Family " << family.name << ": " << family.kernels.size()
+      << " configuration" << (family.kernels.size() > 1 ? "s" : "")
+      << ", each a kernel above.\n"
+      << "struct " << config << " {\n  const char *kernel;\n";
+    for (const auto &[name, value] : first.config)
+      h << "  int64_t " << name << ";\n";
+    h << "};\n"
+      << "inline constexpr std::size_t " << family.name
+      << "_config_count = " << family.kernels.size() << ";\n"
+      << "extern const " << config << " " << family.name << "_configs["
+      << family.kernels.size() << "];\n"
+      << "/// The kernel of configuration `config` (an index into "
+      << family.name << "_configs), bound.\n"
+      << "tile::rt::BoundLaunch " << family.name << "(std::size_t config, "
+      << parameters(first, true) << ");\n"
+      << "/// The configuration `choose(" << family.name << "_configs, "
+      << family.name << "_config_count)` picks (an index), bound.\n"
+      << "template <typename Chooser>\n"
+      << "tile::rt::BoundLaunch " << family.name << "_choose(Chooser &&choose, "
+      << parameters(first, true) << ") {\n"
+      << "  return " << family.name << "(static_cast<std::size_t>(choose("
+      << family.name << "_configs, " << family.name << "_config_count)), "
+      << argumentNames(first) << ");\n}\n\n";
+
+    c << "\nconst " << config << " " << family.name << "_configs["
+      << family.kernels.size() << "] = {\n";
+    for (const rt::KernelInfo *kernel : family.kernels) {
+      c << "    {\"" << kernel->name << "\"";
+      for (const auto &[name, value] : kernel->config)
+        c << ", " << value;
+      c << "},\n";
+    }
+    c << "};\n\ntile::rt::BoundLaunch " << family.name
+      << "(std::size_t config, " << parameters(first, false) << ") {\n"
+      << "  switch (config) {\n";
+    for (size_t i = 0; i < family.kernels.size(); ++i)
+      c << "  case " << i << ":\n    return " << family.kernels[i]->name
+        << "(" << argumentNames(first) << ");\n";
+    c << "  }\n  throw tile::rt::Error(\"family " << family.name
+      << ": no configuration \" + std::to_string(config) + \" (it has "
+      << family.kernels.size() << ")\");\n}\n";
+  }
+  h << "} // namespace " << cppNamespace << "\n\n#endif // " << guard << "\n";
+  c << "\n} // namespace " << cppNamespace << "\n";
+  out.header = h.str();
+  out.source = c.str();
+  return std::nullopt;
+}

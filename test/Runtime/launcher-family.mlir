@@ -1,0 +1,40 @@
+// A small family compiled with typed launchers: the generated header
+// (tile-translate --launcher) as a golden, and test/Runtime/launcher.cpp
+// (built by test/CMakeLists.txt from this file) compiles it and runs its
+// no-GPU path in CTest (and checks its results on a GPU).
+// RUN: tile-translate --tile-to-ptx %s -o %t.ptx --launcher=%t-launcher --launcher-namespace=test_kernels
+// RUN: cat %t-launcher.h
+// RUN: not tile-translate --tile-to-llvmir %s -o %t.ll --launcher=%t-bad
+
+// c = a * factor + b over n elements, TILE per CTA.
+tile.kernel @axpy(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>,
+                  %factor: f32)
+    params(TILE: index = 1024 in [512, 1024, 2048], THREADS: i32 = 128)
+    configs([TILE = 1024], [TILE = 2048, THREADS = 256], [TILE = 512])
+    threads(THREADS) {
+  %bx = gpu.block_id x
+  %tile = tile.param "TILE" : index
+  %base = arith.muli %bx, %tile : index
+  %x = tile.alloc_fragment [%tile] : !tile.fragment<?xf32>
+  %y = tile.alloc_fragment [%tile] : !tile.fragment<?xf32>
+  tile.copy %a[%base] to %x[] : memref<?xf32>, !tile.fragment<?xf32>
+  tile.copy %b[%base] to %y[] : memref<?xf32>, !tile.fragment<?xf32>
+  tile.elementwise ins(%x, %y : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
+                   outs(%x : !tile.fragment<?xf32>) {
+  ^bb0(%u: f32, %v: f32):
+    %p = arith.mulf %u, %factor : f32
+    %s = arith.addf %p, %v : f32
+    tile.yield %s : f32
+  }
+  tile.copy %x[] to %c[%base] : !tile.fragment<?xf32>, memref<?xf32>
+}
+
+// A kernel that is not a family: a function of its own name, no table.
+tile.kernel @fill(%c: memref<?xi32>, %value: i32, %count: index) threads(128) {
+  %bx = gpu.block_id x
+  %c512 = arith.constant 512 : index
+  %base = arith.muli %bx, %c512 : index
+  %x = tile.alloc_fragment : !tile.fragment<512xi32>
+  tile.fill %x, %value : !tile.fragment<512xi32>, i32
+  tile.copy %x[] to %c[%base] : !tile.fragment<512xi32>, memref<?xi32>
+}

@@ -1,0 +1,133 @@
+//===- launcher.cpp - a generated launcher, compiled and run --------------===//
+//
+// test/Runtime/launcher-family.mlir compiled with --launcher (namespace
+// test_kernels): the generated header must compile, its embedded
+// description must say what the kernels are, the family table must list
+// the configurations, and arguments of the wrong type must be refused.
+// Without a GPU, launching says why it cannot; with one, every
+// configuration of the family is run through the dispatcher and checked
+// against a CPU reference on fresh random inputs, outputs poisoned first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "launcher-family.h"
+
+#include "Check.h"
+#include "tile/Runtime/Driver.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace tile::rt;
+using namespace tile_test;
+
+namespace {
+
+void testDescription() {
+  const std::vector<KernelInfo> &infos = test_kernels::module().infos();
+  expect(infos.size() == 4, "three configurations of axpy and fill");
+  expect(!test_kernels::module().loaded(), "nothing loaded before first use");
+  const KernelInfo &fill = test_kernels::module().info("fill");
+  expect(fill.family.empty() && fill.args && fill.args->size() == 3,
+         "fill: no family, three arguments");
+  if (fill.args && fill.args->size() == 3)
+    expect((*fill.args)[0].name == "c" && (*fill.args)[0].isMemRef &&
+               (*fill.args)[0].type == "i32" && (*fill.args)[2].type == "index",
+           "fill's arguments as written");
+
+  static_assert(test_kernels::axpy_config_count == 3, "three configurations");
+  const test_kernels::axpy_config &wide = test_kernels::axpy_configs[1];
+  expect(std::string(wide.kernel) == "axpy__TILE2048_THREADS256" &&
+             wide.TILE == 2048 && wide.THREADS == 256,
+         "the family table lists each configuration's kernel and values");
+  const KernelInfo &info = test_kernels::module().info(wide.kernel);
+  expect(info.family == "axpy" && info.block.x == 256,
+         "the configuration's kernel runs 256 threads");
+
+  // Arguments are checked against the description's types and count.
+  checkArgument(info, 0, true, "f32", 1);
+  checkArgument(info, 3, false, "f32", 0);
+  expectError("a memref of the wrong element type",
+              [&] { checkArgument(info, 1, true, "bf16", 1); },
+              "kernel 'axpy__TILE2048_THREADS256' argument 1 ('b') is a "
+              "memref<1D f32>, got a memref<1D bf16>");
+  expectError("a scalar for a memref",
+              [&] { checkArgument(info, 2, false, "f32", 0); },
+              "argument 2 ('c') is a memref<1D f32>, got a f32");
+  expectError("one argument too many",
+              [&] { checkArgument(info, 4, false, "f32", 0); },
+              "takes 4 arguments; argument 4 is one too many");
+  // An index takes an int64_t.
+  checkArgument(fill, 2, false, "i64", 0);
+}
+
+void testWithoutDriver(const std::string &why) {
+  std::printf("no GPU: %s\n", why.c_str());
+  expectError("launching without a driver says why",
+              [] {
+                test_kernels::fill({1, 1, 1}, MemRef<int32_t, 1>{}, 7, 512);
+              },
+              "");
+}
+
+void testWithDevice() {
+  Device device = Device::open();
+  std::mt19937 random(std::random_device{}());
+  std::uniform_real_distribution<float> value(-4, 4);
+  const int64_t n = 5000; // not a multiple of any tile: edges are masked
+  std::vector<float> a(n), b(n), c(n);
+  for (int64_t i = 0; i < n; ++i) {
+    a[i] = value(random);
+    b[i] = value(random);
+  }
+  float factor = value(random);
+  DeviceBuffer da(n * 4), db(n * 4), dc(n * 4);
+  da.upload(a);
+  db.upload(b);
+  for (size_t config = 0; config < test_kernels::axpy_config_count; ++config) {
+    dc.fillWords(0x7fc00001); // a NaN the kernel must overwrite
+    const test_kernels::axpy_config &chosen = test_kernels::axpy_configs[config];
+    unsigned blocks = unsigned((n + chosen.TILE - 1) / chosen.TILE);
+    BoundLaunch launch = test_kernels::axpy(
+        config, {blocks, 1, 1}, MemRef<float, 1>::rowMajor(da.ptr(), {n}),
+        MemRef<float, 1>::rowMajor(db.ptr(), {n}),
+        MemRef<float, 1>::rowMajor(dc.ptr(), {n}), factor);
+    launch.launch();
+    dc.download(c);
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < n; ++i)
+      if (!(std::fabs(c[i] - (a[i] * factor + b[i])) <= 1e-5f * 16))
+        ++wrong;
+    expect(wrong == 0, std::string(chosen.kernel) + ": " +
+                           std::to_string(wrong) + " wrong elements");
+  }
+  // The chooser picks a configuration from the table.
+  BoundLaunch chosen = test_kernels::axpy_choose(
+      [](const test_kernels::axpy_config *configs, std::size_t count) {
+        for (std::size_t i = 0; i < count; ++i)
+          if (configs[i].TILE == 512)
+            return i;
+        return std::size_t(0);
+      },
+      {unsigned((n + 511) / 512), 1, 1},
+      MemRef<float, 1>::rowMajor(da.ptr(), {n}),
+      MemRef<float, 1>::rowMajor(db.ptr(), {n}),
+      MemRef<float, 1>::rowMajor(dc.ptr(), {n}), factor);
+  expect(chosen.info().name == "axpy__TILE512_THREADS128",
+         "the chooser's configuration is bound");
+  std::printf("launcher: %zu configurations checked on %s\n",
+              test_kernels::axpy_config_count, device.name().c_str());
+}
+
+} // namespace
+
+int main() {
+  testDescription();
+  std::string why;
+  if (!driverAvailable(&why))
+    testWithoutDriver(why);
+  else
+    runChecked(testWithDevice);
+  return finish("launcher: ok");
+}
