@@ -19,11 +19,11 @@
 #       TILE_KERNEL_INFO  absolute path of the .kinfo
 #
 #     With LAUNCHER, tile-translate also writes typed C++ launchers,
-#     <bindir>/<name>.h and <name>.cpp (--launcher; in namespace <ns>,
-#     default <name> as an identifier), with the image and the description
-#     embedded, and a static library <target>_launcher is built from them
-#     (linking TileRuntime; its users include "<name>.h"). It needs the
-#     runtime, so CUDA's headers.
+#     <bindir>/<name>_launcher.h and .cpp (--launcher; in namespace <ns>,
+#     default <name>_launcher as an identifier), with the image and the
+#     description embedded, and a static library <target>_launcher is built
+#     from them (linking TileRuntime; its users include
+#     "<name>_launcher.h"). It needs the runtime, so CUDA's headers.
 #
 #     tile-translate is the `tile-translate` target when this project defines
 #     it (even if defined later), otherwise the executable named by the
@@ -91,7 +91,8 @@ function(tile_add_kernel target)
   set(launcher_args)
   set(launcher_outputs)
   if(ARG_LAUNCHER)
-    set(prefix "${CMAKE_CURRENT_BINARY_DIR}/${ARG_OUTPUT_NAME}")
+    # Not <name>.cpp: a program's own <name>.cpp would resolve to it.
+    set(prefix "${CMAKE_CURRENT_BINARY_DIR}/${ARG_OUTPUT_NAME}_launcher")
     set(launcher_outputs "${prefix}.h" "${prefix}.cpp")
     set(launcher_args "--launcher=${prefix}")
     if(ARG_NAMESPACE)

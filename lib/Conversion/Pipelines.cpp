@@ -16,7 +16,9 @@ void mlir::tile::buildTileToNVVMPipeline(
     OpPassManager &pm, const TileToNVVMPipelineOptions &options) {
   pm.addPass(createTileAttachTarget({options.chip}));
   // Families become ordinary kernels: every pass below sees static IR.
-  pm.addPass(createTileSpecialize());
+  TileSpecializeOptions specialize;
+  specialize.values = llvm::to_vector(options.values);
+  pm.addPass(createTileSpecialize(specialize));
   pm.addPass(createTileCheckBarriers());
   pm.addPass(createTileSelectInstructions());
   pm.addPass(createTileAssignLayouts());

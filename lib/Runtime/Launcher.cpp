@@ -8,8 +8,8 @@ static std::string describeArgument(bool isMemRef, const std::string &type,
                                     unsigned rank) {
   if (!isMemRef)
     return type;
-  return std::string(kinfo::kMemref) + "<" + std::to_string(rank) + "D " +
-         type + ">";
+  return std::string(kinfo::kMemref) + "<" + std::to_string(rank) + "D" +
+         (type.empty() ? "" : " " + type) + ">";
 }
 
 void tile::rt::checkArgument(const KernelInfo &info, size_t index,
@@ -24,7 +24,7 @@ void tile::rt::checkArgument(const KernelInfo &info, size_t index,
                 std::to_string(index) + " is one too many");
   const ArgInfo &expected = args[index];
   // int64_t stands for both i64 and index.
-  bool sameType = expected.type == type ||
+  bool sameType = expected.type == type || (isMemRef && type.empty()) ||
                   (type == "i64" && expected.type == "index");
   if (expected.isMemRef == isMemRef && sameType && expected.rank == rank)
     return;

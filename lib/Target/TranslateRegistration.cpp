@@ -74,6 +74,13 @@ struct TranslateOptions {
       llvm::cl::desc("C++ namespace of the launchers (default: the prefix's "
                      "file name, as an identifier)"),
       llvm::cl::init(""), llvm::cl::cat(category)};
+  llvm::cl::list<std::string> values{
+      "tile-values",
+      llvm::cl::desc("Parameter values NAME=VALUE,... for the kernel "
+                     "families: one kernel of each family's own name, at "
+                     "these values and the defaults, instead of one per "
+                     "configuration"),
+      llvm::cl::CommaSeparated, llvm::cl::cat(category)};
   llvm::cl::opt<bool> verifyEach{
       "verify-each",
       llvm::cl::desc("Verify the IR after each pass of the tile-to-nvvm "
@@ -164,10 +171,12 @@ static FailureOr<std::string> resolveChip(ModuleOp module) {
 // command takes a tile kernel to PTX or cubin.
 LogicalResult mlir::tile::lowerTileToNVVM(
     ModuleOp module, StringRef chip, bool verifyEach,
-    function_ref<LogicalResult(PassManager &)> configure) {
+    function_ref<LogicalResult(PassManager &)> configure,
+    ArrayRef<std::string> values) {
   PassManager pm(module.getContext());
   TileToNVVMPipelineOptions pipelineOptions;
   pipelineOptions.chip = chip.str();
+  pipelineOptions.values = llvm::to_vector(values);
   buildTileToNVVMPipeline(pm, pipelineOptions);
   // Verifying after each of the pipeline's passes costs about a tenth of
   // the compile; the IR is verified once at the end instead.
@@ -192,7 +201,8 @@ static LogicalResult lowerIfTileLevel(ModuleOp module, StringRef chip,
                                return failure();
                              applyDefaultTimingPassManagerCLOptions(pm);
                              return success();
-                           });
+                           },
+                           options->values);
   });
 }
 

@@ -2,7 +2,7 @@
 //
 // The Blackwell GEMMs, C[M, N] (fp32) = A[M, K] (bf16) * B[N, K]^T (bf16):
 // gemm/gemm.mlir built for sm_100a (128 x 256 tiles, persistent: one CTA per
-// SM), gemm/gemm-tma-store.mlir likewise (C through shared memory and TMA)
+// SM), gemm/gemm.mlir with TMASTORE likewise (C through shared memory and TMA)
 // and gemm-explicit.mlir (one CTA per 128 x 256 tile). Skipped (exit 77)
 // on anything but an sm_100 GPU (B200/GB200). First gemm-check's sweep for
 // both (GemmCheck.h); then, when built with cuBLAS and all shapes passed,
@@ -66,7 +66,7 @@ int main() {
                        "gemm_bf16", 128);
     TileGemm tmaStore = persistentGemm(device, GEMM_SM100_TMA_STORE_KERNEL_CUBIN,
                                        GEMM_SM100_TMA_STORE_KERNEL_KINFO,
-                                       "gemm_bf16_tma_store", 128);
+                                       "gemm_bf16", 128);
     // Grid (ceil(M / 128), ceil(N / 256)): block_id x picks the tile row.
     TileGemm explicitStyle(kernelFile(GEMM_EXPLICIT_KERNEL_CUBIN),
                            kernelFile(GEMM_EXPLICIT_KERNEL_KINFO),
@@ -79,7 +79,7 @@ int main() {
     cByTma.cTma = true;
     const std::tuple<std::string, TileGemm *, GemmCheckSpec> kernels[] = {
         {persistentLabel, &persistent, plain},
-        {"gemm-tma-store.mlir built for sm_100a (C through shared memory and "
+        {"gemm.mlir TMASTORE built for sm_100a (C through shared memory and "
          "TMA stores)",
          &tmaStore, cByTma},
         {"gemm-explicit.mlir (one CTA per 128 x 256 tile, tensor memory and "

@@ -34,14 +34,14 @@ struct GemmShape {
 
 /// The Hopper GEMM kernels a shape may be given.
 enum class GemmKernel {
-  Tile128x256,     // gemm.mlir: persistent, two warpgroups of 64 x 256
-  Tile256x128,     // gemm-256x128.mlir: two warpgroups of 128 x 128
-  Tile128x128,     // gemm-128x128.mlir: one CTA per tile
-  Tile128x64,      // gemm-128x128.mlir: 128 x 64 tiles, one CTA per tile
-  Pingpong128x128, // gemm-pingpong-128.mlir: 128 x 128 ping-pong teams
+  Tile128x256,     // gemm.mlir (defaults): persistent, two warpgroups of 64 x 256
+  Tile256x128,     // gemm.mlir BM = 256: two warpgroups of 128 x 128
+  Tile128x128,     // gemm-tiles.mlir BN = 128: one CTA per tile
+  Tile128x64,      // gemm-tiles.mlir BN = 64: 128 x 64 tiles, one CTA per tile
+  Pingpong128x128, // gemm.mlir PINGPONG: 128 x 128 ping-pong teams
   StreamK,         // gemm-streamk.mlir: 128 x 256 tiles, stream-K
   StreamK128x128,  // gemm-streamk.mlir: 128 x 128 tiles, stream-K
-  Pingpong64x256,  // gemm-pingpong.mlir: 64 x 256 ping-pong teams
+  Pingpong64x256,  // gemm.mlir PINGPONG: 64 x 256 ping-pong teams
 };
 
 /// The shapes the rule is tuned and judged on (gemm-bench's sweep; gemm-check

@@ -1,8 +1,9 @@
 //===- GemmHost.h - launching the GEMM kernels from C++ ---------*- C++ -*-===//
 //
-// TileGemm runs any of the examples' GEMM kernels given its cubin and .kinfo;
-// it names no kernel file, so every program may include it. The factories
-// for gemm/'s Hopper kernels, which do, are in HopperKernels.h.
+// TileGemm runs any of the examples' GEMM kernels: one of a generated
+// launcher (its typed function binds the operands), or one of a cubin file
+// and its .kinfo. It names no kernel, so every program may include it; the
+// factories for gemm/'s Hopper kernels, which do, are in HopperKernels.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,62 +13,64 @@
 #include "../common/ExampleUtil.h"
 #include "GemmChoice.h"
 
+#include "tile/Runtime/Launcher.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+
 namespace tile::examples {
 
+/// Binds a GEMM kernel's operands (A, B, C as memrefs) for a grid: a
+/// generated launcher's typed function, or rt::BoundLaunch by hand.
+using GemmBinder = std::function<rt::BoundLaunch(
+    rt::Dim3 grid, const rt::MemRefArg &a, const rt::MemRefArg &b,
+    const rt::MemRefArg &c)>;
+
 /// C[M, N] (fp32) = A[M, K] (bf16) * B[N, K]^T (bf16), all row-major, by one
-/// of the GEMM kernels: `name` in `cubin`, one tileM x tileN tile per CTA.
+/// of the GEMM kernels, one tileM x tileN tile per CTA.
 class TileGemm {
 public:
-  /// `aKM`: A is stored K x M (the kernel transposes it); `bKN`: B is
-  /// stored K x N. Otherwise A is M x K and B is N x K.
+  /// A kernel of a generated launcher: its module, its name and its typed
+  /// function (typedGemm below). A family's kernel takes its tile from its
+  /// configuration (BM, BN). `aKM`: A is stored K x M (the kernel
+  /// transposes it); `bKN`: B is stored K x N. Otherwise A is M x K and B
+  /// is N x K.
+  TileGemm(rt::EmbeddedModule &embedded, const std::string &name,
+           GemmBinder binder, unsigned tileM = 0, unsigned tileN = 0,
+           bool aKM = false, bool bKN = false)
+      : module(&embedded.module()), info(embedded.info(name)),
+        binder(std::move(binder)), tileM(configured("BM", tileM)),
+        tileN(configured("BN", tileN)), aKM(aKM), bKN(bKN) {}
+  /// `name` of a cubin file and its description (a kernel compiled by
+  /// hand), bound without a typed launcher: ranks are checked, element
+  /// types are not.
   TileGemm(const std::string &cubin, const std::string &kinfo,
            const std::string &name, unsigned tileM, unsigned tileN,
            bool aKM = false, bool bKN = false)
-      : module(rt::Module::loadCubinFile(cubin)),
-        infos(rt::loadKernelInfo(kinfo)), info(rt::findKernel(infos, name)),
-        kernel(module.kernel(name)), tileM(tileM), tileN(tileN), aKM(aKM),
-        bKN(bKN) {}
+      : owned(std::make_shared<rt::Module>(rt::Module::loadCubinFile(cubin))),
+        module(owned.get()),
+        info(rt::findKernel(rt::loadKernelInfo(kinfo), name)), tileM(tileM),
+        tileN(tileN), aKM(aKM), bKN(bKN) {
+    binder = [module = owned, info = info](
+                 rt::Dim3 grid, const rt::MemRefArg &a, const rt::MemRefArg &b,
+                 const rt::MemRefArg &c) {
+      rt::BoundLaunch launch(*module, info);
+      launch.arg(a).arg(b).arg(c).grid(grid);
+      return launch;
+    };
+  }
 
   /// Binds the buffers (tensor maps are built here, once) for later runs.
   void bind(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int64_t m, int64_t n,
             int64_t k) {
-    args = rt::ArgPack();
-    tensorMaps.clear();
+    bound.reset();
     rt::MemRefArg aArg = aKM ? rt::MemRefArg{a, {k, m}, {m, 1}}
                              : rt::MemRefArg{a, {m, k}, {k, 1}};
     rt::MemRefArg bArg = bKN ? rt::MemRefArg{b, {k, n}, {n, 1}}
                              : rt::MemRefArg{b, {n, k}, {k, 1}};
-    rt::packMemRefArgs(info, {aArg, bArg, {c, {m, n}, {n, 1}}}, args,
-                       tensorMaps);
-    unsigned tilesN = static_cast<unsigned>((n + tileN - 1) / tileN);
-    unsigned tilesM = static_cast<unsigned>((m + tileM - 1) / tileM);
-    if (streamK) {
-      // One CTA per SM (no more than there are iterations); the stream-K
-      // tiles add into C, whose rows from the group of 8 tile-rows holding
-      // the first of them are zeroed before each launch.
-      int64_t tiles = int64_t(tilesM) * tilesN;
-      int64_t ctas = std::max<int64_t>(
-          1, std::min<int64_t>(persistentCtas,
-                               tiles * detail::ceilDiv(k, 64)));
-      int64_t skTiles = streamKTiles(tiles, ctas);
-      uint64_t firstRow = (tiles - skTiles) / (int64_t(tilesN) * 8) * 8 * tileM;
-      zeroFrom = c + firstRow * uint64_t(n) * 4;
-      zeroWords = skTiles ? (uint64_t(m) - firstRow) * uint64_t(n) : 0;
-      config = rt::launchConfigFor(info, {unsigned(ctas), 1, 1});
-      return;
-    }
-    if (!persistentCtas) {
-      config = rt::launchConfigFor(info, mAlongX ? rt::Dim3{tilesM, tilesN, 1}
-                                                 : rt::Dim3{tilesN, tilesM, 1});
-      return;
-    }
-    // Persistent: a cluster of CTAs (1 without clusters) takes cluster.x
-    // vertically adjacent tiles at a time; launch no more clusters than
-    // setPersistent found room for, nor than there is work for.
-    unsigned perCluster = info.cluster.x;
-    unsigned work = (tilesM + perCluster - 1) / perCluster * tilesN;
-    config = rt::launchConfigFor(
-        info, {std::min(work, persistentCtas / perCluster) * perCluster, 1, 1});
+    rt::MemRefArg cArg{c, {m, n}, {n, 1}};
+    bound.emplace(binder(grid(m, n, k, c), aArg, bArg, cArg));
   }
 
   /// The kernel loops over tiles (gemm.mlir does): launch one CTA per SM,
@@ -78,7 +81,8 @@ public:
     if (perCluster == 1)
       return *this;
     unsigned fit = rt::maxActiveClusters(
-        kernel, rt::launchConfigFor(info, {perCluster, 1, 1}));
+        module->kernel(info.name),
+        rt::launchConfigFor(info, {perCluster, 1, 1}));
     if (!fit)
       throw rt::Error("kernel '" + info.name + "' cannot run one cluster of " +
                       std::to_string(perCluster) + " CTAs on this device");
@@ -107,22 +111,62 @@ public:
   }
 
   void launch() {
+    if (!bound)
+      throw rt::Error("kernel '" + info.name + "' launched before bind()");
     if (zeroWords)
-      rt::fillWordsAsync(zeroFrom, 0, zeroWords, config.stream);
-    rt::launch(kernel, config, args);
+      rt::fillWordsAsync(zeroFrom, 0, zeroWords, bound->config().stream);
+    bound->launch();
   }
   const rt::KernelInfo &kernelInfo() const { return info; }
   /// The launch shape bind() chose.
-  const rt::LaunchConfig &launchConfig() const { return config; }
+  const rt::LaunchConfig &launchConfig() const { return bound->config(); }
 
 private:
-  rt::Module module;
-  std::vector<rt::KernelInfo> infos;
+  /// The grid for an M x N x K product (and, for stream-K, the part of C
+  /// to zero before each launch).
+  rt::Dim3 grid(int64_t m, int64_t n, int64_t k, CUdeviceptr c) {
+    unsigned tilesN = static_cast<unsigned>((n + tileN - 1) / tileN);
+    unsigned tilesM = static_cast<unsigned>((m + tileM - 1) / tileM);
+    if (streamK) {
+      // One CTA per SM (no more than there are iterations); the stream-K
+      // tiles add into C, whose rows from the group of 8 tile-rows holding
+      // the first of them are zeroed before each launch.
+      int64_t tiles = int64_t(tilesM) * tilesN;
+      int64_t ctas = std::max<int64_t>(
+          1, std::min<int64_t>(persistentCtas,
+                               tiles * detail::ceilDiv(k, 64)));
+      int64_t skTiles = streamKTiles(tiles, ctas);
+      uint64_t firstRow = (tiles - skTiles) / (int64_t(tilesN) * 8) * 8 * tileM;
+      zeroFrom = c + firstRow * uint64_t(n) * 4;
+      zeroWords = skTiles ? (uint64_t(m) - firstRow) * uint64_t(n) : 0;
+      return {unsigned(ctas), 1, 1};
+    }
+    if (!persistentCtas)
+      return mAlongX ? rt::Dim3{tilesM, tilesN, 1} : rt::Dim3{tilesN, tilesM, 1};
+    // Persistent: a cluster of CTAs (1 without clusters) takes cluster.x
+    // vertically adjacent tiles at a time; launch no more clusters than
+    // setPersistent found room for, nor than there is work for.
+    unsigned perCluster = info.cluster.x;
+    unsigned work = (tilesM + perCluster - 1) / perCluster * tilesN;
+    return {std::min(work, persistentCtas / perCluster) * perCluster, 1, 1};
+  }
+
+  /// A tile size from the family's configuration, else `given`.
+  unsigned configured(const char *param, unsigned given) const {
+    for (const auto &[name, value] : info.config)
+      if (name == param)
+        return unsigned(value);
+    if (!given)
+      throw rt::Error("kernel '" + info.name + "' has no " + param +
+                      " in its configuration: give its tile size");
+    return given;
+  }
+
+  std::shared_ptr<rt::Module> owned; // a cubin file's module
+  const rt::Module *module;
   rt::KernelInfo info;
-  rt::Kernel kernel;
-  rt::ArgPack args;
-  std::vector<rt::DeviceBuffer> tensorMaps;
-  rt::LaunchConfig config;
+  GemmBinder binder;
+  std::optional<rt::BoundLaunch> bound;
   unsigned tileM, tileN;
   bool aKM, bKN;
   bool mAlongX = false;
@@ -135,13 +179,25 @@ private:
   size_t zeroWords = 0;
 };
 
-/// A persistent tileM x tileN kernel `name` built beside the program.
+/// A persistent tileM x tileN kernel `name` of a cubin built beside the
+/// program.
 inline TileGemm persistentGemm(const rt::Device &device, const char *cubin,
                                const char *kinfo, const char *name,
                                unsigned tileM, unsigned tileN = 256) {
   TileGemm gemm(kernelFile(cubin), kernelFile(kinfo), name, tileM, tileN);
   gemm.setPersistent(device);
   return gemm;
+}
+
+/// A binder for a generated launcher's GEMM function `launch(grid, A, B, C,
+/// stream)` (A and B of element type AB, C of element type CT, rank 2).
+template <typename AB, typename CT, typename Launch>
+GemmBinder typedGemm(Launch launch) {
+  return [launch](rt::Dim3 grid, const rt::MemRefArg &a,
+                  const rt::MemRefArg &b, const rt::MemRefArg &c) {
+    return launch(grid, rt::MemRef<AB, 2>::of(a), rt::MemRef<AB, 2>::of(b),
+                  rt::MemRef<CT, 2>::of(c), CUstream{});
+  };
 }
 
 } // namespace tile::examples

@@ -1,8 +1,10 @@
 //===- HopperKernels.h - gemm/'s kernels as TileGemms -----------*- C++ -*-===//
 //
-// The kernels this folder builds, by the file names tile_target_use_kernel
-// defines: GEMM_KERNEL_{CUBIN,KINFO} and its siblings (see CMakeLists.txt).
-// Only a program that uses all of those kernels may include this.
+// The kernels this folder builds, through the launchers generated with them
+// (tile_add_kernel(... LAUNCHER), see CMakeLists.txt): the families'
+// configurations are picked from the generated tables by their values,
+// and every kernel is bound by its typed function. Only a program that
+// links all of those launchers may include this.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,80 +14,114 @@
 #include "GemmChoice.h"
 #include "GemmHost.h"
 
+#include "gemm-cluster_launcher.h"
+#include "gemm-mma-sm80_launcher.h"
+#include "gemm-mma-sm90_launcher.h"
+#include "gemm-streamk_launcher.h"
+#include "gemm-tiles_launcher.h"
+#include "gemm_launcher.h"
+
 #include <map>
 #include <memory>
 
 namespace tile::examples {
 
 namespace detail {
-/// The cubin of gemm.mlir, one of its 128 x N siblings, or a variant.
-inline TileGemm hopperKernel(const std::string &variant, int tileN) {
-  if (variant.empty() && (tileN == 128 || tileN == 64))
-    return TileGemm(kernelFile(GEMM_NARROW_KERNEL_CUBIN),
-                    kernelFile(GEMM_NARROW_KERNEL_KINFO),
-                    "gemm_bf16_128x" + std::to_string(tileN), 128, tileN);
-  if (variant.empty() && tileN == 192)
-    return TileGemm(kernelFile(GEMM_192_KERNEL_CUBIN),
-                    kernelFile(GEMM_192_KERNEL_KINFO), "gemm_bf16_128x192", 128,
-                    192);
-  if (variant.empty())
-    return TileGemm(kernelFile(GEMM_KERNEL_CUBIN),
-                    kernelFile(GEMM_KERNEL_KINFO), "gemm_bf16", 128, 256);
-  // A variant of gemm.mlir or of the 128 x tileN kernels, by kernel name.
-  std::string name =
-      tileN == 256 ? "gemm_bf16" : "gemm_bf16_128x" + std::to_string(tileN);
-  return TileGemm(kernelFile(variant + ".cubin"),
-                  kernelFile(variant + ".kinfo"), name, 128, tileN);
+/// The index of the first configuration `pick` accepts in a generated
+/// launcher's table.
+template <typename Config, std::size_t N, typename Pick>
+std::size_t findConfig(const Config (&configs)[N], Pick pick) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (pick(configs[i]))
+      return i;
+  throw rt::Error("no configuration of the family matches");
+}
+
+/// Configuration `i` of gemm.mlir's family (persistent), bound by its
+/// generated launcher.
+inline TileGemm persistentConfig(const rt::Device &device, std::size_t i) {
+  TileGemm gemm(gemm_kernels::module(), gemm_kernels::gemm_bf16_configs[i].kernel,
+                typedGemm<rt::bf16, float>([i](rt::Dim3 grid, auto a, auto b,
+                                               auto c, CUstream stream) {
+                  return gemm_kernels::gemm_bf16(i, grid, a, b, c, stream);
+                }));
+  gemm.setPersistent(device);
+  return gemm;
+}
+
+/// The configuration of gemm.mlir's family with this tile and schedule.
+inline TileGemm persistentGemm(const rt::Device &device, int64_t bm, int64_t bn,
+                               bool pingpong, bool tmaStore = false) {
+  return persistentConfig(
+      device, findConfig(gemm_kernels::gemm_bf16_configs, [&](const auto &c) {
+        return c.BM == bm && c.BN == bn && c.PINGPONG == pingpong &&
+               c.TMASTORE == tmaStore;
+      }));
 }
 } // namespace detail
 
-/// gemm.mlir (sm_90a: TMA + wgmma, persistent), or `variant`.cubin/.kinfo
-/// beside the program (other configurations of it compiled with
-/// tile-translate; persistent when the name starts with "p-"). `tileN` 64, 128
-/// or 192 picks a kernel of gemm-128x128.mlir or gemm-128x192.mlir instead.
+/// gemm.mlir's family at 128 x 256 (sm_90a: TMA + wgmma, persistent), or
+/// `variant`.cubin/.kinfo beside the program (a configuration compiled by
+/// hand with tile-translate --tile-values: @gemm_bf16 of gemm.mlir, or
+/// @gemm_bf16_tile of gemm-tiles.mlir when `tileN` is not 256; persistent
+/// when the name starts with "p-"). `tileN` 64, 128 or 192 alone picks a
+/// configuration of gemm-tiles.mlir (one CTA per tile) instead.
 inline TileGemm hopperGemm(const rt::Device &device,
                            const std::string &variant = "", int tileN = 256) {
-  TileGemm gemm = detail::hopperKernel(variant, tileN);
-  if ((variant.empty() && tileN == 256) || variant.rfind("p-", 0) == 0)
+  if (variant.empty() && tileN == 256)
+    return detail::persistentGemm(device, 128, 256, false);
+  if (variant.empty()) {
+    std::size_t i = detail::findConfig(
+        gemm_tile_kernels::gemm_bf16_tile_configs,
+        [&](const auto &c) { return c.BN == tileN; });
+    return TileGemm(gemm_tile_kernels::module(),
+                    gemm_tile_kernels::gemm_bf16_tile_configs[i].kernel,
+                    typedGemm<rt::bf16, float>([i](rt::Dim3 grid, auto a,
+                                                   auto b, auto c,
+                                                   CUstream stream) {
+                      return gemm_tile_kernels::gemm_bf16_tile(i, grid, a, b, c,
+                                                               stream);
+                    }));
+  }
+  TileGemm gemm(kernelFile(variant + ".cubin"), kernelFile(variant + ".kinfo"),
+                tileN == 256 ? "gemm_bf16" : "gemm_bf16_tile", 128,
+                unsigned(tileN));
+  if (variant.rfind("p-", 0) == 0)
     gemm.setPersistent(device);
   return gemm;
 }
 
-/// gemm-tma-store.mlir: gemm.mlir with the epilogue stored by TMA from
+/// gemm.mlir's TMASTORE configuration: the epilogue stored by TMA from
 /// shared memory (persistent; N must be a multiple of 4).
 inline TileGemm hopperTmaStore(const rt::Device &device) {
-  return persistentGemm(device, GEMM_TMA_STORE_KERNEL_CUBIN,
-                        GEMM_TMA_STORE_KERNEL_KINFO, "gemm_bf16_tma_store",
-                        128);
+  return detail::persistentGemm(device, 128, 256, false, /*tmaStore=*/true);
 }
 
 /// gemm-cluster.mlir: gemm.mlir in clusters of two CTAs that share B by
 /// TMA multicast (persistent: as many clusters as the device runs at once).
 inline TileGemm hopperCluster(const rt::Device &device) {
-  return persistentGemm(device, GEMM_CLUSTER_KERNEL_CUBIN,
-                        GEMM_CLUSTER_KERNEL_KINFO, "gemm_bf16_cluster", 128);
+  TileGemm gemm(gemm_cluster_kernels::module(), "gemm_bf16_cluster",
+                typedGemm<rt::bf16, float>(gemm_cluster_kernels::gemm_bf16_cluster),
+                128, 256);
+  gemm.setPersistent(device);
+  return gemm;
 }
 
-/// gemm-pingpong.mlir: 64 x 256 tiles, two consumer teams taking turns
-/// (one's epilogue under the other's main loop); persistent.
+/// gemm.mlir's ping-pong configuration at 64 x 256: two consumer teams
+/// taking turns (one's epilogue under the other's main loop); persistent.
 inline TileGemm hopperPingpong(const rt::Device &device) {
-  return persistentGemm(device, GEMM_PINGPONG_KERNEL_CUBIN,
-                        GEMM_PINGPONG_KERNEL_KINFO, "gemm_bf16_pingpong", 64);
+  return detail::persistentGemm(device, 64, 256, true);
 }
 
-/// gemm-256x128.mlir: 256 x 128 tiles, two warpgroups of 128 x 128 (two
-/// m64 wgmmas per K step each); persistent.
+/// gemm.mlir at 256 x 128 tiles: two warpgroups of 128 x 128 (two m64
+/// wgmmas per K step each); persistent.
 inline TileGemm hopper256x128(const rt::Device &device) {
-  return persistentGemm(device, GEMM_256X128_KERNEL_CUBIN,
-                        GEMM_256X128_KERNEL_KINFO, "gemm_bf16_256x128", 256,
-                        128);
+  return detail::persistentGemm(device, 256, 128, false);
 }
 
-/// gemm-pingpong-128.mlir: 128 x 128 ping-pong team tiles; persistent.
+/// gemm.mlir's ping-pong configuration at 128 x 128 team tiles; persistent.
 inline TileGemm hopperPingpong128(const rt::Device &device) {
-  return persistentGemm(device, GEMM_PINGPONG_128_KERNEL_CUBIN,
-                        GEMM_PINGPONG_128_KERNEL_KINFO,
-                        "gemm_bf16_pingpong_128", 128, 128);
+  return detail::persistentGemm(device, 128, 128, true);
 }
 
 /// gemm-streamk.mlir: whole waves of 128 x 256 (or, with `tileN` 128,
@@ -93,10 +129,16 @@ inline TileGemm hopperPingpong128(const rt::Device &device) {
 /// between one CTA per SM (partial tiles added into C by TMA reductions,
 /// so C's rows must be a multiple of 16 bytes: N % 4 == 0).
 inline TileGemm hopperStreamK(const rt::Device &device, unsigned tileN = 256) {
-  TileGemm gemm(kernelFile(GEMM_STREAMK_KERNEL_CUBIN),
-                kernelFile(GEMM_STREAMK_KERNEL_KINFO),
-                tileN == 128 ? "gemm_bf16_streamk_128x128" : "gemm_bf16_streamk",
-                128, tileN);
+  TileGemm gemm =
+      tileN == 128
+          ? TileGemm(gemm_streamk_kernels::module(), "gemm_bf16_streamk_128x128",
+                     typedGemm<rt::bf16, float>(
+                         gemm_streamk_kernels::gemm_bf16_streamk_128x128),
+                     128, 128)
+          : TileGemm(gemm_streamk_kernels::module(), "gemm_bf16_streamk",
+                     typedGemm<rt::bf16, float>(
+                         gemm_streamk_kernels::gemm_bf16_streamk),
+                     128, 256);
   gemm.setStreamK(device);
   return gemm;
 }
@@ -157,10 +199,14 @@ private:
 /// the driver compiles for the GPU at hand: the path for chips without
 /// wgmma, run on Hopper.
 inline TileGemm mmaSyncGemm(bool sm80 = false) {
-  return TileGemm(
-      kernelFile(sm80 ? GEMM_MMA80_KERNEL_CUBIN : GEMM_MMA_KERNEL_CUBIN),
-      kernelFile(sm80 ? GEMM_MMA80_KERNEL_KINFO : GEMM_MMA_KERNEL_KINFO),
-      "gemm_bf16_mma", 128, 128);
+  if (sm80)
+    return TileGemm(gemm_mma_sm80_kernels::module(), "gemm_bf16_mma",
+                    typedGemm<rt::bf16, float>(
+                        gemm_mma_sm80_kernels::gemm_bf16_mma),
+                    128, 128);
+  return TileGemm(gemm_mma_sm90_kernels::module(), "gemm_bf16_mma",
+                  typedGemm<rt::bf16, float>(gemm_mma_sm90_kernels::gemm_bf16_mma),
+                  128, 128);
 }
 
 } // namespace tile::examples

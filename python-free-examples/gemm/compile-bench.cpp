@@ -1,7 +1,12 @@
 // compile-bench: how long tile takes to compile gemm.mlir, stage by stage,
 // against ptxas alone on the same PTX, all measured in the same run.
 //
-//   compile-bench [runs] [file.mlir] [chip]
+//   compile-bench [runs] [file.mlir] [chip] [values]
+//
+// `values` (tile-translate's --tile-values) picks one configuration of a
+// kernel family: by default gemm.mlir's defaults (128 x 256 tiles), so
+// that what is timed is specialising and compiling one kernel; "-" compiles
+// every configuration of the file.
 //
 // Each run: `tile-translate --tile-to-cubin --tile-timing` (its stage times
 // and the wall time of the whole command), then ptxas alone on the PTX that
@@ -82,6 +87,10 @@ int main(int argc, char **argv) {
   int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 7;
   std::string source = argc > 2 ? argv[2] : TILE_GEMM_MLIR;
   std::string chip = argc > 3 ? argv[3] : "sm_90a";
+  std::string values = argc > 4 ? argv[4] : argc > 2 ? "-" : "TMASTORE=0";
+  std::vector<std::string> specialize;
+  if (values != "-")
+    specialize.push_back("--tile-values=" + values);
   std::string translate = TILE_TRANSLATE_PATH, ptxas = TILE_PTXAS_PATH;
   char dir[] = "/tmp/tile-compile-bench-XXXXXX";
   if (!mkdtemp(dir)) {
@@ -89,14 +98,20 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::string tmp = dir, log = tmp + "/log", ptx = tmp + "/kernel.ptx";
-  run({translate, "--tile-to-ptx", "--chip=" + chip, source, "-o", ptx}, log);
+  std::vector<std::string> toPtx{translate, "--tile-to-ptx", "--chip=" + chip,
+                                 source, "-o", ptx};
+  toPtx.insert(toPtx.end(), specialize.begin(), specialize.end());
+  run(toPtx, log);
 
   std::map<std::string, std::vector<double>> stages;
   std::vector<double> whole, alone, start;
   for (int i = 0; i < runs; ++i) {
-    whole.push_back(run({translate, "--tile-to-cubin", "--chip=" + chip,
-                         "--tile-timing", source, "-o", tmp + "/a.cubin"},
-                        log));
+    std::vector<std::string> toCubin{translate,       "--tile-to-cubin",
+                                     "--chip=" + chip, "--tile-timing",
+                                     source,          "-o",
+                                     tmp + "/a.cubin"};
+    toCubin.insert(toCubin.end(), specialize.begin(), specialize.end());
+    whole.push_back(run(toCubin, log));
     for (auto &[name, ms] : stageTimes(log))
       stages[name].push_back(ms);
     alone.push_back(

@@ -2,14 +2,17 @@
 //
 // attention.mlir's kernels on GPT-2's layout: qkv is B*S rows of
 // [q | k | v] (H heads of hd columns each), out is B*S rows of H*hd
-// columns. bindAttention binds one problem.
+// columns. bindAttention binds one problem through the generated launcher.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_EXAMPLES_GPT_ATTENTION_H
 #define TILE_EXAMPLES_GPT_ATTENTION_H
 
-#include "BoundKernel.h"
+#include "../common/ExampleUtil.h"
+#include "attention_launcher.h"
+
+#include "tile/Runtime/Launcher.h"
 
 #include <cmath>
 #include <string>
@@ -30,35 +33,33 @@ struct AttentionShape {
   }
 };
 
-/// attention.mlir's kernels, loaded.
-inline KernelModule loadAttention() {
-  return KernelModule(GPT_ATTENTION_KERNEL_CUBIN, GPT_ATTENTION_KERNEL_KINFO);
-}
-
-/// The attention of one problem, bound to the kernel for its head dim.
-inline BoundKernel bindAttention(const KernelModule &module,
-                                 const AttentionShape &shape, CUdeviceptr qkv,
-                                 CUdeviceptr out) {
-  if (shape.headDim != 64 && shape.headDim != 128)
-    throw rt::Error("attention: head dim " + std::to_string(shape.headDim) +
-                    " has no kernel (64 and 128 do)");
+/// The attention of one problem, bound by attention.mlir's generated
+/// launcher to the family's configuration for its head dim.
+inline rt::BoundLaunch bindAttention(const AttentionShape &shape,
+                                     CUdeviceptr qkv, CUdeviceptr out) {
   if (shape.seq < 1 || shape.seq % kAttentionTile != 0)
     throw rt::Error("attention: the sequence length must be a positive "
                     "multiple of 128, not " +
                     std::to_string(shape.seq));
   int64_t rows = shape.batch * shape.seq;
   int64_t width = shape.heads * shape.headDim;
-  BoundKernel kernel(module, "attention_hd" + std::to_string(shape.headDim));
-  kernel.memref(qkv, {rows, 3 * width})
-      .memref(out, {rows, width})
-      .scalar<int64_t>(shape.seq)
-      .scalar<int64_t>(shape.heads)
+  auto byHeadDim = [&](const gpt_attention::attention_config *configs,
+                       std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i)
+      if (configs[i].HD == shape.headDim)
+        return i;
+    throw rt::Error("attention: head dim " + std::to_string(shape.headDim) +
+                    " has no kernel (64 and 128 do)");
+  };
+  return gpt_attention::attention_choose(
+      byHeadDim,
+      {unsigned(shape.seq / kAttentionTile), unsigned(shape.batch * shape.heads),
+       1},
+      rt::MemRef<rt::bf16, 2>::rowMajor(qkv, {rows, 3 * width}),
+      rt::MemRef<rt::bf16, 2>::rowMajor(out, {rows, width}), shape.seq,
+      shape.heads,
       // Softmax in base 2: exp(x / sqrt(hd)) = 2^(x log2(e) / sqrt(hd)).
-      .scalar<float>(float(M_LOG2E / std::sqrt(double(shape.headDim))))
-      .scalar<uint8_t>(shape.causal ? 1 : 0)
-      .grid({unsigned(shape.seq / kAttentionTile),
-             unsigned(shape.batch * shape.heads), 1});
-  return kernel;
+      float(M_LOG2E / std::sqrt(double(shape.headDim))), shape.causal);
 }
 
 } // namespace tile::examples::gpt

@@ -27,6 +27,8 @@
 #include "Attention.h"
 #include "GptKernels.h"
 #include "GptReference.h"
+#include "embedding_launcher.h"
+#include "linear_launcher.h"
 
 #include <algorithm>
 #include <deque>
@@ -86,9 +88,8 @@ struct Gpt2Weights {
 /// The compiled kernels, loaded once.
 struct Gpt2Modules {
   GptModules rows; // layernorm (and residual+layernorm), softmax, gelu, residual
-  KernelModule linear{GPT_LINEAR_KERNEL_CUBIN, GPT_LINEAR_KERNEL_KINFO};
-  KernelModule embedding{GPT_EMBEDDING_KERNEL_CUBIN, GPT_EMBEDDING_KERNEL_KINFO};
-  KernelModule attention = loadAttention();
+  // The linear layers, the embedding and the attention come through their
+  // generated launchers (gpt_linear, gpt_embedding, gpt_attention).
 };
 
 /// Every launch of a forward pass of `batch` sequences of `seq` tokens.
@@ -128,14 +129,14 @@ public:
                       std::to_string(seq));
     noBias.fillBytes(0);
     int64_t d = config.dModel;
-    BoundKernel &embed = bound(modules.embedding, "embedding");
-    embed.memref(tokenIds.ptr(), {tokens})
-        .memref(weights.wte.ptr(), {config.vocab, d})
-        .memref(weights.wpe.ptr(), {config.maxSeq, d})
-        .memref(x.ptr(), {tokens, d})
-        .scalar<int64_t>(paddedSeq)
-        .grid({unsigned(tokens), 1, 1});
-    add("embedding", kEmbedding, embed);
+    using Matrix = rt::MemRef<rt::bf16, 2>;
+    add("embedding", kEmbedding,
+        gpt_embedding::embedding(
+            {unsigned(tokens), 1, 1},
+            rt::MemRef<int32_t, 1>::rowMajor(tokenIds.ptr(), {tokens}),
+            Matrix::rowMajor(weights.wte.ptr(), {config.vocab, d}),
+            Matrix::rowMajor(weights.wpe.ptr(), {config.maxSeq, d}),
+            Matrix::rowMajor(x.ptr(), {tokens, d}), paddedSeq));
     for (int l = 0; l < int(config.layers); ++l) {
       const Gpt2Layer &w = weights.layers[size_t(l)];
       // Layer 0 starts from the embedding; the others first add the
@@ -146,11 +147,10 @@ public:
         residualLayernorm(modules, l, w.ln1w, w.ln1b);
       linear(modules, l, "linear qkv", h, d, w.wqkv, w.bqkv.ptr(), 3 * d,
              false, qkv);
-      BoundKernel &attention = bound(bindAttention(
-          modules.attention,
-          {batch, config.heads, paddedSeq, config.headDim(), /*causal=*/true},
-          qkv.ptr(), att.ptr()));
-      add("attention", l, attention);
+      add("attention", l,
+          bindAttention({batch, config.heads, paddedSeq, config.headDim(),
+                         /*causal=*/true},
+                        qkv.ptr(), att.ptr()));
       linear(modules, l, "linear out", att, d, w.wo, w.bo.ptr(), d, false,
              proj);
       residualLayernorm(modules, l, w.ln2w, w.ln2b);
@@ -203,14 +203,9 @@ public:
 private:
   size_t bytes(int64_t width) const { return size_t(tokens * width) * 2; }
 
-  BoundKernel &bound(const KernelModule &module, const std::string &name) {
-    return boundKernels.emplace_back(module, name);
-  }
-  BoundKernel &bound(BoundKernel kernel) {
-    return boundKernels.emplace_back(std::move(kernel));
-  }
-  void add(const std::string &name, int layer, BoundKernel &kernel) {
-    steps.push_back({name, layer, [&kernel] { kernel.launch(); }});
+  void add(const std::string &name, int layer, rt::BoundLaunch kernel) {
+    rt::BoundLaunch &kept = boundKernels.emplace_back(std::move(kernel));
+    steps.push_back({name, layer, [&kept] { kept.launch(); }});
   }
 
   // h = layernorm(x).
@@ -242,20 +237,25 @@ private:
               rt::DeviceBuffer &in, int64_t k, const Param &w,
               CUdeviceptr bias, int64_t n, bool gelu, rt::DeviceBuffer &out) {
     int64_t tiles = ((tokens + 127) / 128) * ((n + 127) / 128);
-    BoundKernel &kernel =
-        bound(modules.linear, n % 8 == 0 ? "linear_tma" : "linear");
-    kernel.memref(in.ptr(), {tokens, k})
-        .memref(w.ptr(), {n, k})
-        .memref(bias ? bias : noBias.ptr(), {n})
-        .memref(out.ptr(), {tokens, n})
-        .scalar<uint8_t>(bias != 0)
-        .scalar<uint8_t>(gelu)
-        .grid({unsigned(std::min<int64_t>(tiles, smCount)), 1, 1});
-    add(name, layer, kernel);
+    auto tmaStoreIf = [&](const gpt_linear::linear_config *configs,
+                          std::size_t count) {
+      for (std::size_t i = 0; i < count; ++i)
+        if (configs[i].TMASTORE == (n % 8 == 0))
+          return i;
+      throw rt::Error("linear: no configuration for N = " + std::to_string(n));
+    };
+    using Matrix = rt::MemRef<rt::bf16, 2>;
+    add(name, layer,
+        gpt_linear::linear_choose(
+            tmaStoreIf, {unsigned(std::min<int64_t>(tiles, smCount)), 1, 1},
+            Matrix::rowMajor(in.ptr(), {tokens, k}),
+            Matrix::rowMajor(w.ptr(), {n, k}),
+            rt::MemRef<rt::bf16, 1>::rowMajor(bias ? bias : noBias.ptr(), {n}),
+            Matrix::rowMajor(out.ptr(), {tokens, n}), bias != 0, gelu));
   }
 
   int smCount;
-  std::deque<BoundKernel> boundKernels;
+  std::deque<rt::BoundLaunch> boundKernels;
   std::deque<GptKernel> rowKernels;
 };
 

@@ -10,7 +10,13 @@
 #ifndef TILE_EXAMPLES_GPT_GPTKERNELS_H
 #define TILE_EXAMPLES_GPT_GPTKERNELS_H
 
-#include "BoundKernel.h"
+#include "../common/ExampleUtil.h"
+#include "gelu_launcher.h"
+#include "layernorm_launcher.h"
+#include "residual_launcher.h"
+#include "softmax_launcher.h"
+
+#include "tile/Runtime/Launcher.h"
 #include "GptOps.h"
 
 #include <algorithm>
@@ -44,11 +50,11 @@ inline constexpr int64_t kAnyLength = INT64_MAX;
 // N = 4096); the check tests each on the N it is chosen for.
 inline constexpr KernelSpec kKernels[] = {
     // name              op             threads perCta maxN
-    {"layernorm_1024", Op::LayerNorm, 128, 4, 1024},
-    {"layernorm_4096", Op::LayerNorm, 512, 2, 4096},
+    {"layernorm__ROWS4_COLS1024_THREADS128", Op::LayerNorm, 128, 4, 1024},
+    {"layernorm__ROWS2_COLS4096_THREADS512", Op::LayerNorm, 512, 2, 4096},
     {"layernorm_rows", Op::LayerNorm, 512, 1, kAnyLength},
-    {"softmax_1024", Op::Softmax, 128, 4, 1024},
-    {"softmax_4096", Op::Softmax, 512, 2, 4096},
+    {"softmax__ROWS4_COLS1024_THREADS128", Op::Softmax, 128, 4, 1024},
+    {"softmax__ROWS2_COLS4096_THREADS512", Op::Softmax, 512, 2, 4096},
     {"softmax_rows", Op::Softmax, 512, 1, kAnyLength},
     {"gelu", Op::Gelu, 128, 2048, 0},
     {"residual_add", Op::Residual, 128, 2048, 0},
@@ -97,21 +103,24 @@ inline GptFile fileOf(Op op) {
   throw rt::Error("unknown op");
 }
 
-/// The .mlir files, each loaded once (paths from CMake, tile_add_kernel).
+/// The .mlir files' embedded modules (their generated launchers, built by
+/// tile_add_kernel(... LAUNCHER)), each loaded at first use.
 class GptModules {
 public:
-  GptModules() {
-    modules.emplace_back(GPT_LAYERNORM_KERNEL_CUBIN, GPT_LAYERNORM_KERNEL_KINFO);
-    modules.emplace_back(GPT_SOFTMAX_KERNEL_CUBIN, GPT_SOFTMAX_KERNEL_KINFO);
-    modules.emplace_back(GPT_GELU_KERNEL_CUBIN, GPT_GELU_KERNEL_KINFO);
-    modules.emplace_back(GPT_RESIDUAL_KERNEL_CUBIN, GPT_RESIDUAL_KERNEL_KINFO);
+  rt::EmbeddedModule &of(Op op) const {
+    switch (fileOf(op)) {
+    case GptFile::LayerNorm:
+      return gpt_layernorm::module();
+    case GptFile::Softmax:
+      return gpt_softmax::module();
+    case GptFile::Gelu:
+      return gpt_gelu::module();
+    case GptFile::Residual:
+    case GptFile::Count:
+      break;
+    }
+    return gpt_residual::module();
   }
-  const KernelModule &of(Op op) const {
-    return modules[static_cast<size_t>(fileOf(op))];
-  }
-
-private:
-  std::vector<KernelModule> modules;
 };
 
 /// One kernel of the table, its arguments bound by bindRows or bindFlat
@@ -134,15 +143,17 @@ public:
       throw rt::Error(std::string(spec.name) + " takes rows of at most " +
                       std::to_string(spec.maxN) + " elements, not " +
                       std::to_string(n));
-    BoundKernel &kernel = rebind();
-    kernel.memref(x, {m, n});
+    rt::BoundLaunch &kernel = rebind();
+    using Matrix = rt::MemRef<rt::bf16, 2>;
+    using Vector = rt::MemRef<rt::bf16, 1>;
+    kernel.arg(Matrix::rowMajor(x, {m, n}));
     if (spec.op == Op::ResidualLayerNorm)
-      kernel.memref(res, {m, n});
+      kernel.arg(Matrix::rowMajor(res, {m, n}));
     if (isLayerNorm(spec.op))
-      kernel.memref(w, {n}).memref(b, {n});
-    kernel.memref(y, {m, n});
+      kernel.arg(Vector::rowMajor(w, {n})).arg(Vector::rowMajor(b, {n}));
+    kernel.arg(Matrix::rowMajor(y, {m, n}));
     if (isLayerNorm(spec.op))
-      kernel.scalar<float>(eps);
+      kernel.arg(eps);
     kernel.grid({ceilDiv(m, spec.perCta), 1, 1});
   }
 
@@ -150,9 +161,9 @@ public:
   void bindFlat(const std::vector<CUdeviceptr> &buffers, int64_t n) {
     if (isRowOp(spec.op))
       throw rt::Error(std::string(spec.name) + " is a row kernel");
-    BoundKernel &kernel = rebind();
+    rt::BoundLaunch &kernel = rebind();
     for (CUdeviceptr buffer : buffers)
-      kernel.memref(buffer, {n});
+      kernel.arg(rt::MemRef<rt::bf16, 1>::rowMajor(buffer, {n}));
     kernel.grid({ceilDiv(n, spec.perCta), 1, 1});
   }
 
@@ -169,19 +180,21 @@ private:
   }
 
   // A fresh binding, checked against the table.
-  BoundKernel &rebind() {
-    bound.emplace(*module, spec.name);
-    if (bound->threads() != spec.threads)
+  rt::BoundLaunch &rebind() {
+    bound.emplace(module->module(), module->info(spec.name));
+    const rt::Dim3 &block = bound->info().block;
+    unsigned threads = block.x * block.y * block.z;
+    if (threads != spec.threads)
       throw rt::Error(std::string("kernel '") + spec.name +
-                      "': its .kinfo says " + std::to_string(bound->threads()) +
+                      "': its description says " + std::to_string(threads) +
                       " threads, the table in GptKernels.h says " +
                       std::to_string(spec.threads));
     return *bound;
   }
 
   KernelSpec spec;
-  const KernelModule *module;
-  std::optional<BoundKernel> bound;
+  rt::EmbeddedModule *module;
+  std::optional<rt::BoundLaunch> bound;
 };
 
 } // namespace tile::examples::gpt

@@ -36,7 +36,7 @@ const char *describe(const AttentionShape &s) {
   return text;
 }
 
-bool checkOne(const KernelModule &module, const AttentionShape &shape) {
+bool checkOne(const AttentionShape &shape) {
   int64_t rows = shape.batch * shape.seq;
   int64_t width = shape.heads * shape.headDim;
   Bf16Data qkv = randomBf16(size_t(rows) * 3 * width, -2, 2);
@@ -45,7 +45,7 @@ bool checkOne(const KernelModule &module, const AttentionShape &shape) {
   size_t elements = size_t(rows) * width;
   rt::DeviceBuffer dout((elements + kGuard) * 2);
   poison(dout);
-  BoundKernel kernel = bindAttention(module, shape, dqkv.ptr(), dout.ptr());
+  rt::BoundLaunch kernel = bindAttention(shape, dqkv.ptr(), dout.ptr());
   kernel.launch();
   rt::synchronize();
   std::vector<uint16_t> out(elements + kGuard);
@@ -88,7 +88,7 @@ bool checkOne(const KernelModule &module, const AttentionShape &shape) {
   return true;
 }
 
-bool check(const KernelModule &module) {
+bool check() {
   const AttentionShape shapes[] = {
       {2, 3, 256, 64, false},  {2, 3, 256, 64, true},
       {1, 2, 640, 64, false},  {1, 2, 640, 64, true},
@@ -97,11 +97,11 @@ bool check(const KernelModule &module) {
   };
   bool ok = true;
   for (const AttentionShape &shape : shapes)
-    ok &= checkOne(module, shape);
+    ok &= checkOne(shape);
   return ok;
 }
 
-void bench(const rt::Device &device, const KernelModule &module) {
+void bench(const rt::Device &device) {
   std::printf("bench on %s: median ms per launch of 20 after a warm-up; "
               "TFLOP/s = 4 B H S^2 hd / time, halved when causal\n",
               device.name().c_str());
@@ -120,7 +120,7 @@ void bench(const rt::Device &device, const KernelModule &module) {
       Bf16Data qkv = randomBf16(size_t(rows) * 3 * width, -2, 2);
       rt::DeviceBuffer dqkv(qkv.bits.size() * 2), dout(size_t(rows) * width * 2);
       dqkv.upload(qkv.bits);
-      BoundKernel kernel = bindAttention(module, shape, dqkv.ptr(), dout.ptr());
+      rt::BoundLaunch kernel = bindAttention(shape, dqkv.ptr(), dout.ptr());
       float ms = timer.timeMs([&] { kernel.launch(); }, 3, 20);
       std::printf("  %-28s %9.4f %9.1f\n", describe(shape), ms,
                   shape.flops() / (double(ms) * 1e9));
@@ -132,10 +132,9 @@ void bench(const rt::Device &device, const KernelModule &module) {
 int main(int argc, char **argv) {
   return gptMain(argc, argv, "attention", /*takesFilter=*/false,
                  [](const rt::Device &device, const RunOptions &options) {
-                   KernelModule module = loadAttention();
-                   bool ok = !options.check || check(module);
+                   bool ok = !options.check || check();
                    if (options.bench)
-                     bench(device, module);
+                     bench(device);
                    return ok;
                  });
 }

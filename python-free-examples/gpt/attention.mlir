@@ -14,186 +14,89 @@
 //
 // and finally writes O / l. With `causal` the keys after a query are masked
 // and the walk stops at the diagonal tile; CTAs take the longest rows
-// first. S must be a multiple of 128 (the host checks it).
+// first. S must be a multiple of 128 (the host checks it). Head dims 64
+// and 128: attention__HD64 and attention__HD128.
 
-tile.kernel @attention_hd64(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
-                            %seq: index, %heads: index, %scale: f32,
-                            %causal: i1) threads(256) {
+tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
+                       %seq: index, %heads: index, %scale: f32,
+                       %causal: i1)
+    params(HD: index = 64 in [64, 128])
+    configs([HD = 64], [HD = 128])
+    threads(256) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
+  %hd = tile.param "HD" : index
   %zero = arith.constant 0.0 : f32
   %neg_inf = arith.constant 0xFF800000 : f32
   %false = arith.constant false
-  // Which queries: the last query tiles first when causal (they walk more keys).
-  %tiles = arith.ceildivui %seq, %c128 : index
-  %bx = gpu.block_id x
-  %last = arith.subi %tiles, %c1 : index
-  %reversed = arith.subi %last, %bx : index
-  %qt = arith.select %causal, %reversed, %bx : index
-  %bh = gpu.block_id y
-  %b = arith.divui %bh, %heads : index
-  %h = arith.remui %bh, %heads : index
-  %first_row = arith.muli %b, %seq : index
-  %q0 = arith.muli %qt, %c128 : index
-  %q_row = arith.addi %first_row, %q0 : index
-  %q_col = arith.muli %h, %c64 : index
-  %width = arith.muli %heads, %c64 : index
-  %k_col = arith.addi %width, %q_col : index
-  %v_col = arith.addi %width, %k_col : index
-  %diagonal = arith.addi %qt, %c1 : index
-  %kv_tiles = arith.select %causal, %diagonal, %tiles : index
-
-  %Qs = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
-  %Ks = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
-  %Vs = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
-  %S = tile.alloc_fragment : !tile.fragment<128x128xf32>
-  %P = tile.alloc_fragment : !tile.fragment<128x128xbf16>
-  %O = tile.alloc_fragment : !tile.fragment<128x64xf32>
-  %m = tile.alloc_fragment : !tile.fragment<128x1xf32>
-  %m_new = tile.alloc_fragment : !tile.fragment<128x1xf32>
-  %alpha = tile.alloc_fragment : !tile.fragment<128x1xf32>
-  %l = tile.alloc_fragment : !tile.fragment<128x1xf32>
-  %l_tile = tile.alloc_fragment : !tile.fragment<128x1xf32>
-
-  // The Q tile's copy arrives on it once.
-  %loaded = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
-  tile.copy %qkv[%q_row, %q_col] to %Qs[] barrier %loaded[%c0]
-      : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>, !tile.barrier<1>
-  tile.fill %O, %zero : !tile.fragment<128x64xf32>, f32
-  tile.fill %m, %neg_inf : !tile.fragment<128x1xf32>, f32
-  tile.fill %l, %zero : !tile.fragment<128x1xf32>, f32
-  tile.mbarrier.wait %loaded[%c0], %false : !tile.barrier<1>
-
-  tile.pipelined_for %j = %c0 to %kv_tiles step %c1 stages(3) warp_specialized {
-    %k0 = arith.muli %j, %c128 : index
-    %kv_row = arith.addi %first_row, %k0 : index
-    tile.copy %qkv[%kv_row, %k_col] to %Ks[]
-        : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
-    tile.copy %qkv[%kv_row, %v_col] to %Vs[]
-        : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
-    tile.gemm %Qs, %Ks, %S {transpose_b, clear_accum}
-        : memref<128x64xbf16, #gpu.address_space<workgroup>>,
-          memref<128x64xbf16, #gpu.address_space<workgroup>>,
-          !tile.fragment<128x128xf32>
-    // Scaled for exp2; keys after the query masked when causal.
-    tile.elementwise ins(%S : !tile.fragment<128x128xf32>) outs(%S : !tile.fragment<128x128xf32>) {
-    ^bb0(%s: f32, %r: index, %c: index):
-      %t = arith.mulf %s, %scale : f32
-      %query = arith.addi %q0, %r : index
-      %key = arith.addi %k0, %c : index
-      %future = arith.cmpi ugt, %key, %query : index
-      %masked = arith.andi %causal, %future : i1
-      %v = arith.select %masked, %neg_inf, %t : f32
-      tile.yield %v : f32
-    }
-    tile.reduce max %S into %m_new dim 1 : !tile.fragment<128x128xf32>, !tile.fragment<128x1xf32>
-    tile.elementwise ins(%m, %m_new : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>)
-                     outs(%m_new, %alpha : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>) {
-    ^bb0(%old: f32, %row_max: f32):
-      %new = arith.maximumf %old, %row_max : f32
-      %d = arith.subf %old, %new : f32
-      %a = math.exp2 %d : f32
-      tile.yield %new, %a : f32, f32
-    }
-    tile.elementwise ins(%S, %m_new : !tile.fragment<128x128xf32>, !tile.fragment<128x1xf32>)
-                     outs(%S : !tile.fragment<128x128xf32>) {
-    ^bb0(%s: f32, %new: f32):
-      %d = arith.subf %s, %new : f32
-      %p = math.exp2 %d : f32
-      tile.yield %p : f32
-    }
-    tile.reduce sum %S into %l_tile dim 1 : !tile.fragment<128x128xf32>, !tile.fragment<128x1xf32>
-    tile.elementwise ins(%S : !tile.fragment<128x128xf32>) outs(%P : !tile.fragment<128x128xbf16>) {
-    ^bb0(%p: f32):
-      %pb = arith.truncf %p : f32 to bf16
-      tile.yield %pb : bf16
-    }
-    tile.elementwise ins(%l, %alpha, %l_tile, %m_new : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>,
-                         !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>)
-                     outs(%l, %m : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>) {
-    ^bb0(%lo: f32, %a: f32, %ls: f32, %new: f32):
-      %scaled = arith.mulf %lo, %a : f32
-      %sum = arith.addf %scaled, %ls : f32
-      tile.yield %sum, %new : f32, f32
-    }
-    tile.elementwise ins(%O, %alpha : !tile.fragment<128x64xf32>, !tile.fragment<128x1xf32>)
-                     outs(%O : !tile.fragment<128x64xf32>) {
-    ^bb0(%o: f32, %a: f32):
-      %scaled = arith.mulf %o, %a : f32
-      tile.yield %scaled : f32
-    }
-    tile.gemm %P, %Vs, %O
-        : !tile.fragment<128x128xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>,
-          !tile.fragment<128x64xf32>
-  }
-
-  %Ob = tile.alloc_fragment : !tile.fragment<128x64xbf16>
-  tile.elementwise ins(%O, %l : !tile.fragment<128x64xf32>, !tile.fragment<128x1xf32>)
-                   outs(%Ob : !tile.fragment<128x64xbf16>) {
-  ^bb0(%o: f32, %sum: f32):
-    %x = arith.divf %o, %sum : f32
-    %y = arith.truncf %x : f32 to bf16
-    tile.yield %y : bf16
-  }
-  tile.copy %Ob[] to %out[%q_row, %q_col] : !tile.fragment<128x64xbf16>, memref<?x?xbf16>
-}
-// Head dim 128.
-tile.kernel @attention_hd128(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
-                            %seq: index, %heads: index, %scale: f32,
-                            %causal: i1) threads(256) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c64 = arith.constant 64 : index
-  %c_hd = arith.constant 128 : index
-  %c128 = arith.constant 128 : index
-  %zero = arith.constant 0.0 : f32
-  %neg_inf = arith.constant 0xFF800000 : f32
-  %false = arith.constant false
-  // Which queries: the last query tiles first when causal (they walk more keys).
-  %tiles = arith.ceildivui %seq, %c128 : index
-  %bx = gpu.block_id x
-  %last = arith.subi %tiles, %c1 : index
-  %reversed = arith.subi %last, %bx : index
-  %qt = arith.select %causal, %reversed, %bx : index
-  %bh = gpu.block_id y
-  %b = arith.divui %bh, %heads : index
-  %h = arith.remui %bh, %heads : index
-  %first_row = arith.muli %b, %seq : index
-  %q0 = arith.muli %qt, %c128 : index
-  %q_row = arith.addi %first_row, %q0 : index
-  %q_col = arith.muli %h, %c_hd : index
-  %width = arith.muli %heads, %c_hd : index
-  %k_col = arith.addi %width, %q_col : index
-  %v_col = arith.addi %width, %k_col : index
-  %diagonal = arith.addi %qt, %c1 : index
-  %kv_tiles = arith.select %causal, %diagonal, %tiles : index
-
   // Q and K in halves of 64 columns: wgmma reads K-major rows of at most
-  // 128 bytes.
+  // 128 bytes, so head dim 128 takes a second half and a second product.
+  %split = arith.cmpi ugt, %hd, %c64 : index
+  // Which queries: the last query tiles first when causal (they walk more keys).
+  %tiles = arith.ceildivui %seq, %c128 : index
+  %bx = gpu.block_id x
+  %last = arith.subi %tiles, %c1 : index
+  %reversed = arith.subi %last, %bx : index
+  %qt = arith.select %causal, %reversed, %bx : index
+  %bh = gpu.block_id y
+  %b = arith.divui %bh, %heads : index
+  %h = arith.remui %bh, %heads : index
+  %first_row = arith.muli %b, %seq : index
+  %q0 = arith.muli %qt, %c128 : index
+  %q_row = arith.addi %first_row, %q0 : index
+  %q_col = arith.muli %h, %hd : index
+  %width = arith.muli %heads, %hd : index
+  %k_col = arith.addi %width, %q_col : index
+  %v_col = arith.addi %width, %k_col : index
+  %diagonal = arith.addi %qt, %c1 : index
+  %kv_tiles = arith.select %causal, %diagonal, %tiles : index
+
+  // The second halves exist only with the split, else they are the first
+  // (unused): tile-specialize drops an unused tile only where a parameter
+  // sizes it. Allocation order is shared-memory order.
   %Qs = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
-  %Qs2 = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %Qs2 = scf.if %split -> memref<128x64xbf16, #gpu.address_space<workgroup>> {
+    %q2 = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+    scf.yield %q2 : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  } else {
+    scf.yield %Qs : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  }
   %Ks = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
-  %Ks2 = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
-  %Vs = tile.alloc_shared : memref<128x128xbf16, #gpu.address_space<workgroup>>
+  %Ks2 = scf.if %split -> memref<128x64xbf16, #gpu.address_space<workgroup>> {
+    %k2 = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+    scf.yield %k2 : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  } else {
+    scf.yield %Ks : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  }
+  %Vs = tile.alloc_shared [%hd] : memref<128x?xbf16, #gpu.address_space<workgroup>>
   %S = tile.alloc_fragment : !tile.fragment<128x128xf32>
   %P = tile.alloc_fragment : !tile.fragment<128x128xbf16>
-  %O = tile.alloc_fragment : !tile.fragment<128x128xf32>
+  %O = tile.alloc_fragment [%hd] : !tile.fragment<128x?xf32>
   %m = tile.alloc_fragment : !tile.fragment<128x1xf32>
   %m_new = tile.alloc_fragment : !tile.fragment<128x1xf32>
   %alpha = tile.alloc_fragment : !tile.fragment<128x1xf32>
   %l = tile.alloc_fragment : !tile.fragment<128x1xf32>
   %l_tile = tile.alloc_fragment : !tile.fragment<128x1xf32>
 
-  // One arrival per copy (each raises the bytes it expects).
-  %loaded = tile.alloc_barrier arrivals(2) : !tile.barrier<1>
+  // One arrival per copy of Q (each raises the bytes it expects); arrivals
+  // is an attribute, so the flag picks one of two barriers.
+  %loaded = scf.if %split -> !tile.barrier<1> {
+    %two = tile.alloc_barrier arrivals(2) : !tile.barrier<1>
+    scf.yield %two : !tile.barrier<1>
+  } else {
+    %one = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
+    scf.yield %one : !tile.barrier<1>
+  }
   %q_col2 = arith.addi %q_col, %c64 : index
   tile.copy %qkv[%q_row, %q_col] to %Qs[] barrier %loaded[%c0]
       : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>, !tile.barrier<1>
-  tile.copy %qkv[%q_row, %q_col2] to %Qs2[] barrier %loaded[%c0]
-      : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>, !tile.barrier<1>
-  tile.fill %O, %zero : !tile.fragment<128x128xf32>, f32
+  scf.if %split {
+    tile.copy %qkv[%q_row, %q_col2] to %Qs2[] barrier %loaded[%c0]
+        : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>, !tile.barrier<1>
+  }
+  tile.fill %O, %zero : !tile.fragment<128x?xf32>, f32
   tile.fill %m, %neg_inf : !tile.fragment<128x1xf32>, f32
   tile.fill %l, %zero : !tile.fragment<128x1xf32>, f32
   tile.mbarrier.wait %loaded[%c0], %false : !tile.barrier<1>
@@ -204,18 +107,22 @@ tile.kernel @attention_hd128(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
     %k_col2 = arith.addi %k_col, %c64 : index
     tile.copy %qkv[%kv_row, %k_col] to %Ks[]
         : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
-    tile.copy %qkv[%kv_row, %k_col2] to %Ks2[]
-        : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
+    scf.if %split {
+      tile.copy %qkv[%kv_row, %k_col2] to %Ks2[]
+          : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
+    }
     tile.copy %qkv[%kv_row, %v_col] to %Vs[]
-        : memref<?x?xbf16>, memref<128x128xbf16, #gpu.address_space<workgroup>>
+        : memref<?x?xbf16>, memref<128x?xbf16, #gpu.address_space<workgroup>>
     tile.gemm %Qs, %Ks, %S {transpose_b, clear_accum}
         : memref<128x64xbf16, #gpu.address_space<workgroup>>,
           memref<128x64xbf16, #gpu.address_space<workgroup>>,
           !tile.fragment<128x128xf32>
-    tile.gemm %Qs2, %Ks2, %S {transpose_b}
-        : memref<128x64xbf16, #gpu.address_space<workgroup>>,
-          memref<128x64xbf16, #gpu.address_space<workgroup>>,
-          !tile.fragment<128x128xf32>
+    scf.if %split {
+      tile.gemm %Qs2, %Ks2, %S {transpose_b}
+          : memref<128x64xbf16, #gpu.address_space<workgroup>>,
+            memref<128x64xbf16, #gpu.address_space<workgroup>>,
+            !tile.fragment<128x128xf32>
+    }
     // Scaled for exp2; keys after the query masked when causal.
     tile.elementwise ins(%S : !tile.fragment<128x128xf32>) outs(%S : !tile.fragment<128x128xf32>) {
     ^bb0(%s: f32, %r: index, %c: index):
@@ -257,24 +164,24 @@ tile.kernel @attention_hd128(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
       %sum = arith.addf %scaled, %ls : f32
       tile.yield %sum, %new : f32, f32
     }
-    tile.elementwise ins(%O, %alpha : !tile.fragment<128x128xf32>, !tile.fragment<128x1xf32>)
-                     outs(%O : !tile.fragment<128x128xf32>) {
+    tile.elementwise ins(%O, %alpha : !tile.fragment<128x?xf32>, !tile.fragment<128x1xf32>)
+                     outs(%O : !tile.fragment<128x?xf32>) {
     ^bb0(%o: f32, %a: f32):
       %scaled = arith.mulf %o, %a : f32
       tile.yield %scaled : f32
     }
     tile.gemm %P, %Vs, %O
-        : !tile.fragment<128x128xbf16>, memref<128x128xbf16, #gpu.address_space<workgroup>>,
-          !tile.fragment<128x128xf32>
+        : !tile.fragment<128x128xbf16>, memref<128x?xbf16, #gpu.address_space<workgroup>>,
+          !tile.fragment<128x?xf32>
   }
 
-  %Ob = tile.alloc_fragment : !tile.fragment<128x128xbf16>
-  tile.elementwise ins(%O, %l : !tile.fragment<128x128xf32>, !tile.fragment<128x1xf32>)
-                   outs(%Ob : !tile.fragment<128x128xbf16>) {
+  %Ob = tile.alloc_fragment [%hd] : !tile.fragment<128x?xbf16>
+  tile.elementwise ins(%O, %l : !tile.fragment<128x?xf32>, !tile.fragment<128x1xf32>)
+                   outs(%Ob : !tile.fragment<128x?xbf16>) {
   ^bb0(%o: f32, %sum: f32):
     %x = arith.divf %o, %sum : f32
     %y = arith.truncf %x : f32 to bf16
     tile.yield %y : bf16
   }
-  tile.copy %Ob[] to %out[%q_row, %q_col] : !tile.fragment<128x128xbf16>, memref<?x?xbf16>
+  tile.copy %Ob[] to %out[%q_row, %q_col] : !tile.fragment<128x?xbf16>, memref<?x?xbf16>
 }

@@ -2,19 +2,27 @@
 // it: y = (x - mean) / sqrt(var + eps) * w + b, mean and (biased) variance
 // in fp32, y rounded to bf16.
 //
-// Each CTA normalises a few consecutive rows held in registers: one copy
-// in, two row reductions (tile.reduce: shuffles within warps, shared memory
-// across them), the weight and bias rows broadcast over the tile
-// (tile.elementwise with 1 x n inputs), one copy out. Columns past n read
-// as 0 and are masked out of the variance with the element's column index;
-// rows past M are never written. Two sizes: n <= 1024 (4 rows per CTA of
-// 128 threads) and n <= 4096 (2 rows per CTA of 512 threads).
+// Each CTA of the @layernorm family normalises ROWS consecutive rows of at
+// most COLS columns held in registers: one copy in, two row reductions
+// (tile.reduce: shuffles within warps, shared memory across them), the
+// weight and bias rows broadcast over the tile (tile.elementwise with
+// 1 x COLS inputs), one copy out. Columns past n read as 0 and are masked
+// out of the variance with the element's column index; rows past M are
+// never written. Two sizes: n <= 1024 (4 rows per CTA of 128 threads,
+// layernorm__ROWS4_COLS1024_THREADS128) and n <= 4096 (2 rows per CTA of
+// 512 threads, layernorm__ROWS2_COLS4096_THREADS512).
 
-tile.kernel @layernorm_1024(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref<?xbf16>,
-                        %y: memref<?x?xbf16>, %eps: f32) threads(128) {
+tile.kernel @layernorm(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref<?xbf16>,
+                       %y: memref<?x?xbf16>, %eps: f32)
+    params(ROWS: index = 4, COLS: index = 1024,
+           THREADS: i32 = 128)
+    configs([ROWS = 4, COLS = 1024, THREADS = 128],
+            [ROWS = 2, COLS = 4096, THREADS = 512])
+    threads(THREADS) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %rows = arith.constant 4 : index
+  %rows = tile.param "ROWS" : index
+  %cols = tile.param "COLS" : index
   %zero = arith.constant 0.0 : f32
   %bx = gpu.block_id x
   %row = arith.muli %bx, %rows : index
@@ -28,27 +36,27 @@ tile.kernel @layernorm_1024(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
   %b_row = memref.expand_shape %b [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
 
   // Columns past n (and rows past the end) read as 0.
-  %xs = tile.alloc_fragment : !tile.fragment<4x1024xbf16>
-  %ws = tile.alloc_fragment : !tile.fragment<1x1024xbf16>
-  %bs = tile.alloc_fragment : !tile.fragment<1x1024xbf16>
-  tile.copy %x[%row, %c0] to %xs[] : memref<?x?xbf16>, !tile.fragment<4x1024xbf16>
-  tile.copy %w_row[%c0, %c0] to %ws[] : memref<1x?xbf16>, !tile.fragment<1x1024xbf16>
-  tile.copy %b_row[%c0, %c0] to %bs[] : memref<1x?xbf16>, !tile.fragment<1x1024xbf16>
+  %xs = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xbf16>
+  %ws = tile.alloc_fragment [%cols] : !tile.fragment<1x?xbf16>
+  %bs = tile.alloc_fragment [%cols] : !tile.fragment<1x?xbf16>
+  tile.copy %x[%row, %c0] to %xs[] : memref<?x?xbf16>, !tile.fragment<?x?xbf16>
+  tile.copy %w_row[%c0, %c0] to %ws[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+  tile.copy %b_row[%c0, %c0] to %bs[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
 
   // mean = sum(x) / n, accumulated in fp32.
-  %sum = tile.alloc_fragment : !tile.fragment<4x1xf32>
-  %mean = tile.alloc_fragment : !tile.fragment<4x1xf32>
-  tile.reduce sum %xs into %sum dim 1 : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1xf32>
-  tile.elementwise ins(%sum : !tile.fragment<4x1xf32>) outs(%mean : !tile.fragment<4x1xf32>) {
+  %sum = tile.alloc_fragment [%rows] : !tile.fragment<?x1xf32>
+  %mean = tile.alloc_fragment [%rows] : !tile.fragment<?x1xf32>
+  tile.reduce sum %xs into %sum dim 1 : !tile.fragment<?x?xbf16>, !tile.fragment<?x1xf32>
+  tile.elementwise ins(%sum : !tile.fragment<?x1xf32>) outs(%mean : !tile.fragment<?x1xf32>) {
   ^bb0(%s: f32):
     %m = arith.mulf %s, %inv_n : f32
     tile.yield %m : f32
   }
 
   // (x - mean)^2, 0 past column n so that the variance ignores padding.
-  %d2 = tile.alloc_fragment : !tile.fragment<4x1024xf32>
-  tile.elementwise ins(%xs, %mean : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1xf32>)
-                   outs(%d2 : !tile.fragment<4x1024xf32>) {
+  %d2 = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xf32>
+  tile.elementwise ins(%xs, %mean : !tile.fragment<?x?xbf16>, !tile.fragment<?x1xf32>)
+                   outs(%d2 : !tile.fragment<?x?xf32>) {
   ^bb0(%v: bf16, %m: f32, %i: index, %j: index):
     %vf = arith.extf %v : bf16 to f32
     %diff = arith.subf %vf, %m : f32
@@ -59,10 +67,10 @@ tile.kernel @layernorm_1024(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
   }
 
   // rstd = 1 / sqrt(sum(d^2) / n + eps).
-  %ssq = tile.alloc_fragment : !tile.fragment<4x1xf32>
-  %rstd = tile.alloc_fragment : !tile.fragment<4x1xf32>
-  tile.reduce sum %d2 into %ssq dim 1 : !tile.fragment<4x1024xf32>, !tile.fragment<4x1xf32>
-  tile.elementwise ins(%ssq : !tile.fragment<4x1xf32>) outs(%rstd : !tile.fragment<4x1xf32>) {
+  %ssq = tile.alloc_fragment [%rows] : !tile.fragment<?x1xf32>
+  %rstd = tile.alloc_fragment [%rows] : !tile.fragment<?x1xf32>
+  tile.reduce sum %d2 into %ssq dim 1 : !tile.fragment<?x?xf32>, !tile.fragment<?x1xf32>
+  tile.elementwise ins(%ssq : !tile.fragment<?x1xf32>) outs(%rstd : !tile.fragment<?x1xf32>) {
   ^bb0(%s: f32):
     %var = arith.mulf %s, %inv_n : f32
     %ve = arith.addf %var, %eps : f32
@@ -72,8 +80,8 @@ tile.kernel @layernorm_1024(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
 
   // y = (x - mean) * rstd * w + b, rounded to bf16 (x is read again from
   // its registers rather than kept in fp32).
-  tile.elementwise ins(%xs, %mean, %rstd, %ws, %bs : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1xf32>, !tile.fragment<4x1xf32>, !tile.fragment<1x1024xbf16>, !tile.fragment<1x1024xbf16>)
-                   outs(%xs : !tile.fragment<4x1024xbf16>) {
+  tile.elementwise ins(%xs, %mean, %rstd, %ws, %bs : !tile.fragment<?x?xbf16>, !tile.fragment<?x1xf32>, !tile.fragment<?x1xf32>, !tile.fragment<1x?xbf16>, !tile.fragment<1x?xbf16>)
+                   outs(%xs : !tile.fragment<?x?xbf16>) {
   ^bb0(%v: bf16, %m: f32, %r: f32, %wv: bf16, %bv: bf16):
     %vf = arith.extf %v : bf16 to f32
     %dv = arith.subf %vf, %m : f32
@@ -84,89 +92,12 @@ tile.kernel @layernorm_1024(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
     %o = arith.truncf %u : f32 to bf16
     tile.yield %o : bf16
   }
-  tile.copy %xs[] to %y[%row, %c0] : !tile.fragment<4x1024xbf16>, memref<?x?xbf16>
-}
-
-tile.kernel @layernorm_4096(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref<?xbf16>,
-                        %y: memref<?x?xbf16>, %eps: f32) threads(512) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %rows = arith.constant 2 : index
-  %zero = arith.constant 0.0 : f32
-  %bx = gpu.block_id x
-  %row = arith.muli %bx, %rows : index
-  %n = memref.dim %x, %c1 : memref<?x?xbf16>
-  %n_i32 = arith.index_cast %n : index to i32
-  %n_f32 = arith.sitofp %n_i32 : i32 to f32
-  %one = arith.constant 1.0 : f32
-  %inv_n = arith.divf %one, %n_f32 : f32
-  // The weight and bias rows, as 1 x n views for the copies.
-  %w_row = memref.expand_shape %w [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
-  %b_row = memref.expand_shape %b [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
-
-  // Columns past n (and rows past the end) read as 0.
-  %xs = tile.alloc_fragment : !tile.fragment<2x4096xbf16>
-  %ws = tile.alloc_fragment : !tile.fragment<1x4096xbf16>
-  %bs = tile.alloc_fragment : !tile.fragment<1x4096xbf16>
-  tile.copy %x[%row, %c0] to %xs[] : memref<?x?xbf16>, !tile.fragment<2x4096xbf16>
-  tile.copy %w_row[%c0, %c0] to %ws[] : memref<1x?xbf16>, !tile.fragment<1x4096xbf16>
-  tile.copy %b_row[%c0, %c0] to %bs[] : memref<1x?xbf16>, !tile.fragment<1x4096xbf16>
-
-  // mean = sum(x) / n, accumulated in fp32.
-  %sum = tile.alloc_fragment : !tile.fragment<2x1xf32>
-  %mean = tile.alloc_fragment : !tile.fragment<2x1xf32>
-  tile.reduce sum %xs into %sum dim 1 : !tile.fragment<2x4096xbf16>, !tile.fragment<2x1xf32>
-  tile.elementwise ins(%sum : !tile.fragment<2x1xf32>) outs(%mean : !tile.fragment<2x1xf32>) {
-  ^bb0(%s: f32):
-    %m = arith.mulf %s, %inv_n : f32
-    tile.yield %m : f32
-  }
-
-  // (x - mean)^2, 0 past column n so that the variance ignores padding.
-  %d2 = tile.alloc_fragment : !tile.fragment<2x4096xf32>
-  tile.elementwise ins(%xs, %mean : !tile.fragment<2x4096xbf16>, !tile.fragment<2x1xf32>)
-                   outs(%d2 : !tile.fragment<2x4096xf32>) {
-  ^bb0(%v: bf16, %m: f32, %i: index, %j: index):
-    %vf = arith.extf %v : bf16 to f32
-    %diff = arith.subf %vf, %m : f32
-    %inside = arith.cmpi ult, %j, %n : index
-    %dm = arith.select %inside, %diff, %zero : f32
-    %sq = arith.mulf %dm, %dm : f32
-    tile.yield %sq : f32
-  }
-
-  // rstd = 1 / sqrt(sum(d^2) / n + eps).
-  %ssq = tile.alloc_fragment : !tile.fragment<2x1xf32>
-  %rstd = tile.alloc_fragment : !tile.fragment<2x1xf32>
-  tile.reduce sum %d2 into %ssq dim 1 : !tile.fragment<2x4096xf32>, !tile.fragment<2x1xf32>
-  tile.elementwise ins(%ssq : !tile.fragment<2x1xf32>) outs(%rstd : !tile.fragment<2x1xf32>) {
-  ^bb0(%s: f32):
-    %var = arith.mulf %s, %inv_n : f32
-    %ve = arith.addf %var, %eps : f32
-    %r = math.rsqrt %ve : f32
-    tile.yield %r : f32
-  }
-
-  // y = (x - mean) * rstd * w + b, rounded to bf16 (x is read again from
-  // its registers rather than kept in fp32).
-  tile.elementwise ins(%xs, %mean, %rstd, %ws, %bs : !tile.fragment<2x4096xbf16>, !tile.fragment<2x1xf32>, !tile.fragment<2x1xf32>, !tile.fragment<1x4096xbf16>, !tile.fragment<1x4096xbf16>)
-                   outs(%xs : !tile.fragment<2x4096xbf16>) {
-  ^bb0(%v: bf16, %m: f32, %r: f32, %wv: bf16, %bv: bf16):
-    %vf = arith.extf %v : bf16 to f32
-    %dv = arith.subf %vf, %m : f32
-    %wf = arith.extf %wv : bf16 to f32
-    %bf = arith.extf %bv : bf16 to f32
-    %t = arith.mulf %dv, %r : f32
-    %u = math.fma %t, %wf, %bf : f32
-    %o = arith.truncf %u : f32 to bf16
-    tile.yield %o : bf16
-  }
-  tile.copy %xs[] to %y[%row, %c0] : !tile.fragment<2x4096xbf16>, memref<?x?xbf16>
+  tile.copy %xs[] to %y[%row, %c0] : !tile.fragment<?x?xbf16>, memref<?x?xbf16>
 }
 
 // The residual add fused into the layernorm that follows it in a GPT
 // block: x = x + res (written back, bf16), then y = layernorm(x) as
-// layernorm_1024 computes it. One launch and one pass over x instead of
+// @layernorm computes it. One launch and one pass over x instead of
 // two; x and res are M x n, n <= 1024.
 tile.kernel @residual_layernorm_1024(%x: memref<?x?xbf16>, %res: memref<?x?xbf16>,
                                  %w: memref<?xbf16>, %b: memref<?xbf16>,

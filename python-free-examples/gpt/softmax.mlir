@@ -1,16 +1,23 @@
 // Row-wise softmax of an M x n bf16 matrix, numerically stable:
 // y = exp(x - max) / sum(exp(x - max)) per row, in fp32, y rounded to bf16.
 //
-// Each CTA holds a few consecutive rows in registers: one max and one sum
-// reduction (tile.reduce), the row results broadcast back
-// (tile.elementwise with n x 1 inputs); columns past n are masked to -inf
-// with the element's column index. Two sizes: n <= 1024 (4 rows per CTA of
-// 128 threads) and n <= 4096 (2 rows per CTA of 512 threads).
+// Each CTA of the @softmax family holds ROWS consecutive rows of at most
+// COLS columns in registers: one max and one sum reduction (tile.reduce),
+// the row results broadcast back (tile.elementwise with n x 1 inputs);
+// columns past n are masked to -inf with the element's column index. Two
+// sizes: n <= 1024 (4 rows per CTA of 128 threads,
+// softmax__ROWS4_COLS1024_THREADS128) and n <= 4096 (2 rows per CTA of 512
+// threads, softmax__ROWS2_COLS4096_THREADS512).
 
-tile.kernel @softmax_1024(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) threads(128) {
+tile.kernel @softmax(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>)
+    params(ROWS: index = 4, COLS: index = 1024, THREADS: i32 = 128)
+    configs([ROWS = 4, COLS = 1024, THREADS = 128],
+            [ROWS = 2, COLS = 4096, THREADS = 512])
+    threads(THREADS) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %rows = arith.constant 4 : index
+  %rows = tile.param "ROWS" : index
+  %cols = tile.param "COLS" : index
   %neg_inf = arith.constant 0xFF800000 : f32
   %log2e = arith.constant 1.44269504 : f32
   %one = arith.constant 1.0 : f32
@@ -18,12 +25,12 @@ tile.kernel @softmax_1024(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) threads(12
   %row = arith.muli %bx, %rows : index
   %n = memref.dim %x, %c1 : memref<?x?xbf16>
 
-  %xs = tile.alloc_fragment : !tile.fragment<4x1024xbf16>
-  tile.copy %x[%row, %c0] to %xs[] : memref<?x?xbf16>, !tile.fragment<4x1024xbf16>
+  %xs = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xbf16>
+  tile.copy %x[%row, %c0] to %xs[] : memref<?x?xbf16>, !tile.fragment<?x?xbf16>
 
   // Scaled by log2(e) so that exp becomes exp2; -inf past column n.
-  %s = tile.alloc_fragment : !tile.fragment<4x1024xf32>
-  tile.elementwise ins(%xs : !tile.fragment<4x1024xbf16>) outs(%s : !tile.fragment<4x1024xf32>) {
+  %s = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xf32>
+  tile.elementwise ins(%xs : !tile.fragment<?x?xbf16>) outs(%s : !tile.fragment<?x?xf32>) {
   ^bb0(%v: bf16, %i: index, %j: index):
     %vf = arith.extf %v : bf16 to f32
     %scaled = arith.mulf %vf, %log2e : f32
@@ -31,86 +38,33 @@ tile.kernel @softmax_1024(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) threads(12
     %masked = arith.select %inside, %scaled, %neg_inf : f32
     tile.yield %masked : f32
   }
-  %max = tile.alloc_fragment : !tile.fragment<4x1xf32>
-  tile.reduce max %s into %max dim 1 : !tile.fragment<4x1024xf32>, !tile.fragment<4x1xf32>
+  %max = tile.alloc_fragment [%rows] : !tile.fragment<?x1xf32>
+  tile.reduce max %s into %max dim 1 : !tile.fragment<?x?xf32>, !tile.fragment<?x1xf32>
 
   // e = 2^(s - max), in place: at most 1, and 0 past column n.
-  tile.elementwise ins(%s, %max : !tile.fragment<4x1024xf32>, !tile.fragment<4x1xf32>) outs(%s : !tile.fragment<4x1024xf32>) {
+  tile.elementwise ins(%s, %max : !tile.fragment<?x?xf32>, !tile.fragment<?x1xf32>) outs(%s : !tile.fragment<?x?xf32>) {
   ^bb0(%v: f32, %m: f32):
     %shifted = arith.subf %v, %m : f32
     %p = math.exp2 %shifted : f32
     tile.yield %p : f32
   }
-  %sum = tile.alloc_fragment : !tile.fragment<4x1xf32>
-  tile.reduce sum %s into %sum dim 1 : !tile.fragment<4x1024xf32>, !tile.fragment<4x1xf32>
+  %sum = tile.alloc_fragment [%rows] : !tile.fragment<?x1xf32>
+  tile.reduce sum %s into %sum dim 1 : !tile.fragment<?x?xf32>, !tile.fragment<?x1xf32>
 
   // One division per row, then y = e * (1 / sum).
-  %inv = tile.alloc_fragment : !tile.fragment<4x1xf32>
-  tile.elementwise ins(%sum : !tile.fragment<4x1xf32>) outs(%inv : !tile.fragment<4x1xf32>) {
+  %inv = tile.alloc_fragment [%rows] : !tile.fragment<?x1xf32>
+  tile.elementwise ins(%sum : !tile.fragment<?x1xf32>) outs(%inv : !tile.fragment<?x1xf32>) {
   ^bb0(%t: f32):
     %i = arith.divf %one, %t : f32
     tile.yield %i : f32
   }
-  tile.elementwise ins(%s, %inv : !tile.fragment<4x1024xf32>, !tile.fragment<4x1xf32>) outs(%xs : !tile.fragment<4x1024xbf16>) {
+  tile.elementwise ins(%s, %inv : !tile.fragment<?x?xf32>, !tile.fragment<?x1xf32>) outs(%xs : !tile.fragment<?x?xbf16>) {
   ^bb0(%p: f32, %t: f32):
     %q = arith.mulf %p, %t : f32
     %o = arith.truncf %q : f32 to bf16
     tile.yield %o : bf16
   }
-  tile.copy %xs[] to %y[%row, %c0] : !tile.fragment<4x1024xbf16>, memref<?x?xbf16>
-}
-
-tile.kernel @softmax_4096(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) threads(512) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %rows = arith.constant 2 : index
-  %neg_inf = arith.constant 0xFF800000 : f32
-  %log2e = arith.constant 1.44269504 : f32
-  %one = arith.constant 1.0 : f32
-  %bx = gpu.block_id x
-  %row = arith.muli %bx, %rows : index
-  %n = memref.dim %x, %c1 : memref<?x?xbf16>
-
-  %xs = tile.alloc_fragment : !tile.fragment<2x4096xbf16>
-  tile.copy %x[%row, %c0] to %xs[] : memref<?x?xbf16>, !tile.fragment<2x4096xbf16>
-
-  // Scaled by log2(e) so that exp becomes exp2; -inf past column n.
-  %s = tile.alloc_fragment : !tile.fragment<2x4096xf32>
-  tile.elementwise ins(%xs : !tile.fragment<2x4096xbf16>) outs(%s : !tile.fragment<2x4096xf32>) {
-  ^bb0(%v: bf16, %i: index, %j: index):
-    %vf = arith.extf %v : bf16 to f32
-    %scaled = arith.mulf %vf, %log2e : f32
-    %inside = arith.cmpi ult, %j, %n : index
-    %masked = arith.select %inside, %scaled, %neg_inf : f32
-    tile.yield %masked : f32
-  }
-  %max = tile.alloc_fragment : !tile.fragment<2x1xf32>
-  tile.reduce max %s into %max dim 1 : !tile.fragment<2x4096xf32>, !tile.fragment<2x1xf32>
-
-  // e = 2^(s - max), in place: at most 1, and 0 past column n.
-  tile.elementwise ins(%s, %max : !tile.fragment<2x4096xf32>, !tile.fragment<2x1xf32>) outs(%s : !tile.fragment<2x4096xf32>) {
-  ^bb0(%v: f32, %m: f32):
-    %shifted = arith.subf %v, %m : f32
-    %p = math.exp2 %shifted : f32
-    tile.yield %p : f32
-  }
-  %sum = tile.alloc_fragment : !tile.fragment<2x1xf32>
-  tile.reduce sum %s into %sum dim 1 : !tile.fragment<2x4096xf32>, !tile.fragment<2x1xf32>
-
-  // One division per row, then y = e * (1 / sum).
-  %inv = tile.alloc_fragment : !tile.fragment<2x1xf32>
-  tile.elementwise ins(%sum : !tile.fragment<2x1xf32>) outs(%inv : !tile.fragment<2x1xf32>) {
-  ^bb0(%t: f32):
-    %i = arith.divf %one, %t : f32
-    tile.yield %i : f32
-  }
-  tile.elementwise ins(%s, %inv : !tile.fragment<2x4096xf32>, !tile.fragment<2x1xf32>) outs(%xs : !tile.fragment<2x4096xbf16>) {
-  ^bb0(%p: f32, %t: f32):
-    %q = arith.mulf %p, %t : f32
-    %o = arith.truncf %q : f32 to bf16
-    tile.yield %o : bf16
-  }
-  tile.copy %xs[] to %y[%row, %c0] : !tile.fragment<2x4096xbf16>, memref<?x?xbf16>
+  tile.copy %xs[] to %y[%row, %c0] : !tile.fragment<?x?xbf16>, memref<?x?xbf16>
 }
 
 // Rows of any length: one row per CTA of 512 threads, walked in chunks of

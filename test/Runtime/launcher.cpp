@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "launcher-family.h"
+#include "launcher-family_launcher.h"
 
 #include "Check.h"
 #include "tile/Runtime/Driver.h"

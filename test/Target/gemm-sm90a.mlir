@@ -1,5 +1,6 @@
-// The shipped GEMM example (python-free-examples/gemm/gemm.mlir: persistent,
-// stages(4), warp_specialized) compiled for sm_90a. The PTX holds: 4
+// The shipped GEMM example (python-free-examples/gemm/gemm.mlir, a family:
+// here at its defaults, 128 x 256 tiles, persistent, stages(4),
+// warp_specialized) compiled for sm_90a. The PTX holds: 4
 // wgmma.mma_async (one m64n256k16 per 16 of the 64-wide K tile; each
 // consumer warpgroup issues it for its 64 rows) between one fence and one
 // commit, 2 waits (wait_group 1 in the loop, the group staying in flight,
@@ -10,27 +11,25 @@
 // (setmaxnreg.dec 40 for the producer warpgroup, .inc 232 for the two
 // consumer warpgroups).
 // REQUIRES: ptxas
-// RUN: tile-translate --tile-to-ptx --chip=sm_90a %S/../../python-free-examples/gemm/gemm.mlir -o %t.ptx
+// RUN: tile-translate --tile-to-ptx --chip=sm_90a %S/../../python-free-examples/gemm/gemm.mlir --tile-values=TMASTORE=0 -o %t.ptx
 // RUN: grep -oE 'wgmma\.(mma_async|fence|commit_group|wait_group)|cp\.async\.bulk\.tensor|mbarrier\.(try_wait\.parity|arrive\.expect_tx|arrive\.shared)|setmaxnreg\.(inc|dec)\.sync\.aligned\.u32[[:space:]]+[0-9]+' %t.ptx | tr -s '\t' ' ' | sort | uniq -c
 // ptxas must accept it without complaint: no C7510/C7511/C7517/C7519
 // (wgmma serialised or accumulators moved between wgmmas) and no other
 // warning: any such line changes the output below.
-// RUN: tile-translate --tile-to-cubin --chip=sm_90a %S/../../python-free-examples/gemm/gemm.mlir -o %t.cubin --kernel-info=%t.kinfo --ptxas-options=-v 2>%t.ptxas
+// RUN: tile-translate --tile-to-cubin --chip=sm_90a %S/../../python-free-examples/gemm/gemm.mlir --tile-values=TMASTORE=0 -o %t.cubin --kernel-info=%t.kinfo --ptxas-options=-v 2>%t.ptxas
 // RUN: grep -iE 'C75(10|11|17|19)|warning' %t.ptxas || echo 'no ptxas warnings'
 // No spills and no stack frame (128 fp32 accumulators per thread).
 // RUN: grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' %t.ptxas
-// The same for gemm-128x128.mlir's two kernels (128 x 128, 5 stages;
-// 128 x 64, 6 stages).
-// RUN: tile-translate --tile-to-cubin --chip=sm_90a %S/../../python-free-examples/gemm/gemm-128x128.mlir -o %t128.cubin --ptxas-options=-v 2>%t128.ptxas
-// RUN: grep -iE 'C75(10|11|17|19)|warning' %t128.ptxas || echo 'no ptxas warnings'
-// RUN: grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' %t128.ptxas
-// And for the 128 x 192 variant (5 stages).
-// RUN: tile-translate --tile-to-cubin --chip=sm_90a %S/../../python-free-examples/gemm/gemm-128x192.mlir -o %t192.cubin --ptxas-options=-v 2>%t192.ptxas
-// RUN: grep -iE 'C75(10|11|17|19)|warning' %t192.ptxas || echo 'no ptxas warnings'
-// RUN: grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' %t192.ptxas
-// And for gemm-tma-store.mlir (the epilogue through shared memory and
+// The same for every configuration of gemm-tiles.mlir's family, compiled
+// into one cubin (128 x 128, 5 stages; 128 x 64, 6 stages; 128 x 192, 5
+// stages; one CTA per tile).
+// RUN: tile-translate --tile-to-cubin --chip=sm_90a %S/../../python-free-examples/gemm/gemm-tiles.mlir -o %ttiles.cubin --kernel-info=%ttiles.kinfo --ptxas-options=-v 2>%ttiles.ptxas
+// RUN: grep -iE 'C75(10|11|17|19)|warning' %ttiles.ptxas || echo 'no ptxas warnings'
+// RUN: grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' %ttiles.ptxas
+// RUN: grep -E '^(kernel|config)' %ttiles.kinfo
+// And for gemm.mlir with TMASTORE (the epilogue through shared memory and
 // asynchronous TMA stores; 4 x 48 KiB of ring + 2 x 16 KiB of buffers).
-// RUN: tile-translate --tile-to-cubin --chip=sm_90a %S/../../python-free-examples/gemm/gemm-tma-store.mlir -o %ttma.cubin --kernel-info=%ttma.kinfo --ptxas-options=-v 2>%ttma.ptxas
+// RUN: tile-translate --tile-to-cubin --chip=sm_90a %S/../../python-free-examples/gemm/gemm.mlir --tile-values=TMASTORE=1 -o %ttma.cubin --kernel-info=%ttma.kinfo --ptxas-options=-v 2>%ttma.ptxas
 // RUN: grep -iE 'C75(10|11|17|19)|warning' %ttma.ptxas || echo 'no ptxas warnings'
 // RUN: grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' %ttma.ptxas
 // RUN: grep -E '^(kernel|tma)' %ttma.kinfo
@@ -51,7 +50,7 @@
 // error. The 128 x 192 kernel (software-pipelined) would take mma.sync and a
 // cp.async pipeline there, but its 5 stages of 40 KiB do not fit in sm_80's
 // 163 KiB of shared memory: one clean error, no cubin.
-// RUN: not tile-translate --tile-to-cubin --chip=sm_80 %S/../../python-free-examples/gemm/gemm.mlir -o %t80ws.cubin 2>&1 | grep error: | sed -E 's|^.*: error: |error: |'
+// RUN: not tile-translate --tile-to-cubin --chip=sm_80 %S/../../python-free-examples/gemm/gemm.mlir --tile-values=TMASTORE=0 -o %t80ws.cubin 2>&1 | grep error: | sed -E 's|^.*: error: |error: |'
 // RUN: rm -f %t80.cubin
-// RUN: not tile-translate --tile-to-cubin --chip=sm_80 %S/../../python-free-examples/gemm/gemm-128x192.mlir -o %t80.cubin 2>&1 | grep error: | sed -E 's|^.*: error: |error: |'
+// RUN: not tile-translate --tile-to-cubin --chip=sm_80 %S/../../python-free-examples/gemm/gemm-tiles.mlir --tile-values=BN=192 -o %t80.cubin 2>&1 | grep error: | sed -E 's|^.*: error: |error: |'
 // RUN: test ! -e %t80.cubin && echo 'no cubin written'

@@ -25,6 +25,11 @@ struct TileToNVVMPipelineOptions
       llvm::cl::desc("Target chip: sm_80, sm_90a, sm_100a (default: the "
                      "module's tile.target, else sm_90a)"),
       llvm::cl::init("")};
+  PassOptions::ListOption<std::string> values{
+      *this, "values",
+      llvm::cl::desc("Parameter values NAME=VALUE for the kernel families "
+                     "(tile-specialize's values): one kernel per family "
+                     "instead of one per configuration")};
 };
 
 /// tile -> gpu/nvgpu -> LLVM + NVVM dialects, ready for tile-translate.

@@ -18,6 +18,7 @@
 #include "tile/Runtime/Launch.h"
 #include "tile/Runtime/TensorMap.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -62,6 +63,16 @@ template <typename T, unsigned Rank> struct MemRef {
   std::array<int64_t, Rank> sizes{};
   std::array<int64_t, Rank> strides{};
 
+  /// The view of `memref` (sizes and strides of Rank dimensions).
+  static MemRef of(const MemRefArg &memref) {
+    if (memref.sizes.size() != Rank || memref.strides.size() != Rank)
+      throw Error("a memref of rank " + std::to_string(memref.sizes.size()) +
+                  " where rank " + std::to_string(Rank) + " is expected");
+    MemRef m{memref.base, {}, {}};
+    std::copy(memref.sizes.begin(), memref.sizes.end(), m.sizes.begin());
+    std::copy(memref.strides.begin(), memref.strides.end(), m.strides.begin());
+    return m;
+  }
   /// A row-major (contiguous) tensor of `sizes`.
   static MemRef rowMajor(CUdeviceptr data, std::array<int64_t, Rank> sizes) {
     MemRef m{data, sizes, {}};
@@ -75,7 +86,8 @@ template <typename T, unsigned Rank> struct MemRef {
 };
 
 /// Checks argument `index` of `info` against what the caller passes (a
-/// memref of `type` elements and `rank`, or a scalar of `type`); throws
+/// memref of `type` elements, empty when unknown, and `rank`, or a scalar
+/// of `type`); throws
 /// Error naming the kernel, the argument and both types on a mismatch, or
 /// when the kernel has fewer arguments. Descriptions without args records
 /// check nothing.
@@ -124,6 +136,12 @@ public:
                                           memref.sizes.end()),
                      std::vector<int64_t>(memref.strides.begin(),
                                           memref.strides.end()));
+  }
+  /// A memref whose element type the caller does not state (a device
+  /// address has none): its rank is checked, its element type is not.
+  BoundLaunch &arg(const MemRefArg &memref) {
+    checkArgument(info_, bound_.size(), true, "", unsigned(memref.sizes.size()));
+    return memrefArg(memref.base, memref.sizes, memref.strides);
   }
   /// A scalar; an `index` argument takes an int64_t, an `i1` a bool.
   template <typename T> BoundLaunch &arg(T value) {

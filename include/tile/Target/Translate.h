@@ -48,10 +48,12 @@ bool isTileLevel(ModuleOp module);
 
 /// Runs the tile-to-nvvm pipeline for `chip` on `module`, verifying after
 /// each pass or once at the end; `configure` may add instrumentation to
-/// the pass manager first. Errors are diagnostics.
+/// the pass manager first; `values` set the families' parameters
+/// (tile-specialize's values). Errors are diagnostics.
 LogicalResult
 lowerTileToNVVM(ModuleOp module, StringRef chip, bool verifyEach,
-                function_ref<LogicalResult(PassManager &)> configure = {});
+                function_ref<LogicalResult(PassManager &)> configure = {},
+                ArrayRef<std::string> values = {});
 
 /// The operation holding `module`'s device code: its single gpu.module, or
 /// the module itself when it has none. Null (with an error) when it has
