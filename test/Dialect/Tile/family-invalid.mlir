@@ -103,3 +103,9 @@ tile.kernel @k() params(N: index = 128) threads(128) {
   // expected-error @+1 {{'tile.copy' op expects equal shapes}}
   tile.copy %x[] to %y[] : !tile.fragment<?xf32>, memref<64x4xf32, #gpu.address_space<workgroup>>
 }
+
+// -----
+
+// expected-error @+1 {{parameter name 'tile size' must be an identifier (letters, digits, '_', not starting with a digit)}}
+tile.kernel @k() params("tile size": index = 128) threads(128) {
+}

@@ -11,6 +11,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -67,6 +68,12 @@ LogicalResult ParamAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!name || name.getValue().empty())
     return emitError() << "a parameter needs a name";
   StringRef text = name.getValue();
+  // The name becomes part of kernel symbols and of C++ launchers.
+  if (!llvm::all_of(text, [](char c) { return llvm::isAlnum(c) || c == '_'; }) ||
+      llvm::isDigit(text.front()))
+    return emitError() << "parameter name '" << text
+                       << "' must be an identifier (letters, digits, '_', "
+                          "not starting with a digit)";
   if (!type.isIndex() && !type.isSignlessInteger())
     return emitError() << "parameter " << text
                        << " must be an integer (index, iN; i1 for a flag), got "
