@@ -107,6 +107,8 @@ tile::rt::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
       os << kConfig << ' ' << k.name << ' ' << k.family;
       for (const auto &[name, value] : k.config)
         os << ' ' << name << kValueSeparator << value;
+      for (const auto &[name, type] : k.configTypes)
+        os << ' ' << name << kValueSeparator << type;
       os << '\n';
     }
   }
@@ -325,6 +327,7 @@ struct PendingSignature {
   std::vector<ArgInfo> args;
   std::string family;
   std::vector<std::pair<std::string, int64_t>> config;
+  std::vector<std::pair<std::string, std::string>> configTypes;
 };
 
 bool isIdentifier(const std::string &text) {
@@ -385,6 +388,12 @@ PendingSignature parseConfigRecord(LineParser &p, unsigned line) {
       p.fail("expected a parameter value as <NAME>=<integer>, got '" + entry +
              "'");
     std::string digits = entry.substr(equals + 1);
+    // An element-type parameter's value: a type.
+    if (scalarTypeBytes(digits) && !std::isdigit(static_cast<unsigned char>(
+                                       digits[0]))) {
+      record.configTypes.push_back({name, digits});
+      continue;
+    }
     bool negative = !digits.empty() && digits[0] == '-';
     uint64_t magnitude = p.parseNumber(negative ? digits.substr(1) : digits,
                                        "the value of " + name, 0,
@@ -425,6 +434,7 @@ void resolveRecords(std::vector<KernelInfo> &kernels,
     if (record.isConfig) {
       kernel.family = std::move(record.family);
       kernel.config = std::move(record.config);
+      kernel.configTypes = std::move(record.configTypes);
     } else {
       kernel.args = std::move(record.args);
     }

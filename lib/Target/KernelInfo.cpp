@@ -130,13 +130,17 @@ static void readConfig(LLVM::LLVMFuncOp func, rt::KernelInfo &info) {
   if (!family || !config)
     return;
   info.family = family.getValue().str();
-  for (NamedAttribute value : config)
+  for (NamedAttribute value : config) {
+    if (auto type = dyn_cast<TypeAttr>(value.getValue()))
+      info.configTypes.push_back({value.getName().getValue().str(),
+                                  scalarTypeName(type.getValue())});
     if (auto integer = dyn_cast<IntegerAttr>(value.getValue()))
       info.config.push_back(
           {value.getName().getValue().str(),
            integer.getType().isInteger(1)
                ? int64_t(integer.getValue().getZExtValue())
                : integer.getInt()});
+  }
 }
 
 static LogicalResult readKernel(LLVM::LLVMFuncOp func, rt::KernelInfo &info) {

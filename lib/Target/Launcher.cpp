@@ -106,14 +106,18 @@ std::string summary(const rt::KernelInfo &kernel) {
     os << "; family " << kernel.family << ":";
     for (const auto &[name, value] : kernel.config)
       os << " " << name << "=" << value;
+    for (const auto &[name, type] : kernel.configTypes)
+      os << " " << name << "=" << type;
   }
   return os.str();
 }
 
-/// A family's kernels in description order.
+/// A family's kernels in description order; one dispatcher serves them
+/// when they take the same arguments (not when an element type differs).
 struct Family {
   std::string name;
   std::vector<const rt::KernelInfo *> kernels;
+  bool sameSignature = true;
 };
 } // namespace
 
@@ -152,8 +156,7 @@ std::optional<std::string> tile::generateLauncher(
       it = std::prev(families.end());
     }
     if (!it->kernels.empty() && !sameSignature(*it->kernels.front(), kernel))
-      return "kernels '" + it->kernels.front()->name + "' and '" + kernel.name +
-             "' of family " + kernel.family + " take different arguments";
+      it->sameSignature = false;
     it->kernels.push_back(&kernel);
   }
   for (const Family &family : families) {
@@ -229,12 +232,18 @@ std::optional<std::string> tile::generateLauncher(
       << "struct " << config << " {\n  const char *kernel;\n";
     for (const auto &[name, value] : first.config)
       h << "  int64_t " << name << ";\n";
+    for (const auto &[name, type] : first.configTypes)
+      h << "  const char *" << name << "; // an element type\n";
     h << "};\n"
       << "inline constexpr std::size_t " << family.name
       << "_config_count = " << family.kernels.size() << ";\n"
       << "extern const " << config << " " << family.name << "_configs["
-      << family.kernels.size() << "];\n"
-      << "/// The kernel of configuration `config` (an index into "
+      << family.kernels.size() << "];\n";
+    if (!family.sameSignature) {
+      h << "// (Its configurations take arguments of different types: call\n"
+        << "// each kernel's own function.)\n\n";
+    } else {
+      h << "/// The kernel of configuration `config` (an index into "
       << family.name << "_configs), bound.\n"
       << "tile::rt::BoundLaunch " << family.name << "(std::size_t config, "
       << parameters(first, true) << ");\n"
@@ -246,6 +255,7 @@ std::optional<std::string> tile::generateLauncher(
       << "  return " << family.name << "(static_cast<std::size_t>(choose("
       << family.name << "_configs, " << family.name << "_config_count)), "
       << argumentNames(first) << ");\n}\n\n";
+    }
 
     c << "\nconst " << config << " " << family.name << "_configs["
       << family.kernels.size() << "] = {\n";
@@ -253,9 +263,14 @@ std::optional<std::string> tile::generateLauncher(
       c << "    {\"" << kernel->name << "\"";
       for (const auto &[name, value] : kernel->config)
         c << ", " << value;
+      for (const auto &[name, type] : kernel->configTypes)
+        c << ", \"" << type << "\"";
       c << "},\n";
     }
-    c << "};\n\ntile::rt::BoundLaunch " << family.name
+    c << "};\n";
+    if (!family.sameSignature)
+      continue;
+    c << "\ntile::rt::BoundLaunch " << family.name
       << "(std::size_t config, " << parameters(first, false) << ") {\n"
       << "  switch (config) {\n";
     for (size_t i = 0; i < family.kernels.size(); ++i)

@@ -89,7 +89,9 @@ int main() {
     auto infos = rt::loadKernelInfo(kernelFile(VADD_KERNEL_KINFO));
     std::printf("vadd on %s\n", device.name().c_str());
 
-    const Variant variants[] = {{"vadd_f32", 4, 1024}, {"vadd_bf16", 2, 2048}};
+    // The two configurations of vadd.mlir's family.
+    const Variant variants[] = {{"vadd__Tf32_TILE1024", 4, 1024},
+                                {"vadd__Tbf16_TILE2048", 2, 2048}};
     const size_t sizes[] = {1, 3, 1000, 1023, 1025, 4097, (1 << 20) + 7,
                             10'000'019};
     bool ok = true;

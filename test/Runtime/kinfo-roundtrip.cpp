@@ -46,7 +46,8 @@ bool sameKernel(const KernelInfo &a, const KernelInfo &b) {
       !sameDims(a.cluster, b.cluster) || a.sharedBytes != b.sharedBytes ||
       a.tmas.size() != b.tmas.size() || a.linksNvshmem != b.linksNvshmem ||
       a.paramBytes != b.paramBytes || a.family != b.family ||
-      a.config != b.config || bool(a.args) != bool(b.args))
+      a.config != b.config || a.configTypes != b.configTypes ||
+      bool(a.args) != bool(b.args))
     return false;
   if (a.args)
     for (size_t i = 0; i < a.args->size(); ++i) {
@@ -176,11 +177,12 @@ void testSignature() {
                                    {"causal", false, "i1", 0}};
   gemm.family = "gemm";
   gemm.config = {{"BM", 128}, {"BN", 64}, {"SHIFT", -3}};
+  gemm.configTypes = {{"T", "bf16"}};
   std::string text = serializeKernelInfo({gemm});
   const char *expected =
       "args gemm__BM128_BN64 A:memref:bf16:2 C:memref:f32:2 alpha:f32 "
       "causal:i1\n"
-      "config gemm__BM128_BN64 gemm BM=128 BN=64 SHIFT=-3\n";
+      "config gemm__BM128_BN64 gemm BM=128 BN=64 SHIFT=-3 T=bf16\n";
   expect(text.find(expected) != std::string::npos,
          "args and config records written:\n" + text);
   std::vector<KernelInfo> parsed = parseKernelInfo(text);

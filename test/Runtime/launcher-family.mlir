@@ -38,3 +38,23 @@ tile.kernel @fill(%c: memref<?xi32>, %value: i32, %count: index) threads(128) {
   tile.fill %x, %value : !tile.fragment<512xi32>, i32
   tile.copy %x[] to %c[%base] : !tile.fragment<512xi32>, memref<?xi32>
 }
+
+// A family over the element type: each configuration takes other argument
+// types, so it gets a table but no dispatcher; each kernel its function.
+!T = !tile.type_param<"T", f32>
+tile.kernel @negate(%x: memref<?x!T>)
+    params(T: type = f32 in [f32, bf16])
+    configs([T = f32], [T = bf16])
+    threads(128) {
+  %bx = gpu.block_id x
+  %c1024 = arith.constant 1024 : index
+  %base = arith.muli %bx, %c1024 : index
+  %v = tile.alloc_fragment : !tile.fragment<1024x!T>
+  tile.copy %x[%base] to %v[] : memref<?x!T>, !tile.fragment<1024x!T>
+  tile.elementwise ins(%v : !tile.fragment<1024x!T>) outs(%v : !tile.fragment<1024x!T>) {
+  ^bb0(%u: !T):
+    %n = arith.negf %u : !T
+    tile.yield %n : !T
+  }
+  tile.copy %v[] to %x[%base] : !tile.fragment<1024x!T>, memref<?x!T>
+}

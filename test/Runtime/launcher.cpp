@@ -26,7 +26,8 @@ namespace {
 
 void testDescription() {
   const std::vector<KernelInfo> &infos = test_kernels::module().infos();
-  expect(infos.size() == 4, "three configurations of axpy and fill");
+  expect(infos.size() == 6,
+         "three configurations of axpy, fill and two of negate");
   expect(!test_kernels::module().loaded(), "nothing loaded before first use");
   const KernelInfo &fill = test_kernels::module().info("fill");
   expect(fill.family.empty() && fill.args && fill.args->size() == 3,
@@ -44,6 +45,20 @@ void testDescription() {
   const KernelInfo &info = test_kernels::module().info(wide.kernel);
   expect(info.family == "axpy" && info.block.x == 256,
          "the configuration's kernel runs 256 threads");
+
+  // A family over the element type: a table, each kernel its own function.
+  static_assert(test_kernels::negate_config_count == 2, "two configurations");
+  expect(std::string(test_kernels::negate_configs[1].T) == "bf16" &&
+             std::string(test_kernels::negate_configs[1].kernel) ==
+                 "negate__Tbf16",
+         "the element type in the family table");
+  tile::rt::BoundLaunch (*negateBf16)(Dim3, MemRef<bf16, 1>, CUstream) =
+      test_kernels::negate__Tbf16;
+  expect(negateBf16 != nullptr, "a typed function per element type");
+  const KernelInfo &negate = test_kernels::module().info("negate__Tbf16");
+  expect(negate.args && (*negate.args)[0].type == "bf16" &&
+             negate.configTypes.size() == 1,
+         "negate__Tbf16 takes a bf16 memref");
 
   // Arguments are checked against the description's types and count.
   checkArgument(info, 0, true, "f32", 1);

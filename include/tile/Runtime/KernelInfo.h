@@ -16,7 +16,9 @@
 //   params <kernel> <bytes>...
 //   args <kernel> <name>:<type>...      (type: a scalar type, or
 //                                        memref:<element type>:<rank>)
-//   config <kernel> <family> <NAME>=<value>...
+//   config <kernel> <family> <NAME>=<value>...  (an integer, or for an
+//                                              element-type parameter a
+//                                              type such as bf16)
 // tma, link, params, args and config records may come before or after
 // their kernel's record. args gives the kernel's arguments as written in
 // the tile.kernel (names and types: the generated launchers' parameters);
@@ -152,6 +154,8 @@ struct KernelInfo {
   /// every parameter's value (a config record).
   std::string family;
   std::vector<std::pair<std::string, int64_t>> config;
+  /// Its element-type parameters' values ("T", "bf16"), in the same record.
+  std::vector<std::pair<std::string, std::string>> configTypes;
 };
 
 /// True if any kernel of `infos` needs NVSHMEM (the module holding them is

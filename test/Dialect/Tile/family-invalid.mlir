@@ -109,3 +109,28 @@ tile.kernel @k() params(N: index = 128) threads(128) {
 // expected-error @+1 {{parameter name 'tile size' must be an identifier (letters, digits, '_', not starting with a digit)}}
 tile.kernel @k() params("tile size": index = 128) threads(128) {
 }
+
+// -----
+
+tile.kernel @k() params(T: type = f32) threads(128) {
+  // expected-error @+1 {{'tile.param' op reads type parameter T as a value; write the type as !tile.type_param<"T", ...>}}
+  %t = tile.param "T" : index
+}
+
+// -----
+
+// expected-error @+1 {{parameter T has a default it cannot take: f16 is not one of its types [f32, bf16]}}
+tile.kernel @k() params(T: type = f16 in [f32, bf16]) threads(128) {
+}
+
+// -----
+
+// expected-error @+1 {{parameter T lists a type it cannot take: i32 is not a floating-point type}}
+tile.kernel @k() params(T: type = f32 in [f32, i32]) threads(128) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op configuration 0 sets T = f64, but f64 is not one of its types [f32, bf16]}}
+tile.kernel @k() params(T: type = f32 in [f32, bf16]) configs([T = f64]) threads(128) {
+}

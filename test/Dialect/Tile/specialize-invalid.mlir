@@ -44,3 +44,14 @@ tile.kernel @zero(%a: memref<?xf32>) params(N: index = 0) threads(128) {
 // expected-error @+1 {{'tile.kernel' op fails to specialise for configuration [T = 2048] (@big_threads)}}
 tile.kernel @big_threads() params(T: i32 = 2048) threads(T) {
 }
+
+// -----
+
+// A type parameter the kernel does not declare.
+tile.kernel @undeclared(%a: memref<?xf32>) params(N: index = 128) threads(128) {
+  %c0 = arith.constant 0 : index
+  %n = tile.param "N" : index
+  // expected-error @+1 {{'tile.alloc_fragment' op uses a type parameter that kernel @undeclared does not declare as `NAME: type` in params(...)}}
+  %x = tile.alloc_fragment [%n] : !tile.fragment<?x!tile.type_param<"U", f32>>
+}
+// expected-error @-6 {{'tile.kernel' op fails to specialise for configuration [N = 128] (@undeclared); the error above names what is wrong}}

@@ -60,11 +60,45 @@ std::string ParamAttr::explainRejection(int64_t value) const {
   return explain(getType(), getAllowed(), getMultipleOf(), value);
 }
 
+/// Why `value` is not one an element-type parameter allowing `allowed`
+/// (any float type when null) may take (empty: it may).
+static std::string explainType(ArrayAttr allowed, Type value) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (!isa<FloatType>(value) || isa<TypeParamType>(value)) {
+    os << value << " is not a floating-point type";
+    return text;
+  }
+  if (allowed && !llvm::is_contained(allowed, TypeAttr::get(value))) {
+    os << value << " is not one of its types [";
+    llvm::interleaveComma(allowed, os, [&](Attribute type) {
+      os << cast<TypeAttr>(type).getValue();
+    });
+    os << "]";
+  }
+  return text;
+}
+
+std::string ParamAttr::explainRejection(Attribute value) const {
+  if (isTypeParam()) {
+    auto type = dyn_cast<TypeAttr>(value);
+    if (!type)
+      return "a type parameter takes a type, not " +
+             (value ? std::string("an integer") : std::string("nothing"));
+    return explainType(getAllowedTypes(), type.getValue());
+  }
+  auto integer = dyn_cast_if_present<IntegerAttr>(value);
+  if (!integer)
+    return "an integer parameter takes an integer, not a type";
+  return explainRejection(paramValue(integer));
+}
+
 LogicalResult ParamAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 StringAttr name, Type type,
                                 IntegerAttr defaultValue,
                                 DenseI64ArrayAttr allowed,
-                                IntegerAttr multipleOf) {
+                                IntegerAttr multipleOf, TypeAttr defaultType,
+                                ArrayAttr allowedTypes) {
   if (!name || name.getValue().empty())
     return emitError() << "a parameter needs a name";
   StringRef text = name.getValue();
@@ -74,9 +108,39 @@ LogicalResult ParamAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "parameter name '" << text
                        << "' must be an identifier (letters, digits, '_', "
                           "not starting with a digit)";
+  if (isa<NoneType>(type)) {
+    // An element-type parameter.
+    if (defaultValue || allowed || multipleOf)
+      return emitError() << "type parameter " << text
+                         << " takes types, not integers";
+    if (allowedTypes) {
+      if (allowedTypes.empty())
+        return emitError() << "parameter " << text
+                           << " lists no types: drop `in []` or name some";
+      for (Attribute entry : allowedTypes) {
+        auto listed = dyn_cast<TypeAttr>(entry);
+        if (!listed)
+          return emitError() << "parameter " << text << " lists " << entry
+                             << ", which is not a type";
+        if (std::string why = explainType({}, listed.getValue()); !why.empty())
+          return emitError() << "parameter " << text << " lists a type it "
+                             << "cannot take: " << why;
+      }
+    }
+    if (defaultType)
+      if (std::string why = explainType(allowedTypes, defaultType.getValue());
+          !why.empty())
+        return emitError() << "parameter " << text << " has a default it "
+                           << "cannot take: " << why;
+    return success();
+  }
+  if (defaultType || allowedTypes)
+    return emitError() << "integer parameter " << text
+                       << " takes integers, not types";
   if (!type.isIndex() && !type.isSignlessInteger())
     return emitError() << "parameter " << text
-                       << " must be an integer (index, iN; i1 for a flag), got "
+                       << " must be an integer (index, iN; i1 for a flag) or "
+                          "`type`, got "
                        << type;
   if (multipleOf && multipleOf.getInt() < 1)
     return emitError() << "parameter " << text
@@ -156,8 +220,41 @@ ParseResult mlir::tile::detail::parseKernelParams(OpAsmParser &parser,
     std::string name;
     Type type;
     SMLoc loc = parser.getCurrentLocation();
-    if (parser.parseKeywordOrString(&name) || parser.parseColon() ||
-        parser.parseType(type))
+    if (parser.parseKeywordOrString(&name) || parser.parseColon())
+      return failure();
+    auto emit = [&] { return parser.emitError(loc); };
+    // `T: type = f32 in [f32, bf16]`: an element-type parameter.
+    if (succeeded(parser.parseOptionalKeyword("type"))) {
+      TypeAttr defaultType;
+      ArrayAttr allowedTypes;
+      Type value;
+      if (succeeded(parser.parseOptionalEqual())) {
+        if (parser.parseType(value))
+          return failure();
+        defaultType = TypeAttr::get(value);
+      }
+      if (succeeded(parser.parseOptionalKeyword("in"))) {
+        SmallVector<Attribute> types;
+        if (parser.parseCommaSeparatedList(
+                OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+                  if (parser.parseType(value))
+                    return failure();
+                  types.push_back(TypeAttr::get(value));
+                  return success();
+                }))
+          return failure();
+        allowedTypes = ArrayAttr::get(ctx, types);
+      }
+      ParamAttr decl = ParamAttr::getChecked(
+          emit, ctx, StringAttr::get(ctx, name), Type(NoneType::get(ctx)),
+          IntegerAttr(), DenseI64ArrayAttr(), IntegerAttr(), defaultType,
+          allowedTypes);
+      if (!decl)
+        return failure();
+      decls.push_back(decl);
+      return success();
+    }
+    if (parser.parseType(type))
       return failure();
     if (!type.isIndex() && !type.isSignlessInteger())
       return parser.emitError(loc)
@@ -188,10 +285,9 @@ ParseResult mlir::tile::detail::parseKernelParams(OpAsmParser &parser,
         return failure();
       multipleOf = IntegerAttr::get(IntegerType::get(ctx, 64), divisor);
     }
-    auto emit = [&] { return parser.emitError(loc); };
     ParamAttr decl = ParamAttr::getChecked(emit, ctx, StringAttr::get(ctx, name),
                                            type, defaultValue, allowed,
-                                           multipleOf);
+                                           multipleOf, TypeAttr(), ArrayAttr());
     if (!decl)
       return failure();
     decls.push_back(decl);
@@ -206,6 +302,19 @@ ParseResult mlir::tile::detail::parseKernelParams(OpAsmParser &parser,
 void mlir::tile::detail::printKernelParams(OpAsmPrinter &p, ArrayAttr params) {
   p << "(";
   llvm::interleaveComma(params.getAsRange<ParamAttr>(), p, [&](ParamAttr decl) {
+    if (decl.isTypeParam()) {
+      p << decl.getName().getValue() << ": type";
+      if (TypeAttr value = decl.getDefaultType())
+        p << " = " << value.getValue();
+      if (ArrayAttr types = decl.getAllowedTypes()) {
+        p << " in [";
+        llvm::interleaveComma(types, p, [&](Attribute type) {
+          p << cast<TypeAttr>(type).getValue();
+        });
+        p << "]";
+      }
+      return;
+    }
     p << decl.getName().getValue() << ": " << decl.getType();
     if (IntegerAttr value = decl.getDefaultValue()) {
       p << " = ";
@@ -237,9 +346,7 @@ ParseResult mlir::tile::detail::parseKernelConfigs(OpAsmParser &parser,
     auto parseValue = [&]() -> ParseResult {
       std::string name;
       SMLoc loc = parser.getCurrentLocation();
-      int64_t value;
-      if (parser.parseKeywordOrString(&name) || parser.parseEqual() ||
-          parseParamValue(parser, value))
+      if (parser.parseKeywordOrString(&name) || parser.parseEqual())
         return failure();
       ParamAttr decl;
       if (params)
@@ -251,9 +358,20 @@ ParseResult mlir::tile::detail::parseKernelConfigs(OpAsmParser &parser,
                << "configuration sets " << name
                << ", which is not a parameter of the kernel (declare it in "
                   "params(...) first)";
-      IntegerAttr attr = paramValueAttr(parser, loc, decl.getType(), name, value);
-      if (!attr)
-        return failure();
+      Attribute attr;
+      if (decl.isTypeParam()) {
+        Type type;
+        if (parser.parseType(type))
+          return failure();
+        attr = TypeAttr::get(type);
+      } else {
+        int64_t value;
+        if (parseParamValue(parser, value))
+          return failure();
+        attr = paramValueAttr(parser, loc, decl.getType(), name, value);
+        if (!attr)
+          return failure();
+      }
       if (values.get(name))
         return parser.emitError(loc)
                << "configuration sets " << name << " twice";
@@ -282,14 +400,17 @@ void mlir::tile::detail::printKernelConfigs(OpAsmPrinter &p, ArrayAttr params,
     // In declaration order, as written.
     bool first = true;
     for (ParamAttr decl : params.getAsRange<ParamAttr>()) {
-      auto value = config.getAs<IntegerAttr>(decl.getName());
+      Attribute value = config.get(decl.getName());
       if (!value)
         continue;
       if (!first)
         p << ", ";
       first = false;
       p << decl.getName().getValue() << " = ";
-      printParamValue(p, value);
+      if (auto type = dyn_cast<TypeAttr>(value))
+        p << type.getValue();
+      else
+        printParamValue(p, cast<IntegerAttr>(value));
     }
     p << "]";
   });
@@ -336,19 +457,25 @@ LogicalResult mlir::tile::detail::verifyKernelFamily(KernelOp kernel) {
          llvm::enumerate(configs.getAsRange<DictionaryAttr>())) {
       for (NamedAttribute value : config) {
         ParamAttr decl = kernel.lookupParam(value.getName());
-        auto attr = dyn_cast<IntegerAttr>(value.getValue());
-        if (!decl || !attr)
+        if (!decl)
           return kernel.emitOpError("configuration ")
                  << i << " sets " << value.getName().getValue()
-                 << ", which is not an integer parameter of the kernel";
-        if (std::string why = decl.explainRejection(paramValue(attr));
-            !why.empty())
-          return kernel.emitOpError("configuration ")
-                 << i << " sets " << value.getName().getValue() << " = "
-                 << paramValue(attr) << ", but " << why;
+                 << ", which is not a parameter of the kernel";
+        if (std::string why = decl.explainRejection(value.getValue());
+            !why.empty()) {
+          InFlightDiagnostic diag = kernel.emitOpError("configuration ")
+                                    << i << " sets "
+                                    << value.getName().getValue() << " = ";
+          if (auto integer = dyn_cast<IntegerAttr>(value.getValue()))
+            diag << paramValue(integer);
+          else
+            diag << value.getValue();
+          return diag << ", but " << why;
+        }
       }
       for (ParamAttr decl : params.getAsRange<ParamAttr>())
-        if (!decl.getDefaultValue() && !config.get(decl.getName()))
+        if (!decl.getDefaultValue() && !decl.getDefaultType() &&
+            !config.get(decl.getName()))
           return kernel.emitOpError("configuration ")
                  << i << " sets no value for " << decl.getName().getValue()
                  << ", which has no default; set it in every configuration "
@@ -372,6 +499,10 @@ LogicalResult ParamOp::verify() {
     return emitOpError("reads parameter ")
            << getName() << ", which kernel @" << kernel.getSymName()
            << " does not declare; declare it in params(...)";
+  if (decl.isTypeParam())
+    return emitOpError("reads type parameter ")
+           << getName() << " as a value; write the type as "
+           << "!tile.type_param<\"" << getName() << "\", ...>";
   if (decl.getType() != getType())
     return emitOpError("reads parameter ")
            << getName() << " of type " << decl.getType() << " as "
@@ -400,4 +531,12 @@ bool mlir::tile::hasParameterizedShape(Type type) {
     return false;
   MemorySpace space = getMemorySpace(type);
   return space == MemorySpace::Fragment || space == MemorySpace::Shared;
+}
+
+//===----------------------------------------------------------------------===//
+// !tile.type_param
+//===----------------------------------------------------------------------===//
+
+const llvm::fltSemantics &TypeParamType::getFloatSemantics() const {
+  return getStandsFor().getFloatSemantics();
 }

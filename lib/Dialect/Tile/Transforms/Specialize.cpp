@@ -11,6 +11,8 @@
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -29,7 +31,9 @@ using namespace mlir::tile;
 
 namespace {
 /// Every parameter's value for one kernel of a family, in declaration order.
-using Assignment = SmallVector<std::pair<ParamAttr, int64_t>>;
+/// (An IntegerAttr of the parameter's type, or a TypeAttr for a type
+/// parameter.)
+using Assignment = SmallVector<std::pair<ParamAttr, Attribute>>;
 
 /// Helpers calling helpers are inlined this deep at most (deeper: a cycle).
 constexpr int kMaxHelperDepth = 64;
@@ -96,26 +100,40 @@ LogicalResult inlineHelpers(ModuleOp module) {
 // Specialisation
 //===----------------------------------------------------------------------===//
 
+/// A parameter's value as written: an integer (a flag as 0 or 1) or a type.
+std::string valueText(Attribute value) {
+  if (auto integer = dyn_cast<IntegerAttr>(value))
+    return std::to_string(paramValue(integer));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << cast<TypeAttr>(value).getValue();
+  return text;
+}
+
 std::string formatAssignment(const Assignment &values) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "[";
   llvm::interleaveComma(values, os, [&](const auto &entry) {
-    os << entry.first.getName().getValue() << " = " << entry.second;
+    os << entry.first.getName().getValue() << " = " << valueText(entry.second);
   });
   os << "]";
   return text;
 }
 
-/// `<kernel>__<NAME><value>_...`: a C identifier, one per configuration.
+/// `<kernel>__<NAME><value>_...`: a C identifier, one per configuration (a
+/// negative value as m<abs>, a type as its name: `T` bf16 is `Tbf16`).
 std::string mangle(StringRef kernel, const Assignment &values) {
   std::string name = (kernel + "__").str();
   for (auto [i, entry] : llvm::enumerate(values)) {
     if (i)
       name += "_";
     name += entry.first.getName().getValue();
-    name += entry.second < 0 ? "m" + std::to_string(-entry.second)
-                             : std::to_string(entry.second);
+    std::string text = valueText(entry.second);
+    if (!text.empty() && text[0] == '-')
+      text = "m" + text.substr(1);
+    for (char c : text)
+      name += llvm::isAlnum(c) ? c : '_';
   }
   return name;
 }
@@ -123,24 +141,24 @@ std::string mangle(StringRef kernel, const Assignment &values) {
 /// Each parameter's value: `overrides`, else the default. Fails with a
 /// located error on a missing or disallowed value.
 FailureOr<Assignment> assign(KernelOp kernel,
-                             function_ref<std::optional<int64_t>(StringRef)>
-                                 overrides,
+                             function_ref<Attribute(ParamAttr)> overrides,
                              StringRef source) {
   Assignment values;
   SmallVector<StringRef> missing;
   for (ParamAttr decl : kernel.getParamsAttr().getAsRange<ParamAttr>()) {
-    std::optional<int64_t> value = overrides(decl.getName().getValue());
-    if (!value && decl.getDefaultValue())
-      value = paramValue(decl.getDefaultValue());
+    Attribute value = overrides(decl);
+    if (!value)
+      value = decl.isTypeParam() ? Attribute(decl.getDefaultType())
+                                 : Attribute(decl.getDefaultValue());
     if (!value) {
       missing.push_back(decl.getName().getValue());
       continue;
     }
-    if (std::string why = decl.explainRejection(*value); !why.empty())
+    if (std::string why = decl.explainRejection(value); !why.empty())
       return kernel.emitOpError("cannot take ")
-             << decl.getName().getValue() << " = " << *value << " ("
+             << decl.getName().getValue() << " = " << valueText(value) << " ("
              << source << "): " << why;
-    values.push_back({decl, *value});
+    values.push_back({decl, value});
   }
   if (!missing.empty()) {
     InFlightDiagnostic diag = kernel.emitOpError("has parameters without a value (")
@@ -248,14 +266,64 @@ LogicalResult specialize(KernelOp kernel, const Assignment &values,
                          const FrozenRewritePatternSet &patterns) {
   MLIRContext *ctx = kernel.getContext();
   llvm::StringMap<int64_t> byName;
+  llvm::StringMap<Type> types;
   SmallVector<NamedAttribute> config;
   for (auto [decl, value] : values) {
-    byName[decl.getName().getValue()] = value;
-    config.push_back({decl.getName(), decl.getType().isInteger(1)
-                                          ? IntegerAttr::get(decl.getType(),
-                                                             APInt(1, value))
-                                          : IntegerAttr::get(decl.getType(),
-                                                             value)});
+    if (auto type = dyn_cast<TypeAttr>(value))
+      types[decl.getName().getValue()] = type.getValue();
+    else
+      byName[decl.getName().getValue()] = paramValue(cast<IntegerAttr>(value));
+    config.push_back({decl.getName(), value});
+  }
+
+  // Element-type parameters: every !tile.type_param becomes its type, and
+  // float constants of it are converted to that type's semantics.
+  if (!types.empty()) {
+    AttrTypeReplacer replacer;
+    replacer.addReplacement([&](TypeParamType param) -> std::optional<Type> {
+      auto it = types.find(param.getName());
+      if (it != types.end())
+        return it->second;
+      return std::nullopt;
+    });
+    replacer.addReplacement([&](FloatAttr attr) -> std::optional<Attribute> {
+      auto param = dyn_cast<TypeParamType>(attr.getType());
+      if (!param)
+        return std::nullopt;
+      auto it = types.find(param.getName());
+      if (it == types.end())
+        return std::nullopt;
+      auto type = cast<FloatType>(it->second);
+      APFloat value = attr.getValue();
+      bool lost = false;
+      value.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                    &lost);
+      return FloatAttr::get(type, value);
+    });
+    replacer.recursivelyReplaceElementsIn(kernel, /*replaceAttrs=*/true,
+                                          /*replaceLocs=*/false,
+                                          /*replaceTypes=*/true);
+  }
+  {
+    WalkResult leftover = kernel.walk([&](Operation *op) {
+      auto isParam = [](Type type) {
+        bool found = false;
+        type.walk([&](TypeParamType) { found = true; });
+        return found;
+      };
+      bool found = llvm::any_of(op->getResultTypes(), isParam);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          found |= llvm::any_of(block.getArgumentTypes(), isParam);
+      if (!found)
+        return WalkResult::advance();
+      op->emitOpError("uses a type parameter that kernel @")
+          << kernel.getSymName()
+          << " does not declare as `NAME: type` in params(...)";
+      return WalkResult::interrupt();
+    });
+    if (leftover.wasInterrupted())
+      return failure();
   }
 
   if (std::optional<StringRef> name = kernel.getThreadsParam()) {
@@ -326,23 +394,46 @@ struct TileSpecializePass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // values=NAME=VALUE,...
-    llvm::StringMap<int64_t> given;
+    llvm::StringMap<std::string> given;
     for (StringRef entry : values) {
       auto [name, text] = entry.split('=');
       name = name.trim();
       text = text.trim();
-      int64_t value = 0;
-      bool parsed = text == "true" || text == "false"
-                        ? (value = text == "true", true)
-                        : !text.getAsInteger(0, value);
-      if (name.empty() || !parsed) {
-        module.emitError("tile-specialize: expects values as NAME=INTEGER "
-                         "(or true/false), got '")
+      if (name.empty() || text.empty()) {
+        module.emitError("tile-specialize: expects values as NAME=VALUE "
+                         "(an integer, true/false, or a type), got '")
             << entry << "'";
         return signalPassFailure();
       }
-      given[name] = value;
+      given[name] = text.str();
     }
+    // A value of `values` for `decl`: an integer or flag, or a type.
+    bool badValue = false;
+    auto parseGiven = [&](KernelOp kernel, ParamAttr decl) -> Attribute {
+      auto it = given.find(decl.getName().getValue());
+      if (it == given.end())
+        return {};
+      StringRef text = it->second;
+      if (decl.isTypeParam()) {
+        if (Type type = parseType(text, &getContext()))
+          return TypeAttr::get(type);
+      } else {
+        int64_t value = 0;
+        bool parsed = text == "true" || text == "false"
+                          ? (value = text == "true", true)
+                          : !text.getAsInteger(0, value);
+        if (parsed)
+          return decl.getType().isInteger(1)
+                     ? IntegerAttr::get(decl.getType(), APInt(1, value))
+                     : IntegerAttr::get(decl.getType(), value);
+      }
+      kernel.emitOpError("cannot take ")
+          << decl.getName().getValue() << " = '" << text
+          << "' (tile-specialize's values): expected "
+          << (decl.isTypeParam() ? "a type" : "an integer");
+      badValue = true;
+      return {};
+    };
 
     if (failed(inlineHelpers(module)))
       return signalPassFailure();
@@ -378,23 +469,15 @@ struct TileSpecializePass
       };
       SmallVector<Planned> planned;
       auto lookup = [](DictionaryAttr dict) {
-        return [dict](StringRef param) -> std::optional<int64_t> {
-          if (auto value = dict ? dict.getAs<IntegerAttr>(param) : IntegerAttr())
-            return paramValue(value);
-          return std::nullopt;
+        return [dict](ParamAttr decl) -> Attribute {
+          return dict ? dict.get(decl.getName()) : Attribute();
         };
       };
       if (!given.empty() || !family.getConfigsAttr()) {
         FailureOr<Assignment> values = assign(
-            family,
-            [&](StringRef param) -> std::optional<int64_t> {
-              auto it = given.find(param);
-              if (it == given.end())
-                return std::nullopt;
-              return it->second;
-            },
+            family, [&](ParamAttr decl) { return parseGiven(family, decl); },
             given.empty() ? "the defaults" : "tile-specialize's values");
-        if (failed(values))
+        if (failed(values) || badValue)
           return signalPassFailure();
         planned.push_back({*values, name.str()});
       } else {

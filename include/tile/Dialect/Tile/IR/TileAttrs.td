@@ -102,7 +102,9 @@ def Tile_ParamAttr : AttrDef<Tile_Dialect, "Param"> {
     One entry of a `tile.kernel`'s `params(...)`: a name, an integer type
     (`index`, `i32`, `i64`, or `i1` for a flag), an optional default, and
     optional constraints: the values it may take (`in [...]`) and a
-    divisor (`multiple_of N`). `tile-specialize` substitutes a value for
+    divisor (`multiple_of N`). An element-type parameter (`T: type = f32
+    in [f32, bf16]`, stored with `type` NoneType) takes floating-point
+    types; the body writes it as `!tile.type_param<"T", f32>`. `tile-specialize` substitutes a value for
     every parameter and checks the constraints. The kernel prints these in
     its own syntax (`params(BM: index = 128 in [64, 128])`); standing
     alone the attribute reads:
@@ -112,12 +114,20 @@ def Tile_ParamAttr : AttrDef<Tile_Dialect, "Param"> {
   let parameters = (ins "::mlir::StringAttr":$name, "::mlir::Type":$type,
                         OptionalParameter<"::mlir::IntegerAttr">:$default_value,
                         OptionalParameter<"::mlir::DenseI64ArrayAttr">:$allowed,
-                        OptionalParameter<"::mlir::IntegerAttr">:$multiple_of);
+                        OptionalParameter<"::mlir::IntegerAttr">:$multiple_of,
+                        OptionalParameter<"::mlir::TypeAttr">:$default_type,
+                        OptionalParameter<"::mlir::ArrayAttr">:$allowed_types);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Why `value` is not a value this parameter may take (empty: it may).
     std::string explainRejection(int64_t value) const;
+    /// An element-type parameter (`T: type`): its `type` is NoneType and
+    /// its values are floating-point types.
+    bool isTypeParam() const { return ::llvm::isa<::mlir::NoneType>(getType()); }
+    /// Why `value` (an IntegerAttr, or a TypeAttr for a type parameter) is
+    /// not one this parameter may take (empty: it may).
+    std::string explainRejection(::mlir::Attribute value) const;
   }];
 }
 

@@ -80,6 +80,32 @@ def Tile_BarrierType : Tile_Type<"Barrier", "barrier"> {
   let genVerifyDecl = 1;
 }
 
+def Tile_TypeParamType : Tile_Type<"TypeParam", "type_param", [
+    DeclareTypeInterfaceMethods<FloatTypeInterface, ["getFloatSemantics"]>,
+    MemRefElementTypeInterface]> {
+  let summary = "a kernel family's element-type parameter";
+  let description = [{
+    Stands for the floating-point type of the family's type parameter
+    `name` (declared `params(T: type = f32 in [f32, bf16])`) wherever a
+    type is written: memref and fragment elements, scalars, `arith` ops.
+    Until `tile-specialize` replaces it with the configuration's type, it
+    behaves as `standsFor` (the type its verifiers check it as, normally
+    the parameter's default). An alias keeps the body readable:
+
+    ```mlir
+    !T = !tile.type_param<"T", f32>
+    tile.kernel @vadd(%a: memref<?x!T>, ...) params(T: type = f32 in [f32, bf16]) ...
+      %s = arith.addf %u, %v : !T
+    ```
+
+    Rules: `standsFor` is a floating-point type; the enclosing kernel
+    declares `name` as a type parameter (checked by tile-specialize).
+  }];
+  let parameters = (ins StringRefParameter<"parameter name">:$name,
+                        "::mlir::FloatType":$standsFor);
+  let assemblyFormat = "`<` $name `,` $standsFor `>`";
+}
+
 def Tile_AnyTile : AnyTypeOf<[AnyMemRef, Tile_FragmentType, Tile_TmemType]>;
 
 #endif // TILE_TYPES
