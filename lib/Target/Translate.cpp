@@ -287,8 +287,8 @@ bool mlir::tile::callsNvshmem(Operation *op) {
 
 FailureOr<std::string> mlir::tile::assembleCubin(StringRef ptx,
                                                  const TargetOptions &options,
-                                                 Location loc,
-                                                 bool relocatable) {
+                                                 Location loc, bool relocatable,
+                                                 std::string *report) {
   if (!requireChip(loc, options.chip))
     return failure();
   std::string ptxas = findPtxas(options);
@@ -351,9 +351,41 @@ FailureOr<std::string> mlir::tile::assembleCubin(StringRef ptx,
            << "'; check --ptxas-options" << (logText.empty() ? "" : ":\n")
            << logText.rtrim();
   // Warnings and -v reports are ptxas's to show, as a compiler driver would.
-  if (!logText.empty())
+  if (report)
+    *report = logText.str();
+  else if (!logText.empty())
     llvm::errs() << logText;
   return (*cubin)->getBuffer().str();
+}
+
+llvm::StringMap<int64_t> mlir::tile::spillBytesByFunction(StringRef report) {
+  // ptxas info    : Function properties for <name>
+  //     0 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads
+  llvm::StringMap<int64_t> spills;
+  StringRef current;
+  constexpr StringLiteral kProperties = "Function properties for ";
+  SmallVector<StringRef> lines;
+  report.split(lines, '\n');
+  for (StringRef line : lines) {
+    if (size_t at = line.find(kProperties); at != StringRef::npos) {
+      current = line.drop_front(at + kProperties.size()).trim();
+      spills[current] = 0;
+      continue;
+    }
+    if (current.empty())
+      continue;
+    for (StringRef what : {"bytes spill stores", "bytes spill loads"}) {
+      size_t at = line.find(what);
+      if (at == StringRef::npos)
+        continue;
+      StringRef before = line.take_front(at).rtrim();
+      StringRef number = before.drop_front(before.find_last_of(", ") + 1);
+      int64_t bytes = 0;
+      if (!number.trim().getAsInteger(10, bytes))
+        spills[current] += bytes;
+    }
+  }
+  return spills;
 }
 
 LogicalResult mlir::tile::writeOutputFile(

@@ -9,6 +9,8 @@
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -81,6 +83,17 @@ struct TranslateOptions {
                      "these values and the defaults, instead of one per "
                      "configuration"),
       llvm::cl::CommaSeparated, llvm::cl::cat(category)};
+  llvm::cl::opt<int64_t> maxSpillBytes{
+      "max-spill-bytes",
+      llvm::cl::desc("Refuse a kernel that spills more than this many bytes "
+                     "(stores plus loads, from ptxas -v; default: no limit)"),
+      llvm::cl::init(-1), llvm::cl::cat(category)};
+  llvm::cl::opt<bool> skipFailingConfigs{
+      "skip-failing-configs",
+      llvm::cl::desc("Leave out, with a warning naming it, a kernel that "
+                     "--max-spill-bytes refuses (a family's configuration), "
+                     "instead of failing"),
+      llvm::cl::init(false), llvm::cl::cat(category)};
   llvm::cl::opt<bool> verifyEach{
       "verify-each",
       llvm::cl::desc("Verify the IR after each pass of the tile-to-nvvm "
@@ -293,6 +306,75 @@ static LogicalResult checkKernelInfoPath(ModuleOp module) {
 
 enum class Stage { LLVMIR, PTX, Cubin };
 
+// --max-spill-bytes: ptxas -v says what each kernel spills; a kernel over
+// the limit is an error naming it, or with --skip-failing-configs a
+// warning, and the module is compiled again without it (the description
+// and the launchers then leave it out too). Returns the cubin to write.
+static FailureOr<std::string>
+assembleWithinSpillLimit(ModuleOp module, TargetOptions target,
+                         bool relocatable, std::string ptx,
+                         StageTimer &timer) {
+  int64_t limit = options->maxSpillBytes;
+  // ptxas's own -v report is shown only when the user asked for it.
+  bool shown = StringRef(target.ptxasOptions).contains("-v");
+  target.ptxasOptions += " -v";
+  for (bool first = true;; first = false) {
+    if (!first) {
+      llvm::LLVMContext context;
+      auto llvmModule = translateToNVPTXModule(module, context, target);
+      if (failed(llvmModule))
+        return failure();
+      auto again = compileToPTX(**llvmModule, target, module.getLoc());
+      if (failed(again))
+        return failure();
+      ptx = std::move(*again);
+    }
+    std::string report;
+    auto cubin = timer.run("cubin (ptxas)", [&] {
+      return assembleCubin(ptx, target, module.getLoc(), relocatable, &report);
+    });
+    if (failed(cubin))
+      return failure();
+    if (shown)
+      llvm::errs() << report;
+    llvm::StringMap<int64_t> spills = spillBytesByFunction(report);
+    SmallVector<LLVM::LLVMFuncOp> over;
+    Operation *device = getDeviceCode(module);
+    device->walk([&](LLVM::LLVMFuncOp func) {
+      auto it = spills.find(func.getSymName());
+      if (it != spills.end() && it->second > limit &&
+          func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
+        over.push_back(func);
+    });
+    if (over.empty())
+      return std::move(*cubin);
+    for (LLVM::LLVMFuncOp func : over) {
+      int64_t bytes = spills.lookup(func.getSymName());
+      if (!options->skipFailingConfigs) {
+        emitError(func.getLoc())
+            << "kernel @" << func.getSymName() << " spills " << bytes
+            << " bytes (stores and loads), more than --max-spill-bytes="
+            << limit << "; pass --skip-failing-configs to leave it out";
+        continue;
+      }
+      emitWarning(func.getLoc())
+          << "leaves out kernel @" << func.getSymName() << ": it spills "
+          << bytes << " bytes, more than --max-spill-bytes=" << limit;
+    }
+    if (!options->skipFailingConfigs)
+      return failure();
+    for (LLVM::LLVMFuncOp func : over)
+      func.erase();
+    bool anyLeft = false;
+    device->walk([&](LLVM::LLVMFuncOp func) {
+      anyLeft |= func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName());
+    });
+    if (!anyLeft)
+      return emitError(module.getLoc())
+             << "every kernel spills more than --max-spill-bytes=" << limit;
+  }
+}
+
 static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
                                Stage stage) {
   auto module = dyn_cast<ModuleOp>(op);
@@ -342,9 +424,12 @@ static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
   // which the runtime links when it loads it.
   Operation *device = getDeviceCode(module);
   bool relocatable = device && callsNvshmem(device);
-  auto cubin = timer.run("cubin (ptxas)", [&] {
-    return assembleCubin(*ptx, target, module.getLoc(), relocatable);
-  });
+  auto cubin =
+      options->maxSpillBytes >= 0
+          ? assembleWithinSpillLimit(module, target, relocatable, *ptx, timer)
+          : timer.run("cubin (ptxas)", [&] {
+              return assembleCubin(*ptx, target, module.getLoc(), relocatable);
+            });
   if (failed(cubin) || failed(writeLauncherIfAsked(module, *cubin)))
     return failure();
   output << *cubin;

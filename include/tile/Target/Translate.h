@@ -6,6 +6,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Module.h"
 #include "tile/Runtime/KernelInfo.h"
 #include <memory>
@@ -79,10 +80,16 @@ bool callsNvshmem(Operation *op);
 
 /// CUDA's ptxas; its diagnostics are passed on as an error at `loc`. With
 /// `relocatable` (`ptxas -c`) calls to undefined functions stay for a
-/// device link.
+/// device link. ptxas's report (warnings, -v) goes to stderr, or into
+/// `report` when one is given.
 FailureOr<std::string> assembleCubin(StringRef ptx,
                                      const TargetOptions &options,
-                                     Location loc, bool relocatable = false);
+                                     Location loc, bool relocatable = false,
+                                     std::string *report = nullptr);
+
+/// Bytes each function spills (stores plus loads), read from a `ptxas -v`
+/// report.
+llvm::StringMap<int64_t> spillBytesByFunction(StringRef ptxasReport);
 
 /// The runtime's kernel description ("kinfo") of every kernel in the
 /// LLVM+NVVM module: launch shape, shared memory, TMA tensor maps,
