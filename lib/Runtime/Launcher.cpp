@@ -28,11 +28,11 @@ void tile::rt::checkArgument(const KernelInfo &info, size_t index,
                   (type == "i64" && expected.type == "index");
   if (expected.isMemRef == isMemRef && sameType && expected.rank == rank)
     return;
-  throw Error("kernel '" + info.name + "' argument " + std::to_string(index) +
-              " ('" + expected.name + "') is a " +
-              describeArgument(expected.isMemRef, expected.type,
-                               expected.rank) +
-              ", got a " + describeArgument(isMemRef, type, rank));
+  throw Error(
+      "kernel '" + info.name + "' argument " + std::to_string(index) + " ('" +
+      expected.name + "') is a " +
+      describeArgument(expected.isMemRef, expected.type, expected.rank) +
+      ", got a " + describeArgument(isMemRef, type, rank));
 }
 
 EmbeddedModule::EmbeddedModule(const unsigned char *image, size_t bytes,
@@ -41,7 +41,8 @@ EmbeddedModule::EmbeddedModule(const unsigned char *image, size_t bytes,
 
 const Module &EmbeddedModule::module() {
   if (!module_)
-    module_ = std::make_unique<Module>(Module::loadImage(image_, bytes_, infos_));
+    module_ =
+        std::make_unique<Module>(Module::loadImage(image_, bytes_, infos_));
   return *module_;
 }
 

@@ -27,8 +27,8 @@ const std::set<std::string> kReserved = {
     "mutable", "namespace", "new", "noexcept", "not", "nullptr", "operator",
     "or", "private", "protected", "public", "register", "return", "short",
     "signed", "sizeof", "static", "struct", "switch", "template", "this",
-    "throw", "true", "try", "typedef", "typename", "union", "unsigned",
-    "using", "virtual", "void", "volatile", "while", "xor",
+    "throw", "true", "try", "typedef", "typename", "union", "unsigned", "using",
+    "virtual", "void", "volatile", "while", "xor",
     // The parameters every launcher takes.
     "grid", "stream", "config", "choose"};
 
@@ -43,10 +43,11 @@ bool isIdentifier(const std::string &text) {
 /// The C++ type of a scalar or element of MLIR type `type`.
 std::string cppType(const std::string &type) {
   static const std::map<std::string, std::string> kTypes = {
-      {"i1", "bool"},       {"i8", "int8_t"},    {"i16", "int16_t"},
-      {"i32", "int32_t"},   {"i64", "int64_t"},  {"index", "int64_t"},
-      {"f16", "tile::rt::f16"}, {"bf16", "tile::rt::bf16"}, {"f32", "float"},
-      {"f64", "double"}};
+      {"i1", "bool"},           {"i8", "int8_t"},
+      {"i16", "int16_t"},       {"i32", "int32_t"},
+      {"i64", "int64_t"},       {"index", "int64_t"},
+      {"f16", "tile::rt::f16"}, {"bf16", "tile::rt::bf16"},
+      {"f32", "float"},         {"f64", "double"}};
   auto it = kTypes.find(type);
   return it == kTypes.end() ? std::string() : it->second;
 }
@@ -149,8 +150,9 @@ std::optional<std::string> tile::generateLauncher(
                "' has no C++ name or type";
     if (kernel.family.empty())
       continue;
-    auto it = std::find_if(families.begin(), families.end(),
-                           [&](const Family &f) { return f.name == kernel.family; });
+    auto it =
+        std::find_if(families.begin(), families.end(),
+                     [&](const Family &f) { return f.name == kernel.family; });
     if (it == families.end()) {
       families.push_back({kernel.family, {}});
       it = std::prev(families.end());
@@ -244,17 +246,17 @@ std::optional<std::string> tile::generateLauncher(
         << "// each kernel's own function.)\n\n";
     } else {
       h << "/// The kernel of configuration `config` (an index into "
-      << family.name << "_configs), bound.\n"
-      << "tile::rt::BoundLaunch " << family.name << "(std::size_t config, "
-      << parameters(first, true) << ");\n"
-      << "/// The configuration `choose(" << family.name << "_configs, "
-      << family.name << "_config_count)` picks (an index), bound.\n"
-      << "template <typename Chooser>\n"
-      << "tile::rt::BoundLaunch " << family.name << "_choose(Chooser &&choose, "
-      << parameters(first, true) << ") {\n"
-      << "  return " << family.name << "(static_cast<std::size_t>(choose("
-      << family.name << "_configs, " << family.name << "_config_count)), "
-      << argumentNames(first) << ");\n}\n\n";
+        << family.name << "_configs), bound.\n"
+        << "tile::rt::BoundLaunch " << family.name << "(std::size_t config, "
+        << parameters(first, true) << ");\n"
+        << "/// The configuration `choose(" << family.name << "_configs, "
+        << family.name << "_config_count)` picks (an index), bound.\n"
+        << "template <typename Chooser>\n"
+        << "tile::rt::BoundLaunch " << family.name
+        << "_choose(Chooser &&choose, " << parameters(first, true) << ") {\n"
+        << "  return " << family.name << "(static_cast<std::size_t>(choose("
+        << family.name << "_configs, " << family.name << "_config_count)), "
+        << argumentNames(first) << ");\n}\n\n";
     }
 
     c << "\nconst " << config << " " << family.name << "_configs["
@@ -270,12 +272,12 @@ std::optional<std::string> tile::generateLauncher(
     c << "};\n";
     if (!family.sameSignature)
       continue;
-    c << "\ntile::rt::BoundLaunch " << family.name
-      << "(std::size_t config, " << parameters(first, false) << ") {\n"
+    c << "\ntile::rt::BoundLaunch " << family.name << "(std::size_t config, "
+      << parameters(first, false) << ") {\n"
       << "  switch (config) {\n";
     for (size_t i = 0; i < family.kernels.size(); ++i)
-      c << "  case " << i << ":\n    return " << family.kernels[i]->name
-        << "(" << argumentNames(first) << ");\n";
+      c << "  case " << i << ":\n    return " << family.kernels[i]->name << "("
+        << argumentNames(first) << ");\n";
     c << "  }\n  throw tile::rt::Error(\"family " << family.name
       << ": no configuration \" + std::to_string(config) + \" (it has "
       << family.kernels.size() << ")\");\n}\n";

@@ -63,27 +63,29 @@ void testDescription() {
   // Arguments are checked against the description's types and count.
   checkArgument(info, 0, true, "f32", 1);
   checkArgument(info, 3, false, "f32", 0);
-  expectError("a memref of the wrong element type",
-              [&] { checkArgument(info, 1, true, "bf16", 1); },
-              "kernel 'axpy__TILE2048_THREADS256' argument 1 ('b') is a "
-              "memref<1D f32>, got a memref<1D bf16>");
-  expectError("a scalar for a memref",
-              [&] { checkArgument(info, 2, false, "f32", 0); },
-              "argument 2 ('c') is a memref<1D f32>, got a f32");
-  expectError("one argument too many",
-              [&] { checkArgument(info, 4, false, "f32", 0); },
-              "takes 4 arguments; argument 4 is one too many");
+  expectError(
+      "a memref of the wrong element type",
+      [&] { checkArgument(info, 1, true, "bf16", 1); },
+      "kernel 'axpy__TILE2048_THREADS256' argument 1 ('b') is a "
+      "memref<1D f32>, got a memref<1D bf16>");
+  expectError(
+      "a scalar for a memref", [&] { checkArgument(info, 2, false, "f32", 0); },
+      "argument 2 ('c') is a memref<1D f32>, got a f32");
+  expectError(
+      "one argument too many", [&] { checkArgument(info, 4, false, "f32", 0); },
+      "takes 4 arguments; argument 4 is one too many");
   // An index takes an int64_t.
   checkArgument(fill, 2, false, "i64", 0);
 }
 
 void testWithoutDriver(const std::string &why) {
   std::printf("no GPU: %s\n", why.c_str());
-  expectError("launching without a driver says why",
-              [] {
-                test_kernels::fill({1, 1, 1}, MemRef<int32_t, 1>{}, 7, 512);
-              },
-              "");
+  expectError(
+      "launching without a driver says why",
+      [] {
+        test_kernels::fill({1, 1, 1}, MemRef<int32_t, 1>{}, 7, 512);
+      },
+      "");
 }
 
 void testWithDevice() {
@@ -102,7 +104,8 @@ void testWithDevice() {
   db.upload(b);
   for (size_t config = 0; config < test_kernels::axpy_config_count; ++config) {
     dc.fillWords(0x7fc00001); // a NaN the kernel must overwrite
-    const test_kernels::axpy_config &chosen = test_kernels::axpy_configs[config];
+    const test_kernels::axpy_config &chosen =
+        test_kernels::axpy_configs[config];
     unsigned blocks = unsigned((n + chosen.TILE - 1) / chosen.TILE);
     BoundLaunch launch = test_kernels::axpy(
         config, {blocks, 1, 1}, MemRef<float, 1>::rowMajor(da.ptr(), {n}),

@@ -42,9 +42,7 @@ struct f16 {
 /// (TypeName<float>::value is "f32"); int64_t stands for i64 and index.
 template <typename T> struct TypeName;
 #define TILE_RT_TYPE_NAME(T, NAME)                                             \
-  template <> struct TypeName<T> {                                             \
-    static constexpr const char *value = NAME;                                 \
-  };
+  template <> struct TypeName<T> { static constexpr const char *value = NAME; };
 TILE_RT_TYPE_NAME(bool, "i1")
 TILE_RT_TYPE_NAME(int8_t, "i8")
 TILE_RT_TYPE_NAME(int16_t, "i16")
@@ -131,16 +129,16 @@ public:
   template <typename T, unsigned Rank>
   BoundLaunch &arg(const MemRef<T, Rank> &memref) {
     checkArgument(info_, bound_.size(), true, TypeName<T>::value, Rank);
-    return memrefArg(memref.data,
-                     std::vector<int64_t>(memref.sizes.begin(),
-                                          memref.sizes.end()),
-                     std::vector<int64_t>(memref.strides.begin(),
-                                          memref.strides.end()));
+    return memrefArg(
+        memref.data,
+        std::vector<int64_t>(memref.sizes.begin(), memref.sizes.end()),
+        std::vector<int64_t>(memref.strides.begin(), memref.strides.end()));
   }
   /// A memref whose element type the caller does not state (a device
   /// address has none): its rank is checked, its element type is not.
   BoundLaunch &arg(const MemRefArg &memref) {
-    checkArgument(info_, bound_.size(), true, "", unsigned(memref.sizes.size()));
+    checkArgument(info_, bound_.size(), true, "",
+                  unsigned(memref.sizes.size()));
     return memrefArg(memref.base, memref.sizes, memref.strides);
   }
   /// A scalar; an `index` argument takes an int64_t, an `i1` a bool.

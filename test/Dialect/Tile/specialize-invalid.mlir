@@ -55,3 +55,16 @@ tile.kernel @undeclared(%a: memref<?xf32>) params(N: index = 128) threads(128) {
   %x = tile.alloc_fragment [%n] : !tile.fragment<?x!tile.type_param<"U", f32>>
 }
 // expected-error @-6 {{'tile.kernel' op fails to specialise for configuration [N = 128] (@undeclared); the error above names what is wrong}}
+
+// -----
+
+// A configuration whose fragment cannot be held in registers.
+tile.kernel @huge(%a: memref<?xf32>) params(N: index = 1024 in [1024, 33554432])
+    configs([N = 1024], [N = 33554432]) threads(128) {
+  %c0 = arith.constant 0 : index
+  %n = tile.param "N" : index
+  // expected-error @+1 {{'tile.alloc_fragment' op fragment of more than 16777216 elements (2^24) cannot be held in registers, got 33554432; keep a tile that large in shared or global memory, or split it}}
+  %x = tile.alloc_fragment [%n] : !tile.fragment<?xf32>
+  tile.copy %a[%c0] to %x[] : memref<?xf32>, !tile.fragment<?xf32>
+}
+// expected-error @-8 {{'tile.kernel' op fails to specialise for configuration [N = 33554432] (@huge__N33554432); the error above names what is wrong}}

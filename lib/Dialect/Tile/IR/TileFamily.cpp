@@ -103,7 +103,8 @@ LogicalResult ParamAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a parameter needs a name";
   StringRef text = name.getValue();
   // The name becomes part of kernel symbols and of C++ launchers.
-  if (!llvm::all_of(text, [](char c) { return llvm::isAlnum(c) || c == '_'; }) ||
+  if (!llvm::all_of(text,
+                    [](char c) { return llvm::isAlnum(c) || c == '_'; }) ||
       llvm::isDigit(text.front()))
     return emitError() << "parameter name '" << text
                        << "' must be an identifier (letters, digits, '_', "
@@ -159,8 +160,8 @@ LogicalResult ParamAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (defaultValue.getType() != type)
       return emitError() << "parameter " << text << " of type " << type
                          << " has a default of type " << defaultValue.getType();
-    if (std::string why = explain(type, allowed, multipleOf,
-                                  paramValue(defaultValue));
+    if (std::string why =
+            explain(type, allowed, multipleOf, paramValue(defaultValue));
         !why.empty())
       return emitError() << "parameter " << text << " has a default it cannot "
                          << "take: " << why;
@@ -273,9 +274,9 @@ ParseResult mlir::tile::detail::parseKernelParams(OpAsmParser &parser,
     }
     if (succeeded(parser.parseOptionalKeyword("in"))) {
       SmallVector<int64_t> values;
-      if (parser.parseCommaSeparatedList(
-              OpAsmParser::Delimiter::Square,
-              [&]() { return parseParamValue(parser, values.emplace_back()); }))
+      if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() {
+            return parseParamValue(parser, values.emplace_back());
+          }))
         return failure();
       allowed = DenseI64ArrayAttr::get(ctx, values);
     }
@@ -285,9 +286,9 @@ ParseResult mlir::tile::detail::parseKernelParams(OpAsmParser &parser,
         return failure();
       multipleOf = IntegerAttr::get(IntegerType::get(ctx, 64), divisor);
     }
-    ParamAttr decl = ParamAttr::getChecked(emit, ctx, StringAttr::get(ctx, name),
-                                           type, defaultValue, allowed,
-                                           multipleOf, TypeAttr(), ArrayAttr());
+    ParamAttr decl = ParamAttr::getChecked(
+        emit, ctx, StringAttr::get(ctx, name), type, defaultValue, allowed,
+        multipleOf, TypeAttr(), ArrayAttr());
     if (!decl)
       return failure();
     decls.push_back(decl);
@@ -323,9 +324,8 @@ void mlir::tile::detail::printKernelParams(OpAsmPrinter &p, ArrayAttr params) {
     if (DenseI64ArrayAttr allowed = decl.getAllowed()) {
       p << " in [";
       if (decl.getType().isInteger(1))
-        llvm::interleaveComma(allowed.asArrayRef(), p, [&](int64_t v) {
-          p << (v ? "true" : "false");
-        });
+        llvm::interleaveComma(allowed.asArrayRef(), p,
+                              [&](int64_t v) { p << (v ? "true" : "false"); });
       else
         llvm::interleaveComma(allowed.asArrayRef(), p);
       p << "]";
@@ -394,26 +394,26 @@ ParseResult mlir::tile::detail::parseKernelConfigs(OpAsmParser &parser,
 void mlir::tile::detail::printKernelConfigs(OpAsmPrinter &p, ArrayAttr params,
                                             ArrayAttr configs) {
   p << "(";
-  llvm::interleaveComma(configs.getAsRange<DictionaryAttr>(), p,
-                        [&](DictionaryAttr config) {
-    p << "[";
-    // In declaration order, as written.
-    bool first = true;
-    for (ParamAttr decl : params.getAsRange<ParamAttr>()) {
-      Attribute value = config.get(decl.getName());
-      if (!value)
-        continue;
-      if (!first)
-        p << ", ";
-      first = false;
-      p << decl.getName().getValue() << " = ";
-      if (auto type = dyn_cast<TypeAttr>(value))
-        p << type.getValue();
-      else
-        printParamValue(p, cast<IntegerAttr>(value));
-    }
-    p << "]";
-  });
+  llvm::interleaveComma(
+      configs.getAsRange<DictionaryAttr>(), p, [&](DictionaryAttr config) {
+        p << "[";
+        // In declaration order, as written.
+        bool first = true;
+        for (ParamAttr decl : params.getAsRange<ParamAttr>()) {
+          Attribute value = config.get(decl.getName());
+          if (!value)
+            continue;
+          if (!first)
+            p << ", ";
+          first = false;
+          p << decl.getName().getValue() << " = ";
+          if (auto type = dyn_cast<TypeAttr>(value))
+            p << type.getValue();
+          else
+            printParamValue(p, cast<IntegerAttr>(value));
+        }
+        p << "]";
+      });
   p << ")";
 }
 
@@ -505,8 +505,8 @@ LogicalResult ParamOp::verify() {
            << "!tile.type_param<\"" << getName() << "\", ...>";
   if (decl.getType() != getType())
     return emitOpError("reads parameter ")
-           << getName() << " of type " << decl.getType() << " as "
-           << getType() << "; write `: " << decl.getType() << "`";
+           << getName() << " of type " << decl.getType() << " as " << getType()
+           << "; write `: " << decl.getType() << "`";
   return success();
 }
 

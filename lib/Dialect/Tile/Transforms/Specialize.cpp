@@ -10,8 +10,8 @@
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -64,7 +64,8 @@ LogicalResult inlineHelper(func::CallOp call, SymbolTable &symbols) {
   for (Operation &op : body.without_terminator())
     b.clone(op, mapping);
   auto ret = cast<func::ReturnOp>(body.getTerminator());
-  for (auto [result, value] : llvm::zip_equal(call.getResults(), ret.getOperands()))
+  for (auto [result, value] :
+       llvm::zip_equal(call.getResults(), ret.getOperands()))
     result.replaceAllUsesWith(mapping.lookupOrDefault(value));
   call.erase();
   return success();
@@ -161,8 +162,9 @@ FailureOr<Assignment> assign(KernelOp kernel,
     values.push_back({decl, value});
   }
   if (!missing.empty()) {
-    InFlightDiagnostic diag = kernel.emitOpError("has parameters without a value (")
-                              << source << "): ";
+    InFlightDiagnostic diag =
+        kernel.emitOpError("has parameters without a value (")
+        << source << "): ";
     llvm::interleaveComma(missing, diag);
     diag << "; give them defaults, list configurations, or pass them to "
             "tile-specialize as values=NAME=VALUE,...";
@@ -370,13 +372,12 @@ LogicalResult specialize(KernelOp kernel, const Assignment &values,
   kernel.removeConfigsAttr();
   TileDialect::FamilyAttrHelper(ctx).setAttr(kernel,
                                              StringAttr::get(ctx, family));
-  TileDialect::ConfigAttrHelper(ctx).setAttr(
-      kernel, DictionaryAttr::get(ctx, config));
+  TileDialect::ConfigAttrHelper(ctx).setAttr(kernel,
+                                             DictionaryAttr::get(ctx, config));
   return verify(kernel);
 }
 
-struct TileSpecializePass
-    : tile::impl::TileSpecializeBase<TileSpecializePass> {
+struct TileSpecializePass : tile::impl::TileSpecializeBase<TileSpecializePass> {
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *ctx) override {
@@ -457,7 +458,8 @@ struct TileSpecializePass
 
     // Kernels that are not families may still size tiles with constants.
     for (auto kernel : module.getOps<KernelOp>())
-      if (!kernel.getParamsAttr() && failed(refineAllocations(kernel, patterns)))
+      if (!kernel.getParamsAttr() &&
+          failed(refineAllocations(kernel, patterns)))
         return signalPassFailure();
 
     SymbolTable symbols(module);
@@ -483,9 +485,8 @@ struct TileSpecializePass
       } else {
         for (auto [i, config] : llvm::enumerate(
                  family.getConfigsAttr().getAsRange<DictionaryAttr>())) {
-          FailureOr<Assignment> values =
-              assign(family, lookup(config),
-                     ("configuration " + std::to_string(i)));
+          FailureOr<Assignment> values = assign(
+              family, lookup(config), ("configuration " + std::to_string(i)));
           if (failed(values))
             return signalPassFailure();
           planned.push_back({*values, mangle(name, *values)});
