@@ -24,3 +24,9 @@ tile.kernel @k() threads(128) {
   // expected-error @+1 {{'tile.alloc_fragment' op has a tile with `?` dimensions ('!tile.fragment<?xf32>'): tile-specialize makes its shape static; run it first}}
   %x = tile.alloc_fragment [%c64] : !tile.fragment<?xf32>
 }
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op takes an argument of a kernel family's element type (!tile.type_param) but declares no such parameter; declare it in params(NAME: type = ...) and run tile-specialize}}
+tile.kernel @k(%a: memref<?x!tile.type_param<"T", f32>>) threads(128) {
+}

@@ -224,7 +224,23 @@ static LogicalResult requireSpecialized(KernelOp kernel) {
             "do), or pass it values";
     return diag;
   }
-  WalkResult unspecialized = kernel.walk([](Operation *op) {
+  auto hasTypeParam = [](Type type) {
+    bool found = false;
+    type.walk([&](TypeParamType) { found = true; });
+    return found;
+  };
+  if (llvm::any_of(kernel.getArgumentTypes(), hasTypeParam))
+    return kernel.emitOpError(
+        "takes an argument of a kernel family's element type "
+        "(!tile.type_param) but declares no such parameter; declare it in "
+        "params(NAME: type = ...) and run tile-specialize");
+  WalkResult unspecialized = kernel.walk([&](Operation *op) {
+    if (llvm::any_of(op->getResultTypes(), hasTypeParam)) {
+      op->emitOpError("has a result of a kernel family's element type "
+                      "(!tile.type_param), which tile-specialize sets: run it "
+                      "first");
+      return WalkResult::interrupt();
+    }
     if (isa<func::CallOp>(op)) {
       op->emitOpError("calls a helper, which tile-specialize inlines: run it "
                       "first (tile-to-nvvm and tile-translate do)");

@@ -182,8 +182,8 @@ LogicalResult foldOps(ArrayRef<Operation *> ops,
   return applyOpPatternsGreedily(ops, patterns, config);
 }
 
-/// The ops that use `values`, transitively through results and the ops
-/// whose regions hold such uses (an scf.if on a flag).
+/// The ops that use `values`, transitively through their results (an
+/// scf.if on a flag uses the flag itself).
 SmallVector<Operation *> usersOf(ArrayRef<Value> values) {
   SetVector<Operation *> users;
   SmallVector<Value> worklist(values);
