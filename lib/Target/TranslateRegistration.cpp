@@ -83,6 +83,13 @@ struct TranslateOptions {
                      "these values and the defaults, instead of one per "
                      "configuration"),
       llvm::cl::CommaSeparated, llvm::cl::cat(category)};
+  llvm::cl::opt<unsigned> ptxasThreads{
+      "ptxas-threads",
+      llvm::cl::desc("Threads ptxas compiles the kernels of a module with "
+                     "(ptxas --split-compile) when it holds several, as a "
+                     "family's configurations do: 0 (default) as many as "
+                     "the machine has, 1 one after the other"),
+      llvm::cl::init(0), llvm::cl::cat(category)};
   llvm::cl::opt<int64_t> maxSpillBytes{
       "max-spill-bytes",
       llvm::cl::desc("Refuse a kernel that spills more than this many bytes "
@@ -424,6 +431,18 @@ static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
   // which the runtime links when it loads it.
   Operation *device = getDeviceCode(module);
   bool relocatable = device && callsNvshmem(device);
+  // Several kernels (a family's configurations): ptxas compiles them in
+  // parallel threads; each kernel's machine code is what a serial compile
+  // gives (only the order of the cubin's sections may differ).
+  int kernels = 0;
+  if (device)
+    device->walk([&](LLVM::LLVMFuncOp func) {
+      kernels += func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName());
+    });
+  if (kernels > 1 && options->ptxasThreads != 1 &&
+      !StringRef(target.ptxasOptions).contains("split-compile"))
+    target.ptxasOptions +=
+        " --split-compile=" + std::to_string(options->ptxasThreads);
   auto cubin =
       options->maxSpillBytes >= 0
           ? assembleWithinSpillLimit(module, target, relocatable, *ptx, timer)

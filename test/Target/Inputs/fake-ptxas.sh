@@ -3,6 +3,8 @@
 # file to -o and, like `ptxas -v`, reports each .entry of the PTX, with 64
 # bytes of spills for the kernels whose name holds "TILE16384" (for every
 # kernel when FAKE_PTXAS_SPILL_ALL is set).
+# With FAKE_PTXAS_ARGS set it also prints the options it was given.
+[ -n "$FAKE_PTXAS_ARGS" ] && echo "ptxas options: $*"
 out=""
 ptx=""
 while [ $# -gt 0 ]; do
