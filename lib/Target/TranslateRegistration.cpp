@@ -261,14 +261,14 @@ static LogicalResult writeLauncherIfAsked(ModuleOp module,
           *kernels, image, ::tile::rt::serializeKernelInfo(*kernels), ns,
           stem + ".h", sources))
     return emitError(module.getLoc()) << "--launcher: " << *why;
-  for (auto [suffix, text] : {std::pair<const char *, const std::string *>{
-                                  ".h", &sources.header},
-                              {".cpp", &sources.source}}) {
+  for (const auto &file : {std::pair<const char *, const std::string *>{
+                               ".h", &sources.header},
+                           {".cpp", &sources.source}}) {
     std::string error;
     if (failed(writeOutputFile(
-            prefix + suffix,
+            prefix + file.first,
             [&](llvm::raw_ostream &os) {
-              os << *text;
+              os << *file.second;
               return success();
             },
             error)))

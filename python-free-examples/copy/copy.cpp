@@ -23,8 +23,11 @@ int main() {
         rt::Module::loadCubinFile(kernelFile(COPY_KERNEL_CUBIN));
     auto infos = rt::loadKernelInfo(kernelFile(COPY_KERNEL_KINFO));
     bool ok = true;
+    // The configurations of copy.mlir's family: TMA load, synchronous load,
+    // TMA both ways.
     for (const char *name :
-         {"copy_f32", "copy_f32_cp_async", "copy_f32_tma_store"}) {
+         {"copy_f32__LOADTMA1_STORETMA0", "copy_f32__LOADTMA0_STORETMA0",
+          "copy_f32__LOADTMA1_STORETMA1"}) {
       const rt::KernelInfo &info = rt::findKernel(infos, name);
       rt::Kernel kernel = module.kernel(name);
       std::printf("%s on %s (64 x 128 fp32 tiles)\n", name,

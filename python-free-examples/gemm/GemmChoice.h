@@ -39,8 +39,8 @@ enum class GemmKernel {
   Tile128x128,     // gemm-tiles.mlir BN = 128: one CTA per tile
   Tile128x64,      // gemm-tiles.mlir BN = 64: 128 x 64 tiles, one CTA per tile
   Pingpong128x128, // gemm.mlir PINGPONG: 128 x 128 ping-pong teams
-  StreamK,         // gemm-streamk.mlir: 128 x 256 tiles, stream-K
-  StreamK128x128,  // gemm-streamk.mlir: 128 x 128 tiles, stream-K
+  StreamK,         // gemm-streamk.mlir (defaults): 128 x 256 tiles, stream-K
+  StreamK128x128,  // gemm-streamk.mlir BN = 128: 128 x 128 tiles, stream-K
   Pingpong64x256,  // gemm.mlir PINGPONG: 64 x 256 ping-pong teams
 };
 

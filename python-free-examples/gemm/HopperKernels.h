@@ -129,16 +129,17 @@ inline TileGemm hopperPingpong128(const rt::Device &device) {
 /// between one CTA per SM (partial tiles added into C by TMA reductions,
 /// so C's rows must be a multiple of 16 bytes: N % 4 == 0).
 inline TileGemm hopperStreamK(const rt::Device &device, unsigned tileN = 256) {
-  TileGemm gemm =
-      tileN == 128
-          ? TileGemm(gemm_streamk_kernels::module(), "gemm_bf16_streamk_128x128",
-                     typedGemm<rt::bf16, float>(
-                         gemm_streamk_kernels::gemm_bf16_streamk_128x128),
-                     128, 128)
-          : TileGemm(gemm_streamk_kernels::module(), "gemm_bf16_streamk",
-                     typedGemm<rt::bf16, float>(
-                         gemm_streamk_kernels::gemm_bf16_streamk),
-                     128, 256);
+  std::size_t i = detail::findConfig(
+      gemm_streamk_kernels::gemm_bf16_streamk_configs,
+      [&](const auto &c) { return c.BN == int64_t(tileN); });
+  TileGemm gemm(gemm_streamk_kernels::module(),
+                gemm_streamk_kernels::gemm_bf16_streamk_configs[i].kernel,
+                typedGemm<rt::bf16, float>([i](rt::Dim3 grid, auto a, auto b,
+                                               auto c, CUstream stream) {
+                  return gemm_streamk_kernels::gemm_bf16_streamk(i, grid, a, b,
+                                                                 c, stream);
+                }),
+                128, tileN);
   gemm.setStreamK(device);
   return gemm;
 }

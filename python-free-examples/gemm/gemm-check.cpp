@@ -76,7 +76,7 @@ int main(int argc, char **argv) {
          [&] { return hopperPingpong128(device); }, bf16},
         {"gemm-streamk.mlir (stream-K, partial tiles added by TMA reductions)",
          [&] { return hopperStreamK(device); }, tmaStore, kWavesAndStreamK},
-        {"gemm-streamk.mlir @gemm_bf16_streamk_128x128 (stream-K, 128 x 128)",
+        {"gemm-streamk.mlir BN = 128 (stream-K, 128 x 128)",
          [&] { return hopperStreamK(device, 128); }, tmaStore,
          kWavesAndStreamK},
         {"gemm-sm80.mlir built for sm_90 (TMA pipeline, ldmatrix, mma.sync)",

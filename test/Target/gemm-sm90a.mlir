@@ -37,7 +37,7 @@
 // 128 x 32 chunks, one TMA bulk reduction each (8 for 128 x 256 tiles, 4
 // for 128 x 128), with no spills; C gets a tensor map (box 128 x 32).
 // RUN: tile-translate --tile-to-ptx --chip=sm_90a %S/../../python-free-examples/gemm/gemm-streamk.mlir -o %tsk.ptx
-// RUN: grep -oE '^\.visible \.entry [a-z_0-9]+|cp\.reduce\.async\.bulk\.tensor\.2d\.global\.shared::cta\.add\.tile\.bulk_group' %tsk.ptx | uniq -c
+// RUN: grep -oE '^\.visible \.entry [A-Za-z_0-9]+|cp\.reduce\.async\.bulk\.tensor\.2d\.global\.shared::cta\.add\.tile\.bulk_group' %tsk.ptx | uniq -c
 // RUN: tile-translate --tile-to-cubin --chip=sm_90a %S/../../python-free-examples/gemm/gemm-streamk.mlir -o %tsk.cubin --kernel-info=%tsk.kinfo --ptxas-options=-v 2>%tsk.ptxas
 // RUN: grep -iE 'C75(10|11|17|19)|warning' %tsk.ptxas || echo 'no ptxas warnings'
 // RUN: grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' %tsk.ptxas
