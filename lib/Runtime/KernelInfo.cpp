@@ -115,6 +115,14 @@ tile::rt::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
   return os.str();
 }
 
+bool tile::rt::isIdentifier(const std::string &text) {
+  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])))
+    return false;
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
 unsigned tile::rt::scalarTypeBytes(const std::string &type) {
   static const std::pair<const char *, unsigned> kTypes[] = {
       {"i1", 1},    {"i8", 1},  {"i16", 2},  {"i32", 4}, {"i64", 8},
@@ -329,14 +337,6 @@ struct PendingSignature {
   std::vector<std::pair<std::string, int64_t>> config;
   std::vector<std::pair<std::string, std::string>> configTypes;
 };
-
-bool isIdentifier(const std::string &text) {
-  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])))
-    return false;
-  return std::all_of(text.begin(), text.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-  });
-}
 
 /// The rest of an args record: <name>:<type> or <name>:memref:<elt>:<rank>.
 PendingSignature parseArgsRecord(LineParser &p, unsigned line) {

@@ -32,14 +32,6 @@ const std::set<std::string> kReserved = {
     // The parameters every launcher takes.
     "grid", "stream", "config", "choose"};
 
-bool isIdentifier(const std::string &text) {
-  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])))
-    return false;
-  return std::all_of(text.begin(), text.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-  });
-}
-
 /// The C++ type of a scalar or element of MLIR type `type`.
 std::string cppType(const std::string &type) {
   static const std::map<std::string, std::string> kTypes = {
@@ -138,14 +130,14 @@ std::optional<std::string> tile::generateLauncher(
   // What cannot get a typed function is refused before anything is written.
   std::vector<Family> families;
   for (const rt::KernelInfo &kernel : kernels) {
-    if (!isIdentifier(kernel.name))
+    if (!rt::isIdentifier(kernel.name))
       return "kernel '" + kernel.name + "' is not a C++ identifier";
     if (!kernel.args)
       return "kernel '" + kernel.name +
              "' has no argument names and types in its description (an "
              "'args' record): compile it from tile IR";
     for (const rt::ArgInfo &arg : *kernel.args)
-      if (!isIdentifier(arg.name) || cppType(arg.type).empty())
+      if (!rt::isIdentifier(arg.name) || cppType(arg.type).empty())
         return "kernel '" + kernel.name + "' argument '" + arg.name +
                "' has no C++ name or type";
     if (kernel.family.empty())
@@ -162,7 +154,7 @@ std::optional<std::string> tile::generateLauncher(
     it->kernels.push_back(&kernel);
   }
   for (const Family &family : families) {
-    if (!isIdentifier(family.name))
+    if (!rt::isIdentifier(family.name))
       return "family '" + family.name + "' is not a C++ identifier";
     for (const rt::KernelInfo &kernel : kernels)
       if (kernel.name == family.name)

@@ -128,6 +128,10 @@ struct ArgInfo {
   unsigned rank = 0;
 };
 
+/// Whether `text` is a C identifier (letters, digits, '_', not starting
+/// with a digit): what names in args and config records must be.
+bool isIdentifier(const std::string &text);
+
 /// The size in bytes a kernel parameter of scalar type `type` takes (an i1
 /// travels as a byte, index as 64 bits); 0 for an unknown type.
 unsigned scalarTypeBytes(const std::string &type);
