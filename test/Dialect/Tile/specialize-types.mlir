@@ -25,3 +25,22 @@ tile.kernel @scale(%a: memref<?x!T>, %factor: !T)
   }
   tile.copy %x[] to %a[%base] : !tile.fragment<?x!T>, memref<?x!T>
 }
+
+// A product and a rounding copy over element types: the verifiers check
+// !T as the type it stands for (bf16 here), tile-specialize's verification
+// the real one.
+!AB = !tile.type_param<"AB", bf16>
+!CT = !tile.type_param<"CT", f32>
+tile.kernel @product(%A: memref<?x?x!AB>, %B: memref<?x?x!AB>, %C: memref<?x?x!CT>)
+    params(AB: type = bf16 in [bf16, f16], CT: type = f32 in [f32, bf16])
+    configs([AB = bf16, CT = f32], [AB = f16, CT = bf16])
+    threads(128) {
+  %c0 = arith.constant 0 : index
+  %As = tile.alloc_shared : memref<64x64x!AB, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64x!AB, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.copy %A[%c0, %c0] to %As[] : memref<?x?x!AB>, memref<64x64x!AB, #gpu.address_space<workgroup>>
+  tile.copy %B[%c0, %c0] to %Bs[] : memref<?x?x!AB>, memref<64x64x!AB, #gpu.address_space<workgroup>>
+  tile.gemm %As, %Bs, %acc {transpose_b} : memref<64x64x!AB, #gpu.address_space<workgroup>>, memref<64x64x!AB, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+  tile.copy %acc[] to %C[%c0, %c0] : !tile.fragment<64x64xf32>, memref<?x?x!CT>
+}

@@ -123,8 +123,8 @@ LogicalResult CopyOp::verify() {
   auto dstShaped = cast<ShapedType>(dstType);
   // A fragment's floats may be rounded to a narrower float type on the way
   // out (an f32 accumulator stored as bf16).
-  Type srcElement = srcShaped.getElementType();
-  Type dstElement = dstShaped.getElementType();
+  Type srcElement = verifiedAs(srcShaped.getElementType());
+  Type dstElement = verifiedAs(dstShaped.getElementType());
   bool rounds = src == MemorySpace::Fragment &&
                 (dst == MemorySpace::Global || dst == MemorySpace::Shared) &&
                 srcElement.isF32() && (dstElement.isBF16() || dstElement.isF16());
@@ -308,10 +308,11 @@ LogicalResult GemmOp::verify() {
         (!type.hasStaticShape() && !hasParameterizedShape(*this, type)))
       return emitOpError("expects ") << name << " to be a static 2-D tile, got "
                                      << type;
-  if (a.getElementType() != b.getElementType())
+  if (verifiedAs(a.getElementType()) != verifiedAs(b.getElementType()))
     return emitOpError("expects A and B of one element type, got ")
            << a.getElementType() << " and " << b.getElementType();
-  if (!isLegalGemmTypes(a.getElementType(), c.getElementType()))
+  if (!isLegalGemmTypes(verifiedAs(a.getElementType()),
+                        verifiedAs(c.getElementType())))
     return emitOpError("has no tensor-core form for ")
            << a.getElementType() << " inputs with a " << c.getElementType()
            << " accumulator";

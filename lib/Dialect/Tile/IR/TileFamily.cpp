@@ -537,6 +537,12 @@ bool mlir::tile::hasParameterizedShape(Type type) {
 // !tile.type_param
 //===----------------------------------------------------------------------===//
 
+Type mlir::tile::detail::verifiedAs(Type type) {
+  if (auto param = dyn_cast<TypeParamType>(type))
+    return param.getStandsFor();
+  return type;
+}
+
 const llvm::fltSemantics &TypeParamType::getFloatSemantics() const {
   return getStandsFor().getFloatSemantics();
 }

@@ -38,6 +38,10 @@ void printKernelConfigs(OpAsmPrinter &p, ArrayAttr params, ArrayAttr configs);
 /// Unique parameter names, configurations of declared parameters and
 /// allowed values, threads(NAME) naming a parameter.
 LogicalResult verifyKernelFamily(KernelOp kernel);
+/// The type a verifier checks `type` as: a kernel family's element-type
+/// parameter (!tile.type_param) as the type it stands for, any other type
+/// as itself. tile-specialize's verification then checks the real one.
+Type verifiedAs(Type type);
 /// stages(NAME) names a parameter of the enclosing kernel.
 LogicalResult verifyStagesParam(Operation *op, StringRef name);
 } // namespace mlir::tile::detail
