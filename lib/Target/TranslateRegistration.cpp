@@ -313,6 +313,15 @@ static LogicalResult checkKernelInfoPath(ModuleOp module) {
 
 enum class Stage { LLVMIR, PTX, Cubin };
 
+// The kernels (entry points) among `device`'s LLVM functions.
+static int countKernels(Operation *device) {
+  int kernels = 0;
+  device->walk([&](LLVM::LLVMFuncOp func) {
+    kernels += func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName());
+  });
+  return kernels;
+}
+
 // --max-spill-bytes: ptxas -v says what each kernel spills; a kernel over
 // the limit is an error naming it, or with --skip-failing-configs a
 // warning, and the module is compiled again without it (the description
@@ -372,11 +381,7 @@ assembleWithinSpillLimit(ModuleOp module, TargetOptions target,
       return failure();
     for (LLVM::LLVMFuncOp func : over)
       func.erase();
-    bool anyLeft = false;
-    device->walk([&](LLVM::LLVMFuncOp func) {
-      anyLeft |= func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName());
-    });
-    if (!anyLeft)
+    if (countKernels(device) == 0)
       return emitError(module.getLoc())
              << "every kernel spills more than --max-spill-bytes=" << limit;
   }
@@ -434,12 +439,7 @@ static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
   // Several kernels (a family's configurations): ptxas compiles them in
   // parallel threads; each kernel's machine code is what a serial compile
   // gives (only the order of the cubin's sections may differ).
-  int kernels = 0;
-  if (device)
-    device->walk([&](LLVM::LLVMFuncOp func) {
-      kernels += func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName());
-    });
-  if (kernels > 1 && options->ptxasThreads != 1 &&
+  if (device && countKernels(device) > 1 && options->ptxasThreads != 1 &&
       !StringRef(target.ptxasOptions).contains("split-compile"))
     target.ptxasOptions +=
         " --split-compile=" + std::to_string(options->ptxasThreads);

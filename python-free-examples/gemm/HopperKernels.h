@@ -37,26 +37,35 @@ std::size_t findConfig(const Config (&configs)[N], Pick pick) {
   throw rt::Error("no configuration of the family matches");
 }
 
-/// Configuration `i` of gemm.mlir's family (persistent), bound by its
-/// generated launcher.
-inline TileGemm persistentConfig(const rt::Device &device, std::size_t i) {
-  TileGemm gemm(gemm_kernels::module(), gemm_kernels::gemm_bf16_configs[i].kernel,
-                typedGemm<rt::bf16, float>([i](rt::Dim3 grid, auto a, auto b,
-                                               auto c, CUstream stream) {
-                  return gemm_kernels::gemm_bf16(i, grid, a, b, c, stream);
-                }));
-  gemm.setPersistent(device);
-  return gemm;
+/// The configuration `pick` accepts in a family's generated table, bound
+/// through the family's dispatcher `dispatch(config, grid, A, B, C,
+/// stream)`; its tile from the configuration (BM, BN), else `tileM`/`tileN`.
+template <typename Config, std::size_t N, typename Pick, typename Dispatch>
+TileGemm familyGemm(rt::EmbeddedModule &module, const Config (&configs)[N],
+                    Pick pick, Dispatch dispatch, unsigned tileM = 0,
+                    unsigned tileN = 0) {
+  std::size_t i = findConfig(configs, pick);
+  return TileGemm(module, configs[i].kernel,
+                  typedGemm<rt::bf16, float>(
+                      [i, dispatch](rt::Dim3 grid, auto a, auto b, auto c,
+                                    CUstream stream) {
+                        return dispatch(i, grid, a, b, c, stream);
+                      }),
+                  tileM, tileN);
 }
 
 /// The configuration of gemm.mlir's family with this tile and schedule.
 inline TileGemm persistentGemm(const rt::Device &device, int64_t bm, int64_t bn,
                                bool pingpong, bool tmaStore = false) {
-  return persistentConfig(
-      device, findConfig(gemm_kernels::gemm_bf16_configs, [&](const auto &c) {
+  TileGemm gemm = familyGemm(
+      gemm_kernels::module(), gemm_kernels::gemm_bf16_configs,
+      [&](const auto &c) {
         return c.BM == bm && c.BN == bn && c.PINGPONG == pingpong &&
                c.TMASTORE == tmaStore;
-      }));
+      },
+      &gemm_kernels::gemm_bf16);
+  gemm.setPersistent(device);
+  return gemm;
 }
 } // namespace detail
 
@@ -70,19 +79,11 @@ inline TileGemm hopperGemm(const rt::Device &device,
                            const std::string &variant = "", int tileN = 256) {
   if (variant.empty() && tileN == 256)
     return detail::persistentGemm(device, 128, 256, false);
-  if (variant.empty()) {
-    std::size_t i = detail::findConfig(
-        gemm_tile_kernels::gemm_bf16_tile_configs,
-        [&](const auto &c) { return c.BN == tileN; });
-    return TileGemm(gemm_tile_kernels::module(),
-                    gemm_tile_kernels::gemm_bf16_tile_configs[i].kernel,
-                    typedGemm<rt::bf16, float>([i](rt::Dim3 grid, auto a,
-                                                   auto b, auto c,
-                                                   CUstream stream) {
-                      return gemm_tile_kernels::gemm_bf16_tile(i, grid, a, b, c,
-                                                               stream);
-                    }));
-  }
+  if (variant.empty())
+    return detail::familyGemm(
+        gemm_tile_kernels::module(), gemm_tile_kernels::gemm_bf16_tile_configs,
+        [&](const auto &c) { return c.BN == tileN; },
+        &gemm_tile_kernels::gemm_bf16_tile);
   TileGemm gemm(kernelFile(variant + ".cubin"), kernelFile(variant + ".kinfo"),
                 tileN == 256 ? "gemm_bf16" : "gemm_bf16_tile", 128,
                 unsigned(tileN));
@@ -129,17 +130,11 @@ inline TileGemm hopperPingpong128(const rt::Device &device) {
 /// between one CTA per SM (partial tiles added into C by TMA reductions,
 /// so C's rows must be a multiple of 16 bytes: N % 4 == 0).
 inline TileGemm hopperStreamK(const rt::Device &device, unsigned tileN = 256) {
-  std::size_t i = detail::findConfig(
+  TileGemm gemm = detail::familyGemm(
+      gemm_streamk_kernels::module(),
       gemm_streamk_kernels::gemm_bf16_streamk_configs,
-      [&](const auto &c) { return c.BN == int64_t(tileN); });
-  TileGemm gemm(gemm_streamk_kernels::module(),
-                gemm_streamk_kernels::gemm_bf16_streamk_configs[i].kernel,
-                typedGemm<rt::bf16, float>([i](rt::Dim3 grid, auto a, auto b,
-                                               auto c, CUstream stream) {
-                  return gemm_streamk_kernels::gemm_bf16_streamk(i, grid, a, b,
-                                                                 c, stream);
-                }),
-                128, tileN);
+      [&](const auto &c) { return c.BN == int64_t(tileN); },
+      &gemm_streamk_kernels::gemm_bf16_streamk, /*tileM=*/128);
   gemm.setStreamK(device);
   return gemm;
 }

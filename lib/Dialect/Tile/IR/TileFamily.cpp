@@ -201,16 +201,14 @@ static void printParamValue(OpAsmPrinter &p, IntegerAttr value) {
 }
 
 /// Builds an IntegerAttr of `type`, refusing values that do not fit it.
-static IntegerAttr paramValueAttr(OpAsmParser &parser, SMLoc loc, Type type,
+static IntegerAttr parsedValueAttr(OpAsmParser &parser, SMLoc loc, Type type,
                                   StringRef name, int64_t value) {
   if (!fitsType(type, value)) {
     parser.emitError(loc) << "value " << value << " of parameter " << name
                           << " does not fit its type " << type;
     return {};
   }
-  if (type.isInteger(1))
-    return IntegerAttr::get(type, APInt(1, value));
-  return IntegerAttr::get(type, value);
+  return mlir::tile::paramValueAttr(type, value);
 }
 
 ParseResult mlir::tile::detail::parseKernelParams(OpAsmParser &parser,
@@ -268,7 +266,7 @@ ParseResult mlir::tile::detail::parseKernelParams(OpAsmParser &parser,
       SMLoc valueLoc = parser.getCurrentLocation();
       if (parseParamValue(parser, value))
         return failure();
-      defaultValue = paramValueAttr(parser, valueLoc, type, name, value);
+      defaultValue = parsedValueAttr(parser, valueLoc, type, name, value);
       if (!defaultValue)
         return failure();
     }
@@ -368,7 +366,7 @@ ParseResult mlir::tile::detail::parseKernelConfigs(OpAsmParser &parser,
         int64_t value;
         if (parseParamValue(parser, value))
           return failure();
-        attr = paramValueAttr(parser, loc, decl.getType(), name, value);
+        attr = parsedValueAttr(parser, loc, decl.getType(), name, value);
         if (!attr)
           return failure();
       }
@@ -536,6 +534,18 @@ bool mlir::tile::hasParameterizedShape(Type type) {
 //===----------------------------------------------------------------------===//
 // !tile.type_param
 //===----------------------------------------------------------------------===//
+
+IntegerAttr mlir::tile::paramValueAttr(Type type, int64_t value) {
+  if (type.isInteger(1))
+    return IntegerAttr::get(type, APInt(1, value));
+  return IntegerAttr::get(type, value);
+}
+
+bool mlir::tile::containsTypeParam(Type type) {
+  bool found = false;
+  type.walk([&](TypeParamType) { found = true; });
+  return found;
+}
 
 Type mlir::tile::detail::verifiedAs(Type type) {
   if (auto param = dyn_cast<TypeParamType>(type))

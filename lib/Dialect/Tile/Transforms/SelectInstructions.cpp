@@ -224,18 +224,13 @@ static LogicalResult requireSpecialized(KernelOp kernel) {
             "do), or pass it values";
     return diag;
   }
-  auto hasTypeParam = [](Type type) {
-    bool found = false;
-    type.walk([&](TypeParamType) { found = true; });
-    return found;
-  };
-  if (llvm::any_of(kernel.getArgumentTypes(), hasTypeParam))
+  if (llvm::any_of(kernel.getArgumentTypes(), containsTypeParam))
     return kernel.emitOpError(
         "takes an argument of a kernel family's element type "
         "(!tile.type_param) but declares no such parameter; declare it in "
         "params(NAME: type = ...) and run tile-specialize");
   WalkResult unspecialized = kernel.walk([&](Operation *op) {
-    if (llvm::any_of(op->getResultTypes(), hasTypeParam)) {
+    if (llvm::any_of(op->getResultTypes(), containsTypeParam)) {
       op->emitOpError("has a result of a kernel family's element type "
                       "(!tile.type_param), which tile-specialize sets: run it "
                       "first");

@@ -267,16 +267,23 @@ LogicalResult specialize(KernelOp kernel, const Assignment &values,
                          StringRef family,
                          const FrozenRewritePatternSet &patterns) {
   MLIRContext *ctx = kernel.getContext();
-  llvm::StringMap<int64_t> byName;
+  llvm::StringMap<IntegerAttr> integers;
   llvm::StringMap<Type> types;
   SmallVector<NamedAttribute> config;
   for (auto [decl, value] : values) {
     if (auto type = dyn_cast<TypeAttr>(value))
       types[decl.getName().getValue()] = type.getValue();
     else
-      byName[decl.getName().getValue()] = paramValue(cast<IntegerAttr>(value));
+      integers[decl.getName().getValue()] = cast<IntegerAttr>(value);
     config.push_back({decl.getName(), value});
   }
+  // threads(NAME) and stages(NAME) name declared parameters (the verifiers
+  // check it); one that is not an integer gives 0, which they refuse.
+  auto i32Value = [&](StringRef name) {
+    IntegerAttr value = integers.lookup(name);
+    return static_cast<int32_t>(std::clamp<int64_t>(
+        value ? paramValue(value) : 0, INT32_MIN, INT32_MAX));
+  };
 
   // Element-type parameters: every !tile.type_param becomes its type, and
   // float constants of it are converted to that type's semantics.
@@ -308,15 +315,10 @@ LogicalResult specialize(KernelOp kernel, const Assignment &values,
   }
   {
     WalkResult leftover = kernel.walk([&](Operation *op) {
-      auto isParam = [](Type type) {
-        bool found = false;
-        type.walk([&](TypeParamType) { found = true; });
-        return found;
-      };
-      bool found = llvm::any_of(op->getResultTypes(), isParam);
+      bool found = llvm::any_of(op->getResultTypes(), containsTypeParam);
       for (Region &region : op->getRegions())
         for (Block &block : region)
-          found |= llvm::any_of(block.getArgumentTypes(), isParam);
+          found |= llvm::any_of(block.getArgumentTypes(), containsTypeParam);
       if (!found)
         return WalkResult::advance();
       op->emitOpError("uses a type parameter that kernel @")
@@ -329,14 +331,12 @@ LogicalResult specialize(KernelOp kernel, const Assignment &values,
   }
 
   if (std::optional<StringRef> name = kernel.getThreadsParam()) {
-    kernel.setThreads(static_cast<int32_t>(
-        std::clamp<int64_t>(byName.lookup(*name), INT32_MIN, INT32_MAX)));
+    kernel.setThreads(i32Value(*name));
     kernel.removeThreadsParamAttr();
   }
   kernel.walk([&](PipelinedForOp loop) {
     if (std::optional<StringRef> name = loop.getStagesParam()) {
-      loop.setStages(static_cast<int32_t>(
-          std::clamp<int64_t>(byName.lookup(*name), INT32_MIN, INT32_MAX)));
+      loop.setStages(i32Value(*name));
       loop.removeStagesParamAttr();
     }
   });
@@ -346,16 +346,8 @@ LogicalResult specialize(KernelOp kernel, const Assignment &values,
   kernel.walk([&](ParamOp read) { reads.push_back(read); });
   for (ParamOp read : reads) {
     OpBuilder b(read);
-    Type type = read.getType();
-    int64_t value = byName.lookup(read.getName());
-    Value constant =
-        type.isInteger(1)
-            ? arith::ConstantOp::create(b, read.getLoc(),
-                                        IntegerAttr::get(type, APInt(1, value)))
-                  .getResult()
-            : arith::ConstantOp::create(b, read.getLoc(),
-                                        IntegerAttr::get(type, value))
-                  .getResult();
+    Value constant = arith::ConstantOp::create(b, read.getLoc(),
+                                               integers.lookup(read.getName()));
     read.replaceAllUsesWith(constant);
     read.erase();
     constants.push_back(constant);
@@ -424,9 +416,7 @@ struct TileSpecializePass : tile::impl::TileSpecializeBase<TileSpecializePass> {
                           ? (value = text == "true", true)
                           : !text.getAsInteger(0, value);
         if (parsed)
-          return decl.getType().isInteger(1)
-                     ? IntegerAttr::get(decl.getType(), APInt(1, value))
-                     : IntegerAttr::get(decl.getType(), value);
+          return paramValueAttr(decl.getType(), value);
       }
       kernel.emitOpError("cannot take ")
           << decl.getName().getValue() << " = '" << text

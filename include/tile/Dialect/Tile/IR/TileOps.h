@@ -29,8 +29,14 @@ bool isPipelineProducer(CopyOp copy);
 /// `{tile.symmetric}`: the same buffer on every rank of the job.
 bool isSymmetricBuffer(Value buffer);
 
-/// A kernel parameter's value as an integer (an i1 flag as 0 or 1).
+/// A kernel parameter's value as an integer (an i1 flag as 0 or 1), and
+/// back: `value` as an attribute of the parameter's integer type.
 int64_t paramValue(IntegerAttr value);
+IntegerAttr paramValueAttr(Type type, int64_t value);
+
+/// Whether `type` holds a kernel family's element-type parameter
+/// (!tile.type_param), which tile-specialize replaces.
+bool containsTypeParam(Type type);
 
 /// Whether `type` is a shared tile or fragment with a dimension sized by a
 /// kernel parameter (`?`): a kernel family's, before tile-specialize.
