@@ -70,7 +70,6 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %bm = tile.param "BM" : index
   %bn = tile.param "BN" : index
   %group = tile.param "GROUP" : index
-  %pingpong = tile.param "PINGPONG" : i1
   %tma_store = tile.param "TMASTORE" : i1
   %zero = arith.constant 0.0 : f32
   %M = memref.dim %A, %c0 : memref<?x?xbf16>
@@ -99,32 +98,16 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
     %n0 = arith.muli %pn, %bn : index
 
     tile.fill %acc, %zero : !tile.fragment<?x?xf32>, f32
-    // `pingpong` is a unit attribute, not a parameter: one loop per
-    // schedule, the flag keeps one.
-    scf.if %pingpong {
-      tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(STAGES) warp_specialized pingpong {
-        %k0 = arith.muli %kt, %c64 : index
-        tile.copy %A[%m0, %k0] to %As[]
-            : memref<?x?xbf16>, memref<?x64xbf16, #gpu.address_space<workgroup>>
-        tile.copy %B[%n0, %k0] to %Bs[]
-            : memref<?x?xbf16>, memref<?x64xbf16, #gpu.address_space<workgroup>>
-        tile.gemm %As, %Bs, %acc {transpose_b}
-            : memref<?x64xbf16, #gpu.address_space<workgroup>>,
-              memref<?x64xbf16, #gpu.address_space<workgroup>>,
-              !tile.fragment<?x?xf32>
-      }
-    } else {
-      tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(STAGES) warp_specialized {
-        %k0 = arith.muli %kt, %c64 : index
-        tile.copy %A[%m0, %k0] to %As[]
-            : memref<?x?xbf16>, memref<?x64xbf16, #gpu.address_space<workgroup>>
-        tile.copy %B[%n0, %k0] to %Bs[]
-            : memref<?x?xbf16>, memref<?x64xbf16, #gpu.address_space<workgroup>>
-        tile.gemm %As, %Bs, %acc {transpose_b}
-            : memref<?x64xbf16, #gpu.address_space<workgroup>>,
-              memref<?x64xbf16, #gpu.address_space<workgroup>>,
-              !tile.fragment<?x?xf32>
-      }
+    tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(STAGES) warp_specialized pingpong(PINGPONG) {
+      %k0 = arith.muli %kt, %c64 : index
+      tile.copy %A[%m0, %k0] to %As[]
+          : memref<?x?xbf16>, memref<?x64xbf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%n0, %k0] to %Bs[]
+          : memref<?x?xbf16>, memref<?x64xbf16, #gpu.address_space<workgroup>>
+      tile.gemm %As, %Bs, %acc {transpose_b}
+          : memref<?x64xbf16, #gpu.address_space<workgroup>>,
+            memref<?x64xbf16, #gpu.address_space<workgroup>>,
+            !tile.fragment<?x?xf32>
     }
     scf.if %tma_store {
       // The tile in BN / 32 column chunks, chunk j through buffer j % 2

@@ -134,3 +134,27 @@ tile.kernel @k() params(T: type = f32 in [f32, i32]) threads(128) {
 // expected-error @+1 {{'tile.kernel' op configuration 0 sets T = f64, but f64 is not one of its types [f32, bf16]}}
 tile.kernel @k() params(T: type = f32 in [f32, bf16]) configs([T = f64]) threads(128) {
 }
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op takes cluster(CN) but declares no parameter CN; declare it in params(...)}}
+tile.kernel @k() params(CM: i32 = 2) threads(128) cluster(CM, CN, 1) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op takes threads(FLAG), but parameter FLAG is of type 'i1'; threads takes an integer (index or iN, not i1)}}
+tile.kernel @k() params(FLAG: i1 = true) threads(FLAG) {
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?x?xbf16>) params(PP: i32 = 1) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.pipelined_for' op takes pingpong(PP), but parameter PP is of type 'i32'; pingpong takes a flag (i1)}}
+  tile.pipelined_for %k = %c0 to %c1 step %c1 stages(2) warp_specialized pingpong(PP) {
+    tile.copy %A[%c0, %k] to %s[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+  }
+}

@@ -68,3 +68,11 @@ tile.kernel @huge(%a: memref<?xf32>) params(N: index = 1024 in [1024, 33554432])
   tile.copy %a[%c0] to %x[] : memref<?xf32>, !tile.fragment<?xf32>
 }
 // expected-error @-8 {{'tile.kernel' op fails to specialise for configuration [N = 33554432] (@huge__N33554432); the error above names what is wrong}}
+
+// -----
+
+// A configuration whose cluster is too large is refused once set.
+// expected-error @+1 {{expects at most 16 CTAs in a cluster, got 32}}
+tile.kernel @k() params(CM: i32 = 2) configs([CM = 32]) threads(128) cluster(CM, 1, 1) {
+}
+// expected-error @-2 {{'tile.kernel' op fails to specialise for configuration [CM = 32] (@k__CM32); the error above names what is wrong}}

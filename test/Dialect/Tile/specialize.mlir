@@ -7,6 +7,7 @@
 // but for its constant-sized tiles. With values=..., one kernel of the
 // family's own name.
 // RUN: tile-opt %s --tile-specialize
+// RUN: tile-opt %s | tile-opt | grep -E "cluster\(CM|pingpong\(PP"
 // RUN: tile-opt %s --tile-specialize="values=BN=64,SCALE=false,STAGES=3" | grep -E "tile.kernel|alloc_|stages|mulf|tile.config"
 
 // The grouped tile order, written once.
@@ -62,4 +63,19 @@ tile.kernel @plain(%a: memref<?xf32>) threads(128) {
   %c512 = arith.constant 512 : index
   %x = tile.alloc_fragment [%c512] : !tile.fragment<?xf32>
   tile.copy %a[%c0] to %x[] : memref<?xf32>, !tile.fragment<?xf32>
+}
+
+// cluster(CM, 1, 1) and pingpong(PP) take their values from parameters:
+// CM = 1 keeps a 1x1x1 cluster, PP = false drops the ping-pong schedule.
+tile.kernel @teams(%A: memref<?x?xbf16>)
+    params(CM: i32 = 2 in [1, 2], PP: i1 = true)
+    configs([CM = 2, PP = true], [CM = 1, PP = false])
+    threads(128) cluster(CM, 1, 1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %s = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  tile.pipelined_for %k = %c0 to %c8 step %c1 stages(2) warp_specialized pingpong(PP) {
+    tile.copy %A[%c0, %k] to %s[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+  }
 }

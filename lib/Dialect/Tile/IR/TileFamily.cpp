@@ -441,12 +441,15 @@ LogicalResult mlir::tile::detail::verifyKernelFamily(KernelOp kernel) {
       if (!names.insert(decl.getName().getValue()).second)
         return kernel.emitOpError("declares parameter ")
                << decl.getName().getValue() << " twice";
-  if (std::optional<StringRef> name = kernel.getThreadsParam()) {
-    if (!kernel.lookupParam(*name))
-      return kernel.emitOpError("takes threads(")
-             << *name << ") but declares no parameter " << *name
-             << "; declare it in params(...)";
-  }
+  if (std::optional<StringRef> name = kernel.getThreadsParam())
+    if (failed(verifyClauseParam(kernel, kernel, "threads", *name,
+                                 /*flag=*/false)))
+      return failure();
+  if (ArrayAttr names = kernel.getClusterParamsAttr())
+    for (StringRef name : names.getAsValueRange<StringAttr>())
+      if (!name.empty() && failed(verifyClauseParam(kernel, kernel, "cluster",
+                                                    name, /*flag=*/false)))
+        return failure();
   if (ArrayAttr configs = kernel.getConfigsAttr()) {
     if (!params || params.empty())
       return kernel.emitOpError("lists configurations but declares no "
@@ -508,15 +511,29 @@ LogicalResult ParamOp::verify() {
   return success();
 }
 
-LogicalResult mlir::tile::detail::verifyStagesParam(Operation *op,
-                                                    StringRef name) {
-  auto kernel = op->getParentOfType<KernelOp>();
+LogicalResult mlir::tile::detail::verifyClauseParam(Operation *op,
+                                                    KernelOp kernel,
+                                                    StringRef clause,
+                                                    StringRef name, bool flag) {
   ParamAttr decl = kernel ? kernel.lookupParam(name) : ParamAttr();
   if (!decl)
-    return op->emitOpError("takes stages(")
-           << name << ") but the enclosing kernel declares no parameter "
-           << name << "; declare it in params(...)";
-  return success();
+    return op->emitOpError("takes ")
+           << clause << "(" << name << ") but "
+           << (kernel && op == kernel.getOperation() ? "declares" :
+                                           "the enclosing kernel declares")
+           << " no parameter " << name << "; declare it in params(...)";
+  bool isFlag = !decl.isTypeParam() && decl.getType().isInteger(1);
+  if (!decl.isTypeParam() && isFlag == flag)
+    return success();
+  InFlightDiagnostic diag = op->emitOpError("takes ")
+                            << clause << "(" << name << "), but parameter "
+                            << name << " is ";
+  if (decl.isTypeParam())
+    diag << "an element type";
+  else
+    diag << "of type " << decl.getType();
+  return diag << "; " << clause << " takes "
+              << (flag ? "a flag (i1)" : "an integer (index or iN, not i1)");
 }
 
 bool mlir::tile::hasParameterizedShape(Operation *op, Type type) {

@@ -128,15 +128,35 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   result.addAttribute(getThreadsAttrName(result.name),
                       parser.getBuilder().getI32IntegerAttr(threads));
 
+  // cluster(X, Y, Z), each dimension a number or, in a family, a parameter's
+  // NAME (its default, 1 without one, stands in until tile-specialize).
   if (succeeded(parser.parseOptionalKeyword("cluster"))) {
     SmallVector<int32_t> dims;
+    SmallVector<std::string> names;
     if (parser.parseCommaSeparatedList(
             OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
-              return parser.parseInteger(dims.emplace_back());
+              int32_t &dim = dims.emplace_back(1);
+              std::string &name = names.emplace_back();
+              OptionalParseResult number = parser.parseOptionalInteger(dim);
+              if (number.has_value())
+                return *number;
+              if (parser.parseKeywordOrString(&name))
+                return failure();
+              if (params)
+                for (ParamAttr decl : params.getAsRange<ParamAttr>())
+                  if (decl.getName().getValue() == name &&
+                      decl.getDefaultValue())
+                    dim = paramValue(decl.getDefaultValue());
+              return success();
             }))
       return failure();
     result.addAttribute(getClusterAttrName(result.name),
                         parser.getBuilder().getDenseI32ArrayAttr(dims));
+    if (llvm::any_of(names, [](const std::string &n) { return !n.empty(); }))
+      result.addAttribute(
+          getClusterParamsAttrName(result.name),
+          parser.getBuilder().getStrArrayAttr(
+              SmallVector<StringRef>(names.begin(), names.end())));
   }
 
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
@@ -167,7 +187,16 @@ void KernelOp::print(OpAsmPrinter &p) {
     p << " threads(" << getThreads() << ")";
   if (auto cluster = getCluster()) {
     p << " cluster(";
-    llvm::interleaveComma(*cluster, p);
+    ArrayAttr names = getClusterParamsAttr();
+    llvm::interleaveComma(llvm::seq<size_t>(cluster->size()), p, [&](size_t i) {
+      StringRef name;
+      if (names && i < names.size())
+        name = cast<StringAttr>(names[i]).getValue();
+      if (name.empty())
+        p << (*cluster)[i];
+      else
+        p << name;
+    });
     p << ")";
   }
   function_interface_impl::printFunctionAttributes(
@@ -175,7 +204,7 @@ void KernelOp::print(OpAsmPrinter &p) {
       {getSymNameAttrName(), getFunctionTypeAttrName(), getThreadsAttrName(),
        getClusterAttrName(), getArgAttrsAttrName(), getResAttrsAttrName(),
        getParamsAttrName(), getConfigsAttrName(), getThreadsParamAttrName(),
-       getArgNamesAttrName()});
+       getClusterParamsAttrName(), getArgNamesAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -214,7 +243,8 @@ LogicalResult KernelOp::verify() {
   int64_t threads = getThreadsAttr().getInt();
   if (!getThreadsParam() && (threads < 1 || threads > 1024))
     return emitOpError("expects threads in [1, 1024], got ") << threads;
-  if (auto cluster = getCluster()) {
+  // Cluster dimensions that name parameters are checked once set.
+  if (auto cluster = getCluster(); cluster && !getClusterParams()) {
     if (cluster->size() != 3)
       return emitOpError("expects a cluster shape of 3 dimensions, got ")
              << cluster->size();
@@ -311,9 +341,20 @@ ParseResult PipelinedForOp::parse(OpAsmParser &parser, OperationState &result) {
   if (succeeded(parser.parseOptionalKeyword("warp_specialized")))
     result.addAttribute(getWarpSpecializedAttrName(result.name),
                         parser.getBuilder().getUnitAttr());
-  if (succeeded(parser.parseOptionalKeyword("pingpong")))
-    result.addAttribute(getPingpongAttrName(result.name),
-                        parser.getBuilder().getUnitAttr());
+  // pingpong, or pingpong(NAME) in a family: off until tile-specialize
+  // reads the flag.
+  if (succeeded(parser.parseOptionalKeyword("pingpong"))) {
+    if (succeeded(parser.parseOptionalLParen())) {
+      std::string name;
+      if (parser.parseKeywordOrString(&name) || parser.parseRParen())
+        return failure();
+      result.addAttribute(getPingpongParamAttrName(result.name),
+                          parser.getBuilder().getStringAttr(name));
+    } else {
+      result.addAttribute(getPingpongAttrName(result.name),
+                          parser.getBuilder().getUnitAttr());
+    }
+  }
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   Region *body = result.addRegion();
@@ -332,12 +373,14 @@ void PipelinedForOp::print(OpAsmPrinter &p) {
     p << getStages() << ")";
   if (getWarpSpecialized())
     p << " warp_specialized";
-  if (getPingpong())
+  if (std::optional<StringRef> name = getPingpongParam())
+    p << " pingpong(" << *name << ")";
+  else if (getPingpong())
     p << " pingpong";
   p.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(),
       {getStagesAttrName(), getWarpSpecializedAttrName(), getPingpongAttrName(),
-       getStagesParamAttrName()});
+       getStagesParamAttrName(), getPingpongParamAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -345,7 +388,12 @@ void PipelinedForOp::print(OpAsmPrinter &p) {
 
 LogicalResult PipelinedForOp::verify() {
   if (std::optional<StringRef> name = getStagesParam())
-    if (failed(verifyStagesParam(*this, *name)))
+    if (failed(verifyClauseParam(*this, (*this)->getParentOfType<KernelOp>(),
+                                 "stages", *name, /*flag=*/false)))
+      return failure();
+  if (std::optional<StringRef> name = getPingpongParam())
+    if (failed(verifyClauseParam(*this, (*this)->getParentOfType<KernelOp>(),
+                                 "pingpong", *name, /*flag=*/true)))
       return failure();
   int64_t stages = getStagesAttr().getInt();
   if (stages < 1 || stages > 16)

@@ -42,8 +42,11 @@ LogicalResult verifyKernelFamily(KernelOp kernel);
 /// parameter (!tile.type_param) as the type it stands for, any other type
 /// as itself. tile-specialize's verification then checks the real one.
 Type verifiedAs(Type type);
-/// stages(NAME) names a parameter of the enclosing kernel.
-LogicalResult verifyStagesParam(Operation *op, StringRef name);
+/// `clause(NAME)` on `op` (threads, a cluster dimension, stages, pingpong)
+/// names a parameter of `kernel` of the right kind: a flag (i1) where
+/// `flag`, an integer otherwise.
+LogicalResult verifyClauseParam(Operation *op, KernelOp kernel,
+                                StringRef clause, StringRef name, bool flag);
 } // namespace mlir::tile::detail
 
 #endif // TILE_LIB_DIALECT_TILE_IR_TILEOPSCOMMON_H

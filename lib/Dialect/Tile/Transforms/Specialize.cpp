@@ -277,8 +277,8 @@ LogicalResult specialize(KernelOp kernel, const Assignment &values,
       integers[decl.getName().getValue()] = cast<IntegerAttr>(value);
     config.push_back({decl.getName(), value});
   }
-  // threads(NAME) and stages(NAME) name declared parameters (the verifiers
-  // check it); one that is not an integer gives 0, which they refuse.
+  // threads(NAME), cluster(.., NAME, ..), stages(NAME) and pingpong(NAME)
+  // name declared integer parameters (the verifiers check it).
   auto i32Value = [&](StringRef name) {
     IntegerAttr value = integers.lookup(name);
     return static_cast<int32_t>(std::clamp<int64_t>(
@@ -334,10 +334,23 @@ LogicalResult specialize(KernelOp kernel, const Assignment &values,
     kernel.setThreads(i32Value(*name));
     kernel.removeThreadsParamAttr();
   }
+  if (ArrayAttr names = kernel.getClusterParamsAttr()) {
+    SmallVector<int32_t> dims(*kernel.getCluster());
+    for (auto [dim, name] :
+         llvm::zip(dims, names.getAsValueRange<StringAttr>()))
+      if (!name.empty())
+        dim = i32Value(name);
+    kernel.setCluster(dims);
+    kernel.removeClusterParamsAttr();
+  }
   kernel.walk([&](PipelinedForOp loop) {
     if (std::optional<StringRef> name = loop.getStagesParam()) {
       loop.setStages(i32Value(*name));
       loop.removeStagesParamAttr();
+    }
+    if (std::optional<StringRef> name = loop.getPingpongParam()) {
+      loop.setPingpong(i32Value(*name) != 0);
+      loop.removePingpongParamAttr();
     }
   });
 

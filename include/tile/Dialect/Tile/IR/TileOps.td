@@ -49,7 +49,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     a list of allowed values and a divisor. The body reads a parameter
     with `tile.param`, sizes shared tiles and fragments with it
     (`tile.alloc_shared [%bm, %bk] : memref<?x?xbf16, ...>`), and
-    `threads(NAME)` and a `tile.pipelined_for`'s `stages(NAME)` may name
+    `threads(NAME)`, any dimension of `cluster(...)` and a
+    `tile.pipelined_for`'s `stages(NAME)` and `pingpong(NAME)` may name
     one. `configs(...)` lists the configurations the family is meant for,
     each setting some parameters (the others keep their defaults).
     `tile-specialize` turns a family into ordinary kernels, one per
@@ -77,8 +78,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     the tensor memory the body allocates fits in 512 columns. Parameters:
     unique names, integer types, defaults and allowed values that fit the
     type and meet the constraints; each configuration sets only declared
-    parameters, to values they allow; `threads(NAME)` names an integer
-    parameter.
+    parameters, to values they allow; `threads(NAME)` and a cluster
+    dimension's NAME name integer parameters (the limits above are checked
+    once `tile-specialize` has set them).
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,
@@ -89,6 +91,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        OptionalAttr<TypedArrayAttrBase<DictionaryAttr,
                            "configurations">>:$configs,
                        OptionalAttr<StrAttr>:$threads_param,
+                       OptionalAttr<StrArrayAttr>:$cluster_params,
                        OptionalAttr<StrArrayAttr>:$arg_names,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
                        OptionalAttr<DictArrayAttr>:$res_attrs);
@@ -202,14 +205,17 @@ def Tile_PipelinedForOp : Tile_Op<"pipelined_for", [
 
     In a kernel family, `stages(NAME)` takes the stage count from the
     integer parameter NAME (`tile-specialize` sets it; until then the loop
-    holds 2 as a placeholder and the rules below wait for the value).
+    holds 2 as a placeholder and the rules below wait for the value), and
+    `pingpong(NAME)` takes the schedule from the flag NAME (ping-pong where
+    it is true).
 
     Rules: `stages` in [1, 16] (at least 2 with `warp_specialized`);
     `pingpong` only with `warp_specialized`; inside a `tile.kernel`.
   }];
   let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step,
                        I32Attr:$stages, UnitAttr:$warp_specialized,
-                       UnitAttr:$pingpong, OptionalAttr<StrAttr>:$stages_param);
+                       UnitAttr:$pingpong, OptionalAttr<StrAttr>:$stages_param,
+                       OptionalAttr<StrAttr>:$pingpong_param);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
