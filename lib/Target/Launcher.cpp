@@ -72,17 +72,14 @@ std::string argumentNames(const rt::KernelInfo &kernel) {
   return text + ", stream";
 }
 
-/// Same arguments (names and types): kernels one dispatcher can take.
-bool sameSignature(const rt::KernelInfo &a, const rt::KernelInfo &b) {
-  if (a.args->size() != b.args->size())
-    return false;
-  for (size_t i = 0; i < a.args->size(); ++i) {
-    const rt::ArgInfo &x = (*a.args)[i], &y = (*b.args)[i];
-    if (x.name != y.name || x.isMemRef != y.isMemRef || x.type != y.type ||
-        x.rank != y.rank)
-      return false;
-  }
-  return true;
+/// The C++ types of a kernel's arguments, "T, U, ...": kernels with the
+/// same list share a dispatcher (an i64 and an index argument are both
+/// int64_t).
+std::string cppSignature(const rt::KernelInfo &kernel) {
+  std::string text;
+  for (const rt::ArgInfo &arg : *kernel.args)
+    text += (text.empty() ? "" : ", ") + argumentType(arg);
+  return text;
 }
 
 std::string summary(const rt::KernelInfo &kernel) {
@@ -105,12 +102,13 @@ std::string summary(const rt::KernelInfo &kernel) {
   return os.str();
 }
 
-/// A family's kernels in description order; one dispatcher serves them
-/// when they take the same arguments (not when an element type differs).
+/// A family's kernels in description order, and the configurations (their
+/// indices) of each C++ signature: one dispatcher overload per signature
+/// (an element-type parameter of an argument makes several).
 struct Family {
   std::string name;
   std::vector<const rt::KernelInfo *> kernels;
-  bool sameSignature = true;
+  std::vector<std::vector<size_t>> bySignature;
 };
 } // namespace
 
@@ -149,8 +147,14 @@ std::optional<std::string> tile::generateLauncher(
       families.push_back({kernel.family, {}});
       it = std::prev(families.end());
     }
-    if (!it->kernels.empty() && !sameSignature(*it->kernels.front(), kernel))
-      it->sameSignature = false;
+    auto group = std::find_if(
+        it->bySignature.begin(), it->bySignature.end(),
+        [&](const std::vector<size_t> &g) {
+          return cppSignature(*it->kernels[g.front()]) == cppSignature(kernel);
+        });
+    if (group == it->bySignature.end())
+      group = it->bySignature.insert(group, std::vector<size_t>{});
+    group->push_back(it->kernels.size());
     it->kernels.push_back(&kernel);
   }
   for (const Family &family : families) {
@@ -233,12 +237,17 @@ std::optional<std::string> tile::generateLauncher(
       << "_config_count = " << family.kernels.size() << ";\n"
       << "extern const " << config << " " << family.name << "_configs["
       << family.kernels.size() << "];\n";
-    if (!family.sameSignature) {
-      h << "// (Its configurations take arguments of different types: call\n"
-        << "// each kernel's own function.)\n\n";
-    } else {
+    for (const std::vector<size_t> &group : family.bySignature) {
+      const rt::KernelInfo &first = *family.kernels[group.front()];
+      std::string which =
+          family.bySignature.size() == 1
+              ? std::string()
+              : " (for the " + std::to_string(group.size()) + " of " +
+                    std::to_string(family.kernels.size()) +
+                    " configurations that take these argument types; any "
+                    "other throws)";
       h << "/// The kernel of configuration `config` (an index into "
-        << family.name << "_configs), bound.\n"
+        << family.name << "_configs), bound" << which << ".\n"
         << "tile::rt::BoundLaunch " << family.name << "(std::size_t config, "
         << parameters(first, true) << ");\n"
         << "/// The configuration `choose(" << family.name << "_configs, "
@@ -262,17 +271,25 @@ std::optional<std::string> tile::generateLauncher(
       c << "},\n";
     }
     c << "};\n";
-    if (!family.sameSignature)
-      continue;
-    c << "\ntile::rt::BoundLaunch " << family.name << "(std::size_t config, "
-      << parameters(first, false) << ") {\n"
-      << "  switch (config) {\n";
-    for (size_t i = 0; i < family.kernels.size(); ++i)
-      c << "  case " << i << ":\n    return " << family.kernels[i]->name << "("
-        << argumentNames(first) << ");\n";
-    c << "  }\n  throw tile::rt::Error(\"family " << family.name
-      << ": no configuration \" + std::to_string(config) + \" (it has "
-      << family.kernels.size() << ")\");\n}\n";
+    for (const std::vector<size_t> &group : family.bySignature) {
+      const rt::KernelInfo &first = *family.kernels[group.front()];
+      c << "\ntile::rt::BoundLaunch " << family.name << "(std::size_t config, "
+        << parameters(first, false) << ") {\n"
+        << "  switch (config) {\n";
+      for (size_t i : group)
+        c << "  case " << i << ":\n    return " << family.kernels[i]->name
+          << "(" << argumentNames(first) << ");\n";
+      c << "  }\n";
+      if (group.size() != family.kernels.size())
+        c << "  if (config < " << family.kernels.size()
+          << ")\n    throw tile::rt::Error(\"family " << family.name
+          << ": configuration \" + std::to_string(config) + \" (\" + "
+          << family.name << "_configs[config].kernel + \") takes other "
+          << "argument types than (" << cppSignature(first) << ")\");\n";
+      c << "  throw tile::rt::Error(\"family " << family.name
+        << ": no configuration \" + std::to_string(config) + \" (it has "
+        << family.kernels.size() << ")\");\n}\n";
+    }
   }
   h << "} // namespace " << cppNamespace << "\n\n#endif // " << guard << "\n";
   c << "\n} // namespace " << cppNamespace << "\n";

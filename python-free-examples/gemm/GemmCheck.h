@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -25,7 +26,10 @@ struct GemmCheckSpec {
   bool bf16Output = false; // otherwise fp32
   double tolerance = 1e-4;
   bool aKM = false, bKN = false; // A stored K x M, B stored K x N
-  bool cTma = false;             // C stored by TMA: N % 4 == 0 (16-byte rows)
+  bool cTma = false;             // C stored by TMA: 16-byte rows of C
+  // gemm.mlir's epilogue, applied in this order: + bias[n], GELU (tanh
+  // form), + R[m, n] (bias and R bf16, random).
+  bool bias = false, gelu = false, residual = false;
 };
 
 /// Squares, sizes that are not multiples of the tile in M, N or K, thin and
@@ -125,8 +129,9 @@ inline rt::DeviceBuffer upload(std::vector<float> &values, bool f32) {
 inline bool checkGemm(TileGemm &gemm, const GemmCheckSpec &v,
                       const GemmShape &s, bool showValues = false) {
   // TMA needs 16-byte global rows: M or N % 8 for K x M / K x N,
-  // N % 4 for an fp32 C stored by TMA.
-  if ((v.aKM && s.m % 8) || (v.bKN && s.n % 8) || (v.cTma && s.n % 4)) {
+  // N % 4 for an fp32 C stored by TMA, N % 8 for bf16.
+  if ((v.aKM && s.m % 8) || (v.bKN && s.n % 8) ||
+      (v.cTma && s.n % (v.bf16Output ? 8 : 4))) {
     std::printf("  M=%-5lld N=%-5lld K=%-5lld %-22s skipped (TMA needs "
                 "16-byte rows)\n",
                 (long long)s.m, (long long)s.n, (long long)s.k, s.what);
@@ -141,10 +146,24 @@ inline bool checkGemm(TileGemm &gemm, const GemmCheckSpec &v,
   // The reference multiplies what the device sees (rounded).
   a = detail::storage(aStored, s.k, s.m, v.aKM);
   b = detail::storage(bStored, s.k, s.n, v.bKN);
+  // The epilogue's operands, rounded to bf16 as the device sees them.
+  std::vector<float> bias, residual;
+  std::optional<rt::DeviceBuffer> dbias, dresidual;
+  GemmEpilogue epilogue;
+  if (v.bias) {
+    bias = randomFloats(s.n);
+    dbias.emplace(detail::upload(bias, false));
+    epilogue.bias = dbias->ptr();
+  }
+  if (v.residual) {
+    residual = randomFloats(s.m * s.n);
+    dresidual.emplace(detail::upload(residual, false));
+    epilogue.residual = dresidual->ptr();
+  }
   size_t outBytes = size_t(s.m) * s.n * (v.bf16Output ? 2 : 4);
   rt::DeviceBuffer dc(outBytes);
   poison(dc);
-  gemm.bind(da.ptr(), db.ptr(), dc.ptr(), s.m, s.n, s.k);
+  gemm.bind(da.ptr(), db.ptr(), dc.ptr(), s.m, s.n, s.k, epilogue);
   gemm.launch();
   rt::synchronize();
   std::vector<float> c(size_t(s.m) * s.n);
@@ -158,6 +177,17 @@ inline bool checkGemm(TileGemm &gemm, const GemmCheckSpec &v,
   }
   std::vector<int64_t> rows = detail::checkedRows(s.m, s.n, s.k);
   std::vector<double> ref = detail::reference(a, b, rows, s.n, s.k);
+  for (size_t r = 0; r < rows.size(); ++r)
+    for (int64_t j = 0; j < s.n; ++j) {
+      double &y = ref[r * s.n + j];
+      if (v.bias)
+        y += bias[j];
+      if (v.gelu)
+        y = 0.5 * y *
+            (1 + std::tanh(0.7978845608028654 * (y + 0.044715 * y * y * y)));
+      if (v.residual)
+        y += residual[rows[r] * s.n + j];
+    }
   double num = 0, den = 0;
   size_t bad = 0;
   for (float x : c)

@@ -21,11 +21,19 @@
 
 namespace tile::examples {
 
-/// Binds a GEMM kernel's operands (A, B, C as memrefs) for a grid: a
-/// generated launcher's typed function, or rt::BoundLaunch by hand.
+/// The epilogue operands of gemm.mlir's family: the bias (N values) and
+/// the residual (M x N), both bf16; 0 where the configuration reads none.
+struct GemmEpilogue {
+  CUdeviceptr bias = 0, residual = 0;
+};
+
+/// Binds a GEMM kernel's operands (A, B, C and the epilogue's as memrefs)
+/// for a grid: a generated launcher's typed function, or rt::BoundLaunch by
+/// hand.
 using GemmBinder = std::function<rt::BoundLaunch(
     rt::Dim3 grid, const rt::MemRefArg &a, const rt::MemRefArg &b,
-    const rt::MemRefArg &c)>;
+    const rt::MemRefArg &c, const rt::MemRefArg &bias,
+    const rt::MemRefArg &residual)>;
 
 /// C[M, N] (fp32) = A[M, K] (bf16) * B[N, K]^T (bf16), all row-major, by one
 /// of the GEMM kernels, one tileM x tileN tile per CTA.
@@ -54,23 +62,30 @@ public:
         tileN(tileN), aKM(aKM), bKN(bKN) {
     binder = [module = owned, info = info](
                  rt::Dim3 grid, const rt::MemRefArg &a, const rt::MemRefArg &b,
-                 const rt::MemRefArg &c) {
+                 const rt::MemRefArg &c, const rt::MemRefArg &,
+                 const rt::MemRefArg &) {
       rt::BoundLaunch launch(*module, info);
       launch.arg(a).arg(b).arg(c).grid(grid);
       return launch;
     };
   }
 
-  /// Binds the buffers (tensor maps are built here, once) for later runs.
+  /// Binds the buffers (tensor maps are built here, once) for later runs;
+  /// `epilogue` for a configuration of gemm.mlir that reads a bias or a
+  /// residual.
   void bind(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int64_t m, int64_t n,
-            int64_t k) {
+            int64_t k, const GemmEpilogue &epilogue = {}) {
     bound.reset();
     rt::MemRefArg aArg = aKM ? rt::MemRefArg{a, {k, m}, {m, 1}}
                              : rt::MemRefArg{a, {m, k}, {k, 1}};
     rt::MemRefArg bArg = bKN ? rt::MemRefArg{b, {k, n}, {n, 1}}
                              : rt::MemRefArg{b, {n, k}, {k, 1}};
     rt::MemRefArg cArg{c, {m, n}, {n, 1}};
-    bound.emplace(binder(grid(m, n, k, c), aArg, bArg, cArg));
+    rt::MemRefArg biasArg{epilogue.bias, {epilogue.bias ? n : 0}, {1}};
+    rt::MemRefArg residualArg{
+        epilogue.residual, {epilogue.residual ? m : 0, n}, {n, 1}};
+    bound.emplace(
+        binder(grid(m, n, k, c), aArg, bArg, cArg, biasArg, residualArg));
   }
 
   /// The kernel loops over tiles (gemm.mlir does): launch one CTA per SM,
@@ -194,9 +209,24 @@ inline TileGemm persistentGemm(const rt::Device &device, const char *cubin,
 template <typename AB, typename CT, typename Launch>
 GemmBinder typedGemm(Launch launch) {
   return [launch](rt::Dim3 grid, const rt::MemRefArg &a,
-                  const rt::MemRefArg &b, const rt::MemRefArg &c) {
+                  const rt::MemRefArg &b, const rt::MemRefArg &c,
+                  const rt::MemRefArg &, const rt::MemRefArg &) {
     return launch(grid, rt::MemRef<AB, 2>::of(a), rt::MemRef<AB, 2>::of(b),
                   rt::MemRef<CT, 2>::of(c), CUstream{});
+  };
+}
+
+/// The same for a function that also takes the epilogue's operands,
+/// `launch(grid, A, B, C, bias, R, stream)` (gemm.mlir's family: bias and
+/// R bf16, of rank 1 and 2).
+template <typename AB, typename CT, typename Launch>
+GemmBinder typedEpilogueGemm(Launch launch) {
+  return [launch](rt::Dim3 grid, const rt::MemRefArg &a,
+                  const rt::MemRefArg &b, const rt::MemRefArg &c,
+                  const rt::MemRefArg &bias, const rt::MemRefArg &residual) {
+    return launch(grid, rt::MemRef<AB, 2>::of(a), rt::MemRef<AB, 2>::of(b),
+                  rt::MemRef<CT, 2>::of(c), rt::MemRef<rt::bf16, 1>::of(bias),
+                  rt::MemRef<rt::bf16, 2>::of(residual), CUstream{});
   };
 }
 

@@ -23,6 +23,7 @@
 
 #include <map>
 #include <memory>
+#include <string>
 
 namespace tile::examples {
 
@@ -54,18 +55,31 @@ TileGemm familyGemm(rt::EmbeddedModule &module, const Config (&configs)[N],
                   tileM, tileN);
 }
 
-/// The configuration of gemm.mlir's family with this tile and schedule.
-inline TileGemm persistentGemm(const rt::Device &device, int64_t bm, int64_t bn,
-                               bool pingpong, bool tmaStore = false) {
-  TileGemm gemm = familyGemm(
-      gemm_kernels::module(), gemm_kernels::gemm_bf16_configs,
-      [&](const auto &c) {
-        return c.BM == bm && c.BN == bn && c.PINGPONG == pingpong &&
-               c.TMASTORE == tmaStore;
-      },
-      &gemm_kernels::gemm_bf16);
+/// The configuration of gemm.mlir's family that `pick` accepts, with C of
+/// element type CT (float or rt::bf16); persistent.
+template <typename CT, typename Pick>
+TileGemm epilogueGemm(const rt::Device &device, Pick pick) {
+  std::size_t i = findConfig(gemm_kernels::gemm_bf16_configs, pick);
+  TileGemm gemm(gemm_kernels::module(), gemm_kernels::gemm_bf16_configs[i].kernel,
+                typedEpilogueGemm<rt::bf16, CT>(
+                    [i](rt::Dim3 grid, auto a, auto b, auto c, auto bias,
+                        auto residual, CUstream stream) {
+                      return gemm_kernels::gemm_bf16(i, grid, a, b, c, bias,
+                                                     residual, stream);
+                    }));
   gemm.setPersistent(device);
   return gemm;
+}
+
+/// The configuration of gemm.mlir's family with this tile and schedule
+/// (fp32 C, no epilogue).
+inline TileGemm persistentGemm(const rt::Device &device, int64_t bm, int64_t bn,
+                               bool pingpong, bool tmaStore = false) {
+  return epilogueGemm<float>(device, [&](const auto &c) {
+    return c.BM == bm && c.BN == bn && c.PINGPONG == pingpong &&
+           c.TMASTORE == tmaStore && std::string(c.OUT) == "f32" && !c.BIAS &&
+           !c.GELU && !c.RESIDUAL;
+  });
 }
 } // namespace detail
 
@@ -96,6 +110,18 @@ inline TileGemm hopperGemm(const rt::Device &device,
 /// shared memory (persistent; N must be a multiple of 4).
 inline TileGemm hopperTmaStore(const rt::Device &device) {
   return detail::persistentGemm(device, 128, 256, false, /*tmaStore=*/true);
+}
+
+/// A linear layer's configuration of gemm.mlir: C = epilogue(A B^T) in
+/// bf16, 128 x 128 tiles, the bias (and GELU, and a residual) fused, C by
+/// TMA where `tmaStore` (N % 8 == 0).
+inline TileGemm hopperLinear(const rt::Device &device, bool gelu,
+                             bool residual, bool tmaStore) {
+  return detail::epilogueGemm<rt::bf16>(device, [&](const auto &c) {
+    return c.BM == 128 && c.BN == 128 && std::string(c.OUT) == "bf16" &&
+           c.BIAS && c.GELU == gelu && c.RESIDUAL == residual &&
+           c.TMASTORE == tmaStore;
+  });
 }
 
 /// gemm-cluster.mlir: gemm.mlir in clusters of two CTAs that share B by

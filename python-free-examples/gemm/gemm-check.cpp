@@ -43,8 +43,14 @@ int main(int argc, char **argv) {
     rt::Device device = rt::Device::open();
     // How each kernel takes and gives its operands and the error allowed:
     // {fp32 inputs, bf16 output, tolerance, A: K x M, B: K x N, C by TMA}.
+    // gemm.mlir's linear-layer epilogues are bf16 C with bias[, GELU][, R].
+    GemmCheckSpec linear{false, true, 1e-2}, linearTma = linear;
+    linear.bias = linearTma.bias = linearTma.cTma = true;
+    GemmCheckSpec linearGelu = linearTma, linearResidual = linearTma;
+    linearGelu.gelu = true;
+    linearResidual.residual = true;
     const GemmCheckSpec bf16{false, false, 1e-4}, tf32{true, false, 2e-3},
-        bf16Out{false, true, 1e-2}, nn{false, false, 1e-4, false, true},
+        nn{false, false, 1e-4, false, true},
         tn{false, false, 1e-4, true, false}, tt{false, false, 1e-4, true, true},
         tmaStore{false, false, 1e-4, false, false, true};
     // A kernel of gemm-variants.mlir.
@@ -66,6 +72,15 @@ int main(int argc, char **argv) {
          [&] { return hopperGemm(device, "", 192); }, bf16},
         {"gemm.mlir TMASTORE (epilogue through shared memory and TMA stores)",
          [&] { return hopperTmaStore(device); }, tmaStore},
+        {"gemm.mlir OUT=bf16 BIAS (a linear layer: bf16 C from registers)",
+         [&] { return hopperLinear(device, false, false, false); }, linear},
+        {"gemm.mlir OUT=bf16 BIAS TMASTORE (bf16 C by TMA, 64-column chunks)",
+         [&] { return hopperLinear(device, false, false, true); }, linearTma},
+        {"gemm.mlir OUT=bf16 BIAS GELU TMASTORE (the MLP's first layer)",
+         [&] { return hopperLinear(device, true, false, true); }, linearGelu},
+        {"gemm.mlir OUT=bf16 BIAS RESIDUAL TMASTORE (+ R, a residual add)",
+         [&] { return hopperLinear(device, false, true, true); },
+         linearResidual},
         {"gemm-cluster.mlir (clusters of 2 CTAs, B by TMA multicast)",
          [&] { return hopperCluster(device); }, bf16},
         {"gemm.mlir PINGPONG 64 x 256 (ping-pong consumer teams)",
@@ -85,8 +100,6 @@ int main(int argc, char **argv) {
          [] { return mmaSyncGemm(/*sm80=*/true); }, bf16},
         {"gemm-variants.mlir @gemm_tf32 (fp32 inputs, tf32 wgmma)",
          variant("gemm_tf32", tf32), tf32},
-        {"gemm-variants.mlir @gemm_bf16_out (bf16 -> bf16 epilogue)",
-         variant("gemm_bf16_out", bf16Out), bf16Out},
         {"gemm-variants.mlir @gemm_majors TA=0 TB=0 (A: M x K, B: K x N)",
          variant("gemm_majors__TA0_TB0_BAR0", nn), nn},
         {"gemm-variants.mlir @gemm_majors TA=1 TB=1 (A: K x M, B: N x K)",

@@ -1,9 +1,6 @@
 // Variants of gemm.mlir (sm_90a), checked by gemm-check:
 //   @gemm_tf32      C (fp32) = A (fp32) B (fp32)^T in tf32 on the tensor cores:
 //                   K steps of 32 (128-byte rows), wgmma m64n256k8.
-//   @gemm_bf16_out  bf16 in, bf16 out: the epilogue converts the fp32
-//                   accumulators in registers (tile.elementwise) and stores
-//                   bf16.
 //   @gemm_majors    a family over the operand majors (TA: A is K x M, else
 //                   M x K; TB: B is N x K, else K x N) and, at gemm.mlir's
 //                   majors, each product completing on a barrier (BAR):
@@ -17,11 +14,9 @@
 //                     gemm_mma__TA0_TB1  A: M x K, B: N x K
 //                     gemm_mma__TA1_TB0  A: K x M, B: K x N (ldmatrix.trans)
 // A family's kernels are named <family>__<NAME><value>_... over every
-// parameter, flags as 0/1. @gemm_tf32 and @gemm_bf16_out stay kernels: a
-// family over element types would need tile.gemm to take a
-// !tile.type_param (its verifier finds no tensor-core form for one) and,
-// for bf16 out, tile.copy to take the fp32 accumulators into a memref of
-// the parameter type, which it refuses.
+// parameter, flags as 0/1. @gemm_tf32 stays a kernel: its K step (32) and
+// pipeline differ from gemm.mlir's. A bf16 C (and a bias, GELU or
+// residual epilogue) is a configuration of gemm.mlir's family (OUT = bf16).
 tile.kernel @gemm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>,
                        %C: memref<?x?xf32>) threads(256) {
   %c0 = arith.constant 0 : index
@@ -54,57 +49,6 @@ tile.kernel @gemm_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>,
   tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<128x256xf32>, memref<?x?xf32>
 }
 
-tile.kernel @gemm_bf16_out(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
-                           %C: memref<?x?xbf16>) threads(256) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c64 = arith.constant 64 : index
-  %c128 = arith.constant 128 : index
-  %c256 = arith.constant 256 : index
-  %zero = arith.constant 0.0 : f32
-  %bx = gpu.block_id x
-  %by = gpu.block_id y
-  %m0 = arith.muli %by, %c128 : index
-  %n0 = arith.muli %bx, %c256 : index
-  %K = memref.dim %A, %c1 : memref<?x?xbf16>
-  %ktiles = arith.ceildivui %K, %c64 : index
-  %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
-  %Bs = tile.alloc_shared : memref<256x64xbf16, #gpu.address_space<workgroup>>
-  %acc = tile.alloc_fragment : !tile.fragment<128x256xf32>
-  tile.fill %acc, %zero : !tile.fragment<128x256xf32>, f32
-  tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(4) {
-    %k0 = arith.muli %kt, %c64 : index
-    tile.copy %A[%m0, %k0] to %As[]
-        : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
-    tile.copy %B[%n0, %k0] to %Bs[]
-        : memref<?x?xbf16>, memref<256x64xbf16, #gpu.address_space<workgroup>>
-    tile.gemm %As, %Bs, %acc {transpose_b}
-        : memref<128x64xbf16, #gpu.address_space<workgroup>>,
-          memref<256x64xbf16, #gpu.address_space<workgroup>>,
-          !tile.fragment<128x256xf32>
-  }
-  %out = tile.alloc_fragment : !tile.fragment<128x256xbf16>
-  tile.elementwise ins(%acc : !tile.fragment<128x256xf32>)
-                   outs(%out : !tile.fragment<128x256xbf16>) {
-  ^bb0(%x: f32):
-    %y = arith.truncf %x : f32 to bf16
-    tile.yield %y : bf16
-  }
-  tile.copy %out[] to %C[%m0, %n0] : !tile.fragment<128x256xbf16>, memref<?x?xbf16>
-}
-
-// C = op(A) op(B) with bf16 inputs: the M- or N-major tiles (A: K x M,
-// B: K x N) are loaded as 128-byte column blocks and read by wgmma
-// transposed. transpose_a/b are unit attributes, so the product is written
-// once per pair of majors under scf.if.
-//
-// BAR: each k-step's product completes on a barrier: every thread arrives
-// on %done once its part is complete, and the loop waits for that phase
-// (parity k mod 2) before going on. On sm_90a the warpgroup waits for its
-// wgmma group before arriving (Hopper cannot tie a group to an mbarrier),
-// so this checks the arrival protocol rather than overlap. Written for
-// gemm.mlir's majors only (TB, not TA): with others the product's K does
-// not match and the configuration fails to specialise.
 tile.kernel @gemm_majors(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
                          %C: memref<?x?xf32>)
     params(TA: i1 = false, TB: i1 = true, BAR: i1 = false)

@@ -1,6 +1,6 @@
 // A bf16 GEMM for Hopper, written as a tile program: a kernel family.
 //
-//   C[M, N] = A[M, K] * B[N, K]^T     (bf16 inputs, fp32 accumulation)
+//   C[M, N] = epilogue(A[M, K] * B[N, K]^T)  (bf16 inputs, fp32 accumulation)
 //
 // The kernel is persistent: the host launches one CTA per SM and each CTA
 // walks the BM x BN tiles of C (tile t, t + #CTAs, ...) in groups of GROUP
@@ -20,17 +20,29 @@
 //     and the compiler runs two such teams on alternate tiles, so that one
 //     team's epilogue overlaps the other's main loop.
 //   - TMASTORE = 1: the tile leaves through shared memory by asynchronous
-//     TMA stores instead of from registers; TMA needs global rows of a
-//     multiple of 16 bytes: N % 4 == 0. Not with PINGPONG: the teams would
-//     share the staging buffers, which the compiler refuses.
+//     TMA stores instead of from registers, in chunks of CHUNK columns
+//     (128-byte rows: 32 for an f32 C, 64 for bf16); TMA needs global rows
+//     of a multiple of 16 bytes: N % 4 == 0 (f32), N % 8 == 0 (bf16). Not
+//     with PINGPONG: the teams would share the staging buffers, which the
+//     compiler refuses.
+//
+// The epilogue, applied to the fp32 tile in registers before it is stored
+// (the fused linear layers of gpt/ are configurations of this family):
+//   - BIAS = 1 adds %bias[n] (bf16, N values) to every row;
+//   - GELU = 1 then applies GELU (tanh form);
+//   - RESIDUAL = 1 then adds %R[m, n] (bf16, M x N);
+//   - OUT is C's element type: f32, or bf16 (rounded to nearest even).
+// %bias and %R are read only where their flag is set (pass empty memrefs
+// otherwise).
 // Edge tiles need no code: out-of-bounds loads read zeros and out-of-bounds
 // stores are skipped.
 //
 // The configurations below are the ones the choice by shape picks from
-// (GemmChoice.h): tile-translate compiles them all into one cubin, named
-// gemm_bf16__BM<BM>_BN<BN>_GROUP<GROUP>_STAGES<STAGES>_THREADS<THREADS>_
-// PINGPONG<0|1>_TMASTORE<0|1>; `--tile-values=NAME=V,...` compiles one
-// kernel, @gemm_bf16, at those values and the defaults (128 x 256).
+// (GemmChoice.h) and the GPT-2 forward's linear layers (gpt/Gpt2.h):
+// tile-translate compiles them all into one cubin, named
+// gemm_bf16__BM<BM>_BN<BN>_..._CHUNK<CHUNK> (every parameter, in order);
+// `--tile-values=NAME=V,...` compiles one kernel, @gemm_bf16, at those
+// values and the defaults (128 x 256, f32 out, no epilogue).
 
 // Tile t's place (pm, pn) among tiles_m x tiles_n tiles, in groups of
 // `group` tile-rows (per_group = tiles_n * group tiles), so that CTAs
@@ -51,26 +63,43 @@ func.func private @grouped_tile_order(%t: index, %tiles_m: index,
 }
 
 tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
-                       %C: memref<?x?xf32>)
-    // BN: the TMA epilogue is written for 128 or 256 columns.
+                       %C: memref<?x?x!tile.type_param<"OUT", f32>>,
+                       %bias: memref<?xbf16>, %R: memref<?x?xbf16>)
+    // BN: the TMA epilogue is written for at most 8 chunks (256 f32 columns).
     params(BM: index = 128 in [64, 128, 256], BN: index = 256 in [128, 256],
            GROUP: index = 8, STAGES: i32 = 4, THREADS: i32 = 256,
-           PINGPONG: i1 = false, TMASTORE: i1 = false)
+           PINGPONG: i1 = false, TMASTORE: i1 = false,
+           OUT: type = f32 in [f32, bf16], BIAS: i1 = false,
+           GELU: i1 = false, RESIDUAL: i1 = false,
+           CHUNK: index = 32 in [32, 64])
     configs([BM = 128, BN = 256],
             [BM = 256, BN = 128],
             [BM = 64, BN = 256, GROUP = 16, STAGES = 5, THREADS = 128,
              PINGPONG = true],
             [BM = 128, BN = 128, STAGES = 6, THREADS = 128, PINGPONG = true],
-            [TMASTORE = true])
+            [TMASTORE = true],
+            // The linear layers: bf16 out with a bias (and GELU), by TMA
+            // where N % 8 == 0, and with a residual add. (Without a bias and
+            // TMA, ptxas serialises this tile's wgmmas, C7514: gpt/ gives
+            // the logits a zero bias instead.)
+            [BN = 128, OUT = bf16, BIAS = true, TMASTORE = true, CHUNK = 64],
+            [BN = 128, OUT = bf16, BIAS = true, GELU = true, TMASTORE = true,
+             CHUNK = 64],
+            [BN = 128, OUT = bf16, BIAS = true],
+            [BN = 128, OUT = bf16, BIAS = true, RESIDUAL = true,
+             TMASTORE = true, CHUNK = 64])
     threads(THREADS) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
   %bm = tile.param "BM" : index
   %bn = tile.param "BN" : index
   %group = tile.param "GROUP" : index
   %tma_store = tile.param "TMASTORE" : i1
+  %has_bias = tile.param "BIAS" : i1
+  %gelu = tile.param "GELU" : i1
+  %residual = tile.param "RESIDUAL" : i1
+  %chunk = tile.param "CHUNK" : index
   %zero = arith.constant 0.0 : f32
   %M = memref.dim %A, %c0 : memref<?x?xbf16>
   %N = memref.dim %B, %c0 : memref<?x?xbf16>
@@ -86,10 +115,17 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %As = tile.alloc_shared [%bm] : memref<?x64xbf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared [%bn] : memref<?x64xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
-  // TMASTORE's two 128-byte-swizzled buffers of BM x 32 fp32 (unused, and
+  // TMASTORE's two 128-byte-swizzled buffers of BM x CHUNK (unused, and
   // dropped, without it).
-  %Cs0 = tile.alloc_shared [%bm] {swizzle = 128} : memref<?x32xf32, #gpu.address_space<workgroup>>
-  %Cs1 = tile.alloc_shared [%bm] {swizzle = 128} : memref<?x32xf32, #gpu.address_space<workgroup>>
+  %Cs0 = tile.alloc_shared [%bm, %chunk] {swizzle = 128} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+  %Cs1 = tile.alloc_shared [%bm, %chunk] {swizzle = 128} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+  // BIAS's row of BN values and RESIDUAL's tile (unused without them).
+  %b = tile.alloc_fragment [%bn] : !tile.fragment<1x?xbf16>
+  %r = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xbf16>
+  // The bias as a 1 x N row, for the copy of a tile's columns.
+  %N_bias = memref.dim %bias, %c0 : memref<?xbf16>
+  %bias_row = memref.expand_shape %bias [[0, 1]] output_shape [1, %N_bias]
+      : memref<?xbf16> into memref<1x?xbf16>
 
   scf.for %t = %first to %tiles step %ctas {
     %pm, %pn = func.call @grouped_tile_order(%t, %tiles_m, %per_group, %group)
@@ -97,6 +133,11 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
     %m0 = arith.muli %pm, %bm : index
     %n0 = arith.muli %pn, %bn : index
 
+    // The bias columns of the tile, loaded before the main loop so that
+    // their latency hides behind it.
+    scf.if %has_bias {
+      tile.copy %bias_row[%c0, %n0] to %b[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+    }
     tile.fill %acc, %zero : !tile.fragment<?x?xf32>, f32
     tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(STAGES) warp_specialized pingpong(PINGPONG) {
       %k0 = arith.muli %kt, %c64 : index
@@ -109,52 +150,126 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
             memref<?x64xbf16, #gpu.address_space<workgroup>>,
             !tile.fragment<?x?xf32>
     }
+
+    scf.if %has_bias {
+      tile.elementwise ins(%acc, %b : !tile.fragment<?x?xf32>, !tile.fragment<1x?xbf16>)
+                       outs(%acc : !tile.fragment<?x?xf32>) {
+      ^bb0(%x: f32, %bias_bf16: bf16):
+        %bias_f32 = arith.extf %bias_bf16 : bf16 to f32
+        %y = arith.addf %x, %bias_f32 : f32
+        tile.yield %y : f32
+      }
+    }
+    scf.if %gelu {
+      // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+      tile.elementwise ins(%acc : !tile.fragment<?x?xf32>)
+                       outs(%acc : !tile.fragment<?x?xf32>) {
+      ^bb0(%x: f32):
+        %half = arith.constant 0.5 : f32
+        %one = arith.constant 1.0 : f32
+        %sqrt_2_over_pi = arith.constant 0.7978845608 : f32
+        %cubic = arith.constant 0.044715 : f32
+        %x2 = arith.mulf %x, %x : f32
+        %x3 = arith.mulf %x2, %x : f32
+        %cx3 = arith.mulf %x3, %cubic : f32
+        %inner = arith.addf %x, %cx3 : f32
+        %arg = arith.mulf %inner, %sqrt_2_over_pi : f32
+        %th = math.tanh %arg : f32
+        %one_th = arith.addf %th, %one : f32
+        %half_x = arith.mulf %x, %half : f32
+        %y = arith.mulf %half_x, %one_th : f32
+        tile.yield %y : f32
+      }
+    }
+    scf.if %residual {
+      tile.copy %R[%m0, %n0] to %r[] : memref<?x?xbf16>, !tile.fragment<?x?xbf16>
+      tile.elementwise ins(%acc, %r : !tile.fragment<?x?xf32>, !tile.fragment<?x?xbf16>)
+                       outs(%acc : !tile.fragment<?x?xf32>) {
+      ^bb0(%x: f32, %res_bf16: bf16):
+        %res = arith.extf %res_bf16 : bf16 to f32
+        %y = arith.addf %x, %res : f32
+        tile.yield %y : f32
+      }
+    }
+
     scf.if %tma_store {
-      // The tile in BN / 32 column chunks, chunk j through buffer j % 2
-      // once the store two chunks back has read it (pending(1)); the last
+      // The tile in BN / CHUNK chunks, chunk j through buffer j % 2 once
+      // the store two chunks back has read it (pending(1)); the last
       // stores overlap the next tile's main loop.
-      %c96 = arith.constant 96 : index
-      %c128 = arith.constant 128 : index
-      %c160 = arith.constant 160 : index
-      %c192 = arith.constant 192 : index
-      %c224 = arith.constant 224 : index
-      tile.wait_tma_stores pending(1)
-      tile.copy %acc[%c0, %c0] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x32xf32, #gpu.address_space<workgroup>>
-      tile.copy %Cs0[] to %C[%m0, %n0] {tma, async} : memref<?x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
-      tile.wait_tma_stores pending(1)
-      tile.copy %acc[%c0, %c32] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x32xf32, #gpu.address_space<workgroup>>
-      %n1 = arith.addi %n0, %c32 : index
-      tile.copy %Cs1[] to %C[%m0, %n1] {tma, async} : memref<?x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
-      tile.wait_tma_stores pending(1)
-      tile.copy %acc[%c0, %c64] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x32xf32, #gpu.address_space<workgroup>>
-      %n2 = arith.addi %n0, %c64 : index
-      tile.copy %Cs0[] to %C[%m0, %n2] {tma, async} : memref<?x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
-      tile.wait_tma_stores pending(1)
-      tile.copy %acc[%c0, %c96] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x32xf32, #gpu.address_space<workgroup>>
-      %n3 = arith.addi %n0, %c96 : index
-      tile.copy %Cs1[] to %C[%m0, %n3] {tma, async} : memref<?x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
-      // Columns 128 .. 255 of a 256-wide tile.
-      %wide = arith.cmpi ugt, %bn, %c128 : index
-      scf.if %wide {
+      %c0_ = arith.constant 0 : index
+      %c1_ = arith.constant 1 : index
+      %c2_ = arith.constant 2 : index
+      %c3_ = arith.constant 3 : index
+      %c4_ = arith.constant 4 : index
+      %c5_ = arith.constant 5 : index
+      %c6_ = arith.constant 6 : index
+      %c7_ = arith.constant 7 : index
+      %col0 = arith.muli %chunk, %c0_ : index
+      %in0 = arith.cmpi ult, %col0, %bn : index
+      scf.if %in0 {
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %c128] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x32xf32, #gpu.address_space<workgroup>>
-        %n4 = arith.addi %n0, %c128 : index
-        tile.copy %Cs0[] to %C[%m0, %n4] {tma, async} : memref<?x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+        tile.copy %acc[%c0, %col0] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+        %nc0 = arith.addi %n0, %col0 : index
+        tile.copy %Cs0[] to %C[%m0, %nc0] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>, memref<?x?x!tile.type_param<"OUT", f32>>
+      }
+      %col1 = arith.muli %chunk, %c1_ : index
+      %in1 = arith.cmpi ult, %col1, %bn : index
+      scf.if %in1 {
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %c160] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x32xf32, #gpu.address_space<workgroup>>
-        %n5 = arith.addi %n0, %c160 : index
-        tile.copy %Cs1[] to %C[%m0, %n5] {tma, async} : memref<?x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+        tile.copy %acc[%c0, %col1] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+        %nc1 = arith.addi %n0, %col1 : index
+        tile.copy %Cs1[] to %C[%m0, %nc1] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>, memref<?x?x!tile.type_param<"OUT", f32>>
+      }
+      %col2 = arith.muli %chunk, %c2_ : index
+      %in2 = arith.cmpi ult, %col2, %bn : index
+      scf.if %in2 {
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %c192] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x32xf32, #gpu.address_space<workgroup>>
-        %n6 = arith.addi %n0, %c192 : index
-        tile.copy %Cs0[] to %C[%m0, %n6] {tma, async} : memref<?x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+        tile.copy %acc[%c0, %col2] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+        %nc2 = arith.addi %n0, %col2 : index
+        tile.copy %Cs0[] to %C[%m0, %nc2] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>, memref<?x?x!tile.type_param<"OUT", f32>>
+      }
+      %col3 = arith.muli %chunk, %c3_ : index
+      %in3 = arith.cmpi ult, %col3, %bn : index
+      scf.if %in3 {
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %c224] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x32xf32, #gpu.address_space<workgroup>>
-        %n7 = arith.addi %n0, %c224 : index
-        tile.copy %Cs1[] to %C[%m0, %n7] {tma, async} : memref<?x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+        tile.copy %acc[%c0, %col3] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+        %nc3 = arith.addi %n0, %col3 : index
+        tile.copy %Cs1[] to %C[%m0, %nc3] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>, memref<?x?x!tile.type_param<"OUT", f32>>
+      }
+      %col4 = arith.muli %chunk, %c4_ : index
+      %in4 = arith.cmpi ult, %col4, %bn : index
+      scf.if %in4 {
+        tile.wait_tma_stores pending(1)
+        tile.copy %acc[%c0, %col4] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+        %nc4 = arith.addi %n0, %col4 : index
+        tile.copy %Cs0[] to %C[%m0, %nc4] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>, memref<?x?x!tile.type_param<"OUT", f32>>
+      }
+      %col5 = arith.muli %chunk, %c5_ : index
+      %in5 = arith.cmpi ult, %col5, %bn : index
+      scf.if %in5 {
+        tile.wait_tma_stores pending(1)
+        tile.copy %acc[%c0, %col5] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+        %nc5 = arith.addi %n0, %col5 : index
+        tile.copy %Cs1[] to %C[%m0, %nc5] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>, memref<?x?x!tile.type_param<"OUT", f32>>
+      }
+      %col6 = arith.muli %chunk, %c6_ : index
+      %in6 = arith.cmpi ult, %col6, %bn : index
+      scf.if %in6 {
+        tile.wait_tma_stores pending(1)
+        tile.copy %acc[%c0, %col6] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+        %nc6 = arith.addi %n0, %col6 : index
+        tile.copy %Cs0[] to %C[%m0, %nc6] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>, memref<?x?x!tile.type_param<"OUT", f32>>
+      }
+      %col7 = arith.muli %chunk, %c7_ : index
+      %in7 = arith.cmpi ult, %col7, %bn : index
+      scf.if %in7 {
+        tile.wait_tma_stores pending(1)
+        tile.copy %acc[%c0, %col7] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+        %nc7 = arith.addi %n0, %col7 : index
+        tile.copy %Cs1[] to %C[%m0, %nc7] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>, memref<?x?x!tile.type_param<"OUT", f32>>
       }
     } else {
-      tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<?x?xf32>, memref<?x?xf32>
+      tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>>
     }
   }
   // No store may still read shared memory when the CTA ends.

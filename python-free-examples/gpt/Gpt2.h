@@ -2,9 +2,10 @@
 //
 // GPT-2 small (12 layers, d_model 768, 12 heads, vocabulary 50257,
 // sequences up to 1024) on seeded random weights, run with the kernels of
-// this directory: embedding.mlir, layernorm.mlir, linear.mlir (bias and
-// GELU fused), attention.mlir (causal) and residual.mlir. Activations are
-// bf16 between kernels, fp32 inside them.
+// this directory (embedding.mlir, layernorm.mlir, attention.mlir (causal),
+// residual.mlir) and, for the linear layers, configurations of
+// ../gemm/gemm.mlir's family with the bias and GELU fused into the
+// epilogue. Activations are bf16 between kernels, fp32 inside them.
 //
 // Gpt2Forward binds every launch of one batch x sequence shape up front;
 // a forward pass is then the launches in order. Each layer is
@@ -28,7 +29,7 @@
 #include "GptKernels.h"
 #include "GptReference.h"
 #include "embedding_launcher.h"
-#include "linear_launcher.h"
+#include "gemm_launcher.h"
 
 #include <algorithm>
 #include <deque>
@@ -88,8 +89,9 @@ struct Gpt2Weights {
 /// The compiled kernels, loaded once.
 struct Gpt2Modules {
   GptModules rows; // layernorm (and residual+layernorm), softmax, gelu, residual
-  // The linear layers, the embedding and the attention come through their
-  // generated launchers (gpt_linear, gpt_embedding, gpt_attention).
+  // The linear layers (gemm.mlir's family), the embedding and the attention
+  // come through their generated launchers (gemm_kernels, gpt_embedding,
+  // gpt_attention).
 };
 
 /// Every launch of a forward pass of `batch` sequences of `seq` tokens.
@@ -229,29 +231,38 @@ private:
         {"residual+layernorm", layer, [&kernel] { kernel.launch(); }});
   }
 
-  // out (tokens x n) = act(in (tokens x k) w^T + bias), no bias where
-  // `bias` is 0 (the kernel still takes a memref: noBias, n zeros);
-  // persistent: one CTA per SM at most. The output leaves by TMA where its
-  // rows are whole 16-byte units (n % 8 == 0), from registers otherwise.
+  // out (tokens x n) = act(in (tokens x k) w^T + bias), a zero bias where
+  // `bias` is 0 (noBias: ptxas serialises the wgmmas of the configuration
+  // without one); a configuration of gemm.mlir's family (bf16 C, 128 x 128
+  // tiles, the bias and GELU in the epilogue), persistent: one CTA per SM
+  // at most. The output leaves by TMA where its rows are whole 16-byte
+  // units (n % 8 == 0), from registers otherwise.
   void linear(const Gpt2Modules &modules, int layer, const char *name,
               rt::DeviceBuffer &in, int64_t k, const Param &w,
               CUdeviceptr bias, int64_t n, bool gelu, rt::DeviceBuffer &out) {
-    int64_t tiles = ((tokens + 127) / 128) * ((n + 127) / 128);
-    auto tmaStoreIf = [&](const gpt_linear::linear_config *configs,
-                          std::size_t count) {
-      for (std::size_t i = 0; i < count; ++i)
-        if (configs[i].TMASTORE == (n % 8 == 0))
+    bool tmaStore = n % 8 == 0;
+    auto linearConfig = [&](const gemm_kernels::gemm_bf16_config *configs,
+                            std::size_t count) {
+      for (std::size_t i = 0; i < count; ++i) {
+        const gemm_kernels::gemm_bf16_config &c = configs[i];
+        if (c.BM == 128 && c.BN == 128 && std::string(c.OUT) == "bf16" &&
+            c.BIAS && c.GELU == gelu && !c.RESIDUAL && c.TMASTORE == tmaStore)
           return i;
-      throw rt::Error("linear: no configuration for N = " + std::to_string(n));
+      }
+      throw rt::Error("linear: gemm.mlir has no 128 x 128 bf16 configuration "
+                      "with GELU = " + std::to_string(gelu) +
+                      ", TMASTORE = " + std::to_string(tmaStore));
     };
+    int64_t tiles = ((tokens + 127) / 128) * ((n + 127) / 128);
     using Matrix = rt::MemRef<rt::bf16, 2>;
     add(name, layer,
-        gpt_linear::linear_choose(
-            tmaStoreIf, {unsigned(std::min<int64_t>(tiles, smCount)), 1, 1},
+        gemm_kernels::gemm_bf16_choose(
+            linearConfig, {unsigned(std::min<int64_t>(tiles, smCount)), 1, 1},
             Matrix::rowMajor(in.ptr(), {tokens, k}),
             Matrix::rowMajor(w.ptr(), {n, k}),
+            Matrix::rowMajor(out.ptr(), {tokens, n}),
             rt::MemRef<rt::bf16, 1>::rowMajor(bias ? bias : noBias.ptr(), {n}),
-            Matrix::rowMajor(out.ptr(), {tokens, n}), bias != 0, gelu));
+            Matrix{}));
   }
 
   int smCount;

@@ -40,7 +40,7 @@ tile.kernel @fill(%c: memref<?xi32>, %value: i32, %count: index) threads(128) {
 }
 
 // A family over the element type: each configuration takes other argument
-// types, so it gets a table but no dispatcher; each kernel its function.
+// types, so it gets one dispatcher overload per argument types.
 !T = !tile.type_param<"T", f32>
 tile.kernel @negate(%x: memref<?x!T>)
     params(T: type = f32 in [f32, bf16])

@@ -55,6 +55,21 @@ void testDescription() {
   tile::rt::BoundLaunch (*negateBf16)(Dim3, MemRef<bf16, 1>, CUstream) =
       test_kernels::negate__Tbf16;
   expect(negateBf16 != nullptr, "a typed function per element type");
+  // One dispatcher overload per argument types; a configuration of other
+  // types is refused before anything is loaded.
+  tile::rt::BoundLaunch (*negateDispatch)(std::size_t, Dim3, MemRef<bf16, 1>,
+                                          CUstream) = test_kernels::negate;
+  expect(negateDispatch != nullptr, "a dispatcher for the bf16 arguments");
+  expectError(
+      "a configuration of other argument types",
+      [] { test_kernels::negate(1, {1, 1, 1}, MemRef<float, 1>{}); },
+      "family negate: configuration 1 (negate__Tbf16) takes other argument "
+      "types than (tile::rt::MemRef<float, 1>)");
+  expectError(
+      "a configuration of other argument types",
+      [] { test_kernels::negate(0, {1, 1, 1}, MemRef<bf16, 1>{}); },
+      "family negate: configuration 0 (negate__Tf32) takes other argument "
+      "types than (tile::rt::MemRef<tile::rt::bf16, 1>)");
   const KernelInfo &negate = test_kernels::module().info("negate__Tbf16");
   expect(negate.args && (*negate.args)[0].type == "bf16" &&
              negate.configTypes.size() == 1,
