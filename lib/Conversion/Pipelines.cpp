@@ -19,6 +19,7 @@ void mlir::tile::buildTileToNVVMPipeline(
   TileSpecializeOptions specialize;
   specialize.values = llvm::to_vector(options.values);
   pm.addPass(createTileSpecialize(specialize));
+  pm.addPass(createTileRecordGrid());
   pm.addPass(createTileCheckBarriers());
   pm.addPass(createTileSelectInstructions());
   pm.addPass(createTileAssignLayouts());

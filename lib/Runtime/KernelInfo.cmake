@@ -3,7 +3,8 @@
 # library. It needs neither CUDA nor MLIR. lib/Target/CMakeLists.txt includes
 # this file because lib/Runtime itself is only built where CUDA is installed.
 
-add_library(TileKernelInfo STATIC ${CMAKE_CURRENT_LIST_DIR}/KernelInfo.cpp)
+add_library(TileKernelInfo STATIC ${CMAKE_CURRENT_LIST_DIR}/KernelInfo.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/GridRule.cpp)
 target_include_directories(TileKernelInfo
   PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>)
 target_compile_features(TileKernelInfo PUBLIC cxx_std_17)

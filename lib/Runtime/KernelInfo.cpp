@@ -111,6 +111,9 @@ tile::rt::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
         os << ' ' << name << kValueSeparator << type;
       os << '\n';
     }
+    if (k.grid)
+      os << kGrid << ' ' << k.name << ' ' << k.grid->x << ' ' << k.grid->y
+         << ' ' << k.grid->z << '\n';
   }
   return os.str();
 }
@@ -404,6 +407,25 @@ PendingSignature parseConfigRecord(LineParser &p, unsigned line) {
   return record;
 }
 
+/// A grid record: the kernel and its three expressions.
+struct PendingGrid {
+  std::string kernel;
+  unsigned line;
+  GridRule rule;
+};
+
+PendingGrid parseGridRecord(LineParser &p, unsigned line) {
+  PendingGrid record;
+  record.line = line;
+  record.kernel = p.next("a kernel name");
+  record.rule.x = p.next("the grid's x expression");
+  record.rule.y = p.next("the grid's y expression");
+  record.rule.z = p.next("the grid's z expression");
+  if (!p.atEnd())
+    p.fail("expected three grid expressions (x y z), got more");
+  return record;
+}
+
 KernelInfo &kernelOfRecord(std::vector<KernelInfo> &kernels,
                            const std::string &kernel, const char *record,
                            unsigned line) {
@@ -416,12 +438,14 @@ KernelInfo &kernelOfRecord(std::vector<KernelInfo> &kernels,
   return *it;
 }
 
-/// Attaches each tma, link, params, args and config record to its kernel.
+/// Attaches each tma, link, params, args, config and grid record to its
+/// kernel.
 void resolveRecords(std::vector<KernelInfo> &kernels,
                     std::vector<PendingTma> &tmas,
                     const std::vector<PendingLink> &links,
                     std::vector<PendingParams> &params,
-                    std::vector<PendingSignature> &signatures) {
+                    std::vector<PendingSignature> &signatures,
+                    std::vector<PendingGrid> &grids) {
   for (PendingSignature &record : signatures) {
     const char *name = record.isConfig ? kinfo::kConfig : kinfo::kArgs;
     KernelInfo &kernel =
@@ -438,6 +462,22 @@ void resolveRecords(std::vector<KernelInfo> &kernels,
     } else {
       kernel.args = std::move(record.args);
     }
+  }
+  // After the args records: a grid expression names arguments.
+  for (PendingGrid &record : grids) {
+    KernelInfo &kernel =
+        kernelOfRecord(kernels, record.kernel, kinfo::kGrid, record.line);
+    LineParser p({}, record.line);
+    if (kernel.grid)
+      p.fail("kernel '" + record.kernel + "' has two '" + kinfo::kGrid +
+             "' records");
+    for (const std::string *expression :
+         {&record.rule.x, &record.rule.y, &record.rule.z})
+      if (std::string why = checkGridExpression(*expression, kernel.args);
+          !why.empty())
+        p.fail("grid expression '" + *expression + "' of kernel '" +
+               record.kernel + "': " + why);
+    kernel.grid = std::move(record.rule);
   }
   for (PendingParams &record : params) {
     KernelInfo &kernel =
@@ -477,6 +517,7 @@ std::vector<KernelInfo> tile::rt::parseKernelInfo(const std::string &text) {
   std::vector<PendingLink> links;
   std::vector<PendingParams> params;
   std::vector<PendingSignature> signatures;
+  std::vector<PendingGrid> grids;
 
   std::istringstream stream(text);
   std::string lineText;
@@ -503,14 +544,16 @@ std::vector<KernelInfo> tile::rt::parseKernelInfo(const std::string &text) {
       signatures.push_back(parseArgsRecord(p, lineNo));
     } else if (record == kinfo::kConfig) {
       signatures.push_back(parseConfigRecord(p, lineNo));
+    } else if (record == kinfo::kGrid) {
+      grids.push_back(parseGridRecord(p, lineNo));
     } else {
       p.fail("unknown record '" + record + "' (expected '" + kinfo::kKernel +
              "', '" + kinfo::kTma + "', '" + kinfo::kLink + "', '" +
-             kinfo::kParams + "', '" + kinfo::kArgs + "' or '" +
-             kinfo::kConfig + "')");
+             kinfo::kParams + "', '" + kinfo::kArgs + "', '" +
+             kinfo::kConfig + "' or '" + kinfo::kGrid + "')");
     }
   }
-  resolveRecords(kernels, tmas, links, params, signatures);
+  resolveRecords(kernels, tmas, links, params, signatures, grids);
   return kernels;
 }
 

@@ -2,6 +2,8 @@
 
 #include "tile/Runtime/Launcher.h"
 
+#include "DriverApi.h"
+
 using namespace tile::rt;
 
 static std::string describeArgument(bool isMemRef, const std::string &type,
@@ -54,7 +56,19 @@ BoundLaunch &BoundLaunch::memrefArg(CUdeviceptr base,
                                     std::vector<int64_t> strides) {
   args_.addMemRef(base, sizes, strides);
   bound_.push_back({base, std::move(sizes), std::move(strides)});
+  scalars_.push_back(0);
   return *this;
+}
+
+BoundLaunch &BoundLaunch::grid(CUstream stream) {
+  GridInputs inputs;
+  for (const MemRefArg &memref : bound_)
+    inputs.sizes.push_back(memref.sizes);
+  inputs.scalars = scalars_;
+  if (info_.grid)
+    inputs.sms = detail::currentDeviceAttribute(
+        CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  return grid(evaluateGrid(info_, inputs), stream);
 }
 
 BoundLaunch &BoundLaunch::grid(Dim3 blocks, CUstream stream) {

@@ -143,6 +143,24 @@ static void readConfig(LLVM::LLVMFuncOp func, rt::KernelInfo &info) {
   }
 }
 
+/// The grid the kernel states (tile.grid_rule, left by tile-record-grid).
+static LogicalResult readGrid(LLVM::LLVMFuncOp func, rt::KernelInfo &info) {
+  auto rule = func->getAttrOfType<ArrayAttr>(mlir::tile::kGridRuleAttrName);
+  if (!rule)
+    return success();
+  SmallVector<std::string, 3> dims;
+  for (Attribute dim : rule)
+    if (auto text = dyn_cast<StringAttr>(dim))
+      dims.push_back(text.getValue().str());
+  if (dims.size() != 3)
+    return func.emitError("tile.grid_rule must be three strings (x, y, z)");
+  for (const std::string &dim : dims)
+    if (std::string why = rt::checkGridExpression(dim, info.args); !why.empty())
+      return func.emitError("grid expression '") << dim << "': " << why;
+  info.grid = rt::GridRule{dims[0], dims[1], dims[2]};
+  return success();
+}
+
 static LogicalResult readKernel(LLVM::LLVMFuncOp func, rt::KernelInfo &info) {
   info.name = func.getSymName().str();
   StringRef block = func->hasAttr(NVVM::NVVMDialect::getReqntidAttrName())
@@ -161,6 +179,8 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, rt::KernelInfo &info) {
   info.paramBytes = readParamBytes(func);
   info.args = readSignature(func);
   readConfig(func, info);
+  if (failed(readGrid(func, info)))
+    return failure();
   auto tmas = func->getAttrOfType<ArrayAttr>(mlir::tile::kTmaAttrName);
   if (!tmas)
     return success();

@@ -56,20 +56,24 @@ std::string argumentName(const rt::ArgInfo &arg) {
 }
 
 /// "tile::rt::Dim3 grid, T a, ..., CUstream stream" (with a default stream
-/// in declarations).
-std::string parameters(const rt::KernelInfo &kernel, bool declaration) {
-  std::string text = "tile::rt::Dim3 grid";
+/// in declarations); without `grid` for the functions that launch with the
+/// grid the kernel states.
+std::string parameters(const rt::KernelInfo &kernel, bool declaration,
+                       bool grid = true) {
+  std::string text = grid ? "tile::rt::Dim3 grid" : "";
   for (const rt::ArgInfo &arg : *kernel.args)
-    text += ", " + argumentType(arg) + " " + argumentName(arg);
-  text += declaration ? ", CUstream stream = nullptr" : ", CUstream stream";
+    text += (text.empty() ? "" : ", ") + argumentType(arg) + " " +
+            argumentName(arg);
+  text += text.empty() ? "" : ", ";
+  text += declaration ? "CUstream stream = nullptr" : "CUstream stream";
   return text;
 }
 
-std::string argumentNames(const rt::KernelInfo &kernel) {
-  std::string text = "grid";
+std::string argumentNames(const rt::KernelInfo &kernel, bool grid = true) {
+  std::string text = grid ? "grid" : "";
   for (const rt::ArgInfo &arg : *kernel.args)
-    text += ", " + argumentName(arg);
-  return text + ", stream";
+    text += (text.empty() ? "" : ", ") + argumentName(arg);
+  return text + (text.empty() ? "" : ", ") + "stream";
 }
 
 /// The C++ types of a kernel's arguments, "T, U, ...": kernels with the
@@ -112,6 +116,15 @@ struct Family {
 };
 } // namespace
 
+namespace {
+/// Every configuration of `group` states its grid: the dispatcher has an
+/// overload without `grid`.
+bool statesGrid(const Family &family, const std::vector<size_t> &group) {
+  return std::all_of(group.begin(), group.end(),
+                     [&](size_t i) { return bool(family.kernels[i]->grid); });
+}
+} // namespace
+
 std::string tile::toIdentifier(const std::string &text) {
   std::string id;
   for (char c : text)
@@ -147,11 +160,11 @@ std::optional<std::string> tile::generateLauncher(
       families.push_back({kernel.family, {}});
       it = std::prev(families.end());
     }
-    auto group = std::find_if(
-        it->bySignature.begin(), it->bySignature.end(),
-        [&](const std::vector<size_t> &g) {
-          return cppSignature(*it->kernels[g.front()]) == cppSignature(kernel);
-        });
+    auto group = std::find_if(it->bySignature.begin(), it->bySignature.end(),
+                              [&](const std::vector<size_t> &g) {
+                                return cppSignature(*it->kernels[g.front()]) ==
+                                       cppSignature(kernel);
+                              });
     if (group == it->bySignature.end())
       group = it->bySignature.insert(group, std::vector<size_t>{});
     group->push_back(it->kernels.size());
@@ -208,17 +221,28 @@ std::optional<std::string> tile::generateLauncher(
     << "  return embedded;\n}\n";
 
   for (const rt::KernelInfo &kernel : kernels) {
-    h << "/// @" << kernel.name << ": " << summary(kernel) << ".\n"
-      << "tile::rt::BoundLaunch " << kernel.name << "("
-      << parameters(kernel, true) << ");\n\n";
-    c << "\ntile::rt::BoundLaunch " << kernel.name << "("
-      << parameters(kernel, false) << ") {\n"
-      << "  tile::rt::EmbeddedModule &m = module();\n"
-      << "  tile::rt::BoundLaunch launch(m.module(), m.info(\"" << kernel.name
-      << "\"));\n";
-    for (const rt::ArgInfo &arg : *kernel.args)
-      c << "  launch.arg(" << argumentName(arg) << ");\n";
-    c << "  launch.grid(grid, stream);\n  return launch;\n}\n";
+    // With a grid rule, a second function launches with the grid it gives.
+    for (bool grid : {true, false}) {
+      if (!grid && !kernel.grid)
+        continue;
+      if (grid)
+        h << "/// @" << kernel.name << ": " << summary(kernel) << ".\n";
+      else
+        h << "/// @" << kernel.name
+          << " with the grid it states: x = " << kernel.grid->x
+          << ", y = " << kernel.grid->y << ", z = " << kernel.grid->z << ".\n";
+      h << "tile::rt::BoundLaunch " << kernel.name << "("
+        << parameters(kernel, true, grid) << ");\n\n";
+      c << "\ntile::rt::BoundLaunch " << kernel.name << "("
+        << parameters(kernel, false, grid) << ") {\n"
+        << "  tile::rt::EmbeddedModule &m = module();\n"
+        << "  tile::rt::BoundLaunch launch(m.module(), m.info(\"" << kernel.name
+        << "\"));\n";
+      for (const rt::ArgInfo &arg : *kernel.args)
+        c << "  launch.arg(" << argumentName(arg) << ");\n";
+      c << "  launch.grid(" << (grid ? "grid, " : "")
+        << "stream);\n  return launch;\n}\n";
+    }
   }
 
   for (const Family &family : families) {
@@ -239,25 +263,31 @@ std::optional<std::string> tile::generateLauncher(
       << family.kernels.size() << "];\n";
     for (const std::vector<size_t> &group : family.bySignature) {
       const rt::KernelInfo &first = *family.kernels[group.front()];
-      std::string which =
-          family.bySignature.size() == 1
-              ? std::string()
-              : " (for the " + std::to_string(group.size()) + " of " +
-                    std::to_string(family.kernels.size()) +
-                    " configurations that take these argument types; any "
-                    "other throws)";
-      h << "/// The kernel of configuration `config` (an index into "
-        << family.name << "_configs), bound" << which << ".\n"
-        << "tile::rt::BoundLaunch " << family.name << "(std::size_t config, "
-        << parameters(first, true) << ");\n"
-        << "/// The configuration `choose(" << family.name << "_configs, "
-        << family.name << "_config_count)` picks (an index), bound.\n"
-        << "template <typename Chooser>\n"
-        << "tile::rt::BoundLaunch " << family.name
-        << "_choose(Chooser &&choose, " << parameters(first, true) << ") {\n"
-        << "  return " << family.name << "(static_cast<std::size_t>(choose("
-        << family.name << "_configs, " << family.name << "_config_count)), "
-        << argumentNames(first) << ");\n}\n\n";
+      for (bool grid : {true, false}) {
+        if (!grid && !statesGrid(family, group))
+          continue;
+        std::string which =
+            family.bySignature.size() == 1
+                ? std::string()
+                : " (for the " + std::to_string(group.size()) + " of " +
+                      std::to_string(family.kernels.size()) +
+                      " configurations that take these argument types; any "
+                      "other throws)";
+        h << "/// The kernel of configuration `config` (an index into "
+          << family.name << "_configs), bound" << which
+          << (grid ? "" : ", with the grid it states") << ".\n"
+          << "tile::rt::BoundLaunch " << family.name << "(std::size_t config, "
+          << parameters(first, true, grid) << ");\n"
+          << "/// The configuration `choose(" << family.name << "_configs, "
+          << family.name << "_config_count)` picks (an index), bound.\n"
+          << "template <typename Chooser>\n"
+          << "tile::rt::BoundLaunch " << family.name
+          << "_choose(Chooser &&choose, " << parameters(first, true, grid)
+          << ") {\n"
+          << "  return " << family.name << "(static_cast<std::size_t>(choose("
+          << family.name << "_configs, " << family.name << "_config_count)), "
+          << argumentNames(first, grid) << ");\n}\n\n";
+      }
     }
 
     c << "\nconst " << config << " " << family.name << "_configs["
@@ -273,22 +303,27 @@ std::optional<std::string> tile::generateLauncher(
     c << "};\n";
     for (const std::vector<size_t> &group : family.bySignature) {
       const rt::KernelInfo &first = *family.kernels[group.front()];
-      c << "\ntile::rt::BoundLaunch " << family.name << "(std::size_t config, "
-        << parameters(first, false) << ") {\n"
-        << "  switch (config) {\n";
-      for (size_t i : group)
-        c << "  case " << i << ":\n    return " << family.kernels[i]->name
-          << "(" << argumentNames(first) << ");\n";
-      c << "  }\n";
-      if (group.size() != family.kernels.size())
-        c << "  if (config < " << family.kernels.size()
-          << ")\n    throw tile::rt::Error(\"family " << family.name
-          << ": configuration \" + std::to_string(config) + \" (\" + "
-          << family.name << "_configs[config].kernel + \") takes other "
-          << "argument types than (" << cppSignature(first) << ")\");\n";
-      c << "  throw tile::rt::Error(\"family " << family.name
-        << ": no configuration \" + std::to_string(config) + \" (it has "
-        << family.kernels.size() << ")\");\n}\n";
+      for (bool grid : {true, false}) {
+        if (!grid && !statesGrid(family, group))
+          continue;
+        c << "\ntile::rt::BoundLaunch " << family.name
+          << "(std::size_t config, " << parameters(first, false, grid)
+          << ") {\n"
+          << "  switch (config) {\n";
+        for (size_t i : group)
+          c << "  case " << i << ":\n    return " << family.kernels[i]->name
+            << "(" << argumentNames(first, grid) << ");\n";
+        c << "  }\n";
+        if (group.size() != family.kernels.size())
+          c << "  if (config < " << family.kernels.size()
+            << ")\n    throw tile::rt::Error(\"family " << family.name
+            << ": configuration \" + std::to_string(config) + \" (\" + "
+            << family.name << "_configs[config].kernel + \") takes other "
+            << "argument types than (" << cppSignature(first) << ")\");\n";
+        c << "  throw tile::rt::Error(\"family " << family.name
+          << ": no configuration \" + std::to_string(config) + \" (it has "
+          << family.kernels.size() << ")\");\n}\n";
+      }
     }
   }
   h << "} // namespace " << cppNamespace << "\n\n#endif // " << guard << "\n";

@@ -2,9 +2,10 @@
 //
 //   C[M, N] = epilogue(A[M, K] * B[N, K]^T)  (bf16 inputs, fp32 accumulation)
 //
-// The kernel is persistent: the host launches one CTA per SM and each CTA
-// walks the BM x BN tiles of C (tile t, t + #CTAs, ...) in groups of GROUP
-// tile-rows. For a tile, it walks K in steps of 64: TMA loads a BM x 64
+// The kernel is persistent: it is launched with one CTA per SM (no more
+// than there are tiles: the grid it states with tile.grid, which the
+// generated launcher evaluates) and each CTA walks the BM x BN tiles of C
+// (tile t, t + #CTAs, ...) in groups of GROUP tile-rows. For a tile, it walks K in steps of 64: TMA loads a BM x 64
 // tile of A and a BN x 64 tile of B into shared memory, and the tensor
 // cores (wgmma) accumulate their product into registers.
 //
@@ -109,6 +110,10 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %tiles = arith.muli %tiles_m, %tiles_n : index
   %ktiles = arith.ceildivui %K, %c64 : index
   %per_group = arith.muli %tiles_n, %group : index
+  // The grid, for the host: a CTA per tile, no more than the SMs.
+  %sms = tile.num_sms : index
+  %ctas_launched = arith.minui %tiles, %sms : index
+  tile.grid %ctas_launched
   %first = gpu.block_id x
   %ctas = gpu.grid_dim x
 

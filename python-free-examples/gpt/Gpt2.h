@@ -124,7 +124,7 @@ public:
         qkv(bytes(3 * config.dModel)), att(bytes(config.dModel)),
         proj(bytes(config.dModel)), fc(bytes(4 * config.dModel)),
         logits(bytes(config.vocab)), noBias(size_t(config.vocab) * 2),
-        tokenIds(size_t(tokens) * 4), smCount(device.smCount()) {
+        tokenIds(size_t(tokens) * 4) {
     if (seq < 1 || seq > config.maxSeq || paddedSeq > config.maxSeq)
       throw rt::Error("gpt2: sequences of 1 to " +
                       std::to_string(config.maxSeq) + " tokens, not " +
@@ -234,9 +234,9 @@ private:
   // out (tokens x n) = act(in (tokens x k) w^T + bias), a zero bias where
   // `bias` is 0 (noBias: ptxas serialises the wgmmas of the configuration
   // without one); a configuration of gemm.mlir's family (bf16 C, 128 x 128
-  // tiles, the bias and GELU in the epilogue), persistent: one CTA per SM
-  // at most. The output leaves by TMA where its rows are whole 16-byte
-  // units (n % 8 == 0), from registers otherwise.
+  // tiles, the bias and GELU in the epilogue), persistent. The output
+  // leaves by TMA where its rows are whole 16-byte units (n % 8 == 0), from
+  // registers otherwise.
   void linear(const Gpt2Modules &modules, int layer, const char *name,
               rt::DeviceBuffer &in, int64_t k, const Param &w,
               CUdeviceptr bias, int64_t n, bool gelu, rt::DeviceBuffer &out) {
@@ -253,19 +253,18 @@ private:
                       "with GELU = " + std::to_string(gelu) +
                       ", TMASTORE = " + std::to_string(tmaStore));
     };
-    int64_t tiles = ((tokens + 127) / 128) * ((n + 127) / 128);
+    // The grid is the one gemm.mlir states: a CTA per tile, at most one
+    // per SM.
     using Matrix = rt::MemRef<rt::bf16, 2>;
     add(name, layer,
         gemm_kernels::gemm_bf16_choose(
-            linearConfig, {unsigned(std::min<int64_t>(tiles, smCount)), 1, 1},
-            Matrix::rowMajor(in.ptr(), {tokens, k}),
+            linearConfig, Matrix::rowMajor(in.ptr(), {tokens, k}),
             Matrix::rowMajor(w.ptr(), {n, k}),
             Matrix::rowMajor(out.ptr(), {tokens, n}),
             rt::MemRef<rt::bf16, 1>::rowMajor(bias ? bias : noBias.ptr(), {n}),
             Matrix{}));
   }
 
-  int smCount;
   std::deque<rt::BoundLaunch> boundKernels;
   std::deque<GptKernel> rowKernels;
 };

@@ -47,7 +47,10 @@ bool sameKernel(const KernelInfo &a, const KernelInfo &b) {
       a.tmas.size() != b.tmas.size() || a.linksNvshmem != b.linksNvshmem ||
       a.paramBytes != b.paramBytes || a.family != b.family ||
       a.config != b.config || a.configTypes != b.configTypes ||
-      bool(a.args) != bool(b.args))
+      bool(a.args) != bool(b.args) || bool(a.grid) != bool(b.grid))
+    return false;
+  if (a.grid && (a.grid->x != b.grid->x || a.grid->y != b.grid->y ||
+                 a.grid->z != b.grid->z))
     return false;
   if (a.args)
     for (size_t i = 0; i < a.args->size(); ++i) {
@@ -194,6 +197,63 @@ void testSignature() {
          "scalar type sizes");
 }
 
+void testGrid() {
+  KernelInfo gemm;
+  gemm.name = "gemm";
+  gemm.args = std::vector<ArgInfo>{{"A", true, "bf16", 2},
+                                   {"B", true, "bf16", 2},
+                                   {"splits", false, "i32", 0}};
+  gemm.grid = GridRule{"min(mul(ceildiv(dim(0,0),128),ceildiv(dim(1,0),256)),sms)",
+                       "arg(2)", "1"};
+  std::string text = serializeKernelInfo({gemm});
+  expect(text.find("grid gemm min(mul(ceildiv(dim(0,0),128),ceildiv(dim(1,0),"
+                   "256)),sms) arg(2) 1\n") != std::string::npos,
+         "grid record written:\n" + text);
+  std::vector<KernelInfo> parsed = parseKernelInfo(text);
+  expect(parsed.size() == 1 && sameKernel(parsed[0], gemm),
+         "grid record read back");
+
+  // 1000 x 300 tiles of 128 x 256: 8 x 2 = 16 tiles; 132 SMs.
+  GridInputs inputs;
+  inputs.sizes = {{1000, 64}, {300, 64}, {}};
+  inputs.scalars = {0, 0, 3};
+  inputs.sms = 132;
+  Dim3 grid = evaluateGrid(gemm, inputs);
+  expect(grid.x == 16 && grid.y == 3 && grid.z == 1, "min(16, 132) x 3 x 1");
+  inputs.sizes[0][0] = 100000;
+  expect(evaluateGrid(gemm, inputs).x == 132, "no more CTAs than SMs");
+
+  struct Case {
+    GridRule rule;
+    const char *error;
+  } cases[] = {
+      {{"div(8,sub(2,2))"}, "kernel 'gemm': grid x = div(8,sub(2,2)): div by zero"},
+      {{"mul(4294967296,4294967296)"}, "overflows 64 bits"},
+      {{"sub(1,2)"}, "gives -1, outside [1, 2147483647]"},
+      {{"add(sub(1,2),3)"}, "add of a negative value (-1, 3)"},
+      {{"1", "70000"}, "grid y = 70000 gives 70000, outside [1, 65535]"},
+      {{"dim(0,5)"}, "dim(0,5) of argument 'A', which has no dimension 5"},
+  };
+  for (const Case &c : cases) {
+    KernelInfo bad = gemm;
+    bad.grid = c.rule;
+    expectError(std::string("evaluateGrid refuses ") + c.rule.x,
+                [&] { evaluateGrid(bad, inputs); }, c.error);
+  }
+  expect(checkGridExpression("pow(2,3)", gemm.args).find(
+             "unknown operation 'pow'") != std::string::npos,
+         "an unknown operation");
+  expect(checkGridExpression("arg(0)", gemm.args).find(
+             "arg(0) of argument 'A', which is not an integer") !=
+             std::string::npos,
+         "arg() of a memref");
+  expect(checkGridExpression("dim(3,0)", gemm.args) == "argument 3 of 3",
+         "an argument past the last");
+  expect(checkGridExpression("add(1,2)x", gemm.args).find("unexpected 'x'") !=
+             std::string::npos,
+         "text after the expression");
+}
+
 void testMalformed() {
   struct Case {
     const char *text;
@@ -224,8 +284,8 @@ void testMalformed() {
        "link k nvshmem",
        "kinfo:3: kernel 'k' has two 'link nvshmem' records"},
       {"linker k nvshmem", "kinfo:1: unknown record 'linker' (expected "
-                           "'kernel', 'tma', 'link', 'params', 'args' or "
-                           "'config')"},
+                           "'kernel', 'tma', 'link', 'params', 'args', "
+                           "'config' or 'grid')"},
       {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nargs k a:memref:bf16",
        "kinfo:2: expected an argument as <name>:<type> or "
        "<name>:memref:<element type>:<rank>, got 'a:memref:bf16'"},
@@ -245,6 +305,18 @@ void testMalformed() {
        "kinfo:2: a parameter size in bytes must be 1 to 4096, got 0"},
       {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nparams k 8\nparams k 4",
        "kinfo:3: kernel 'k' has two 'params' records"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\ngrid k 1 1",
+       "kinfo:2: expected the grid's z expression but the line ends"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\ngrid k 1 1 1 1",
+       "kinfo:2: expected three grid expressions (x y z), got more"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\ngrid k add(1 1 1",
+       "kinfo:2: grid expression 'add(1' of kernel 'k': expected ','"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nargs k n:f32\n"
+       "grid k arg(0) 1 1",
+       "kinfo:3: grid expression 'arg(0)' of kernel 'k': arg(0) of argument "
+       "'n', which is not an integer"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\ngrid k 1 1 1\ngrid k 1 1 1",
+       "kinfo:3: kernel 'k' has two 'grid' records"},
   };
   for (const Case &c : cases)
     expectError(std::string("parseKernelInfo refuses \"") + c.text + "\"",
@@ -276,6 +348,7 @@ int main() {
   testRoundTrip();
   testLinkRecord();
   testSignature();
+  testGrid();
   testMalformed();
   if (failures) {
     std::printf("%d failure(s)\n", failures);

@@ -6,7 +6,8 @@
 // RUN: cat %t-launcher.h
 // RUN: not tile-translate --tile-to-llvmir %s -o %t.ll --launcher=%t-bad
 
-// c = a * factor + b over n elements, TILE per CTA.
+// c = a * factor + b over n elements, TILE per CTA: the kernel states its
+// grid (ceil(n / TILE) CTAs), so each function also comes without `grid`.
 tile.kernel @axpy(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>,
                   %factor: f32)
     params(TILE: index = 1024 in [512, 1024, 2048], THREADS: i32 = 128)
@@ -14,6 +15,10 @@ tile.kernel @axpy(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>,
     threads(THREADS) {
   %bx = gpu.block_id x
   %tile = tile.param "TILE" : index
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %c, %c0 : memref<?xf32>
+  %ctas = arith.ceildivui %n, %tile : index
+  tile.grid %ctas
   %base = arith.muli %bx, %tile : index
   %x = tile.alloc_fragment [%tile] : !tile.fragment<?xf32>
   %y = tile.alloc_fragment [%tile] : !tile.fragment<?xf32>

@@ -75,6 +75,26 @@ void testDescription() {
              negate.configTypes.size() == 1,
          "negate__Tbf16 takes a bf16 memref");
 
+  // The grid the kernel states, evaluated without a GPU.
+  expect(info.grid && info.grid->x == "ceildiv(dim(2,0),2048)" &&
+             info.grid->y == "1" && !fill.grid,
+         "axpy states its grid, fill does not");
+  if (info.grid) {
+    GridInputs inputs;
+    inputs.sizes = {{5000}, {5000}, {5000}, {}};
+    inputs.scalars = {0, 0, 0, 0};
+    Dim3 grid = evaluateGrid(info, inputs);
+    expect(grid.x == 3 && grid.y == 1 && grid.z == 1,
+           "ceil(5000 / 2048) = 3 CTAs");
+    inputs.sizes[2] = {0};
+    expectError(
+        "an empty problem", [&] { evaluateGrid(info, inputs); },
+        "grid x = ceildiv(dim(2,0),2048) gives 0, outside [1, 2147483647]");
+  }
+  expectError(
+      "a kernel without a grid rule", [&] { evaluateGrid(fill, {}); },
+      "kernel 'fill' states no grid");
+
   // Arguments are checked against the description's types and count.
   checkArgument(info, 0, true, "f32", 1);
   checkArgument(info, 3, false, "f32", 0);
@@ -133,6 +153,27 @@ void testWithDevice() {
       if (!(std::fabs(c[i] - (a[i] * factor + b[i])) <= 1e-5f * 16))
         ++wrong;
     expect(wrong == 0, std::string(chosen.kernel) + ": " +
+                           std::to_string(wrong) + " wrong elements");
+  }
+  // The grid the kernel states: ceil(n / TILE) CTAs.
+  for (size_t config = 0; config < test_kernels::axpy_config_count; ++config) {
+    dc.fillWords(0x7fc00001);
+    const test_kernels::axpy_config &chosen =
+        test_kernels::axpy_configs[config];
+    BoundLaunch launch = test_kernels::axpy(
+        config, MemRef<float, 1>::rowMajor(da.ptr(), {n}),
+        MemRef<float, 1>::rowMajor(db.ptr(), {n}),
+        MemRef<float, 1>::rowMajor(dc.ptr(), {n}), factor);
+    expect(launch.config().grid.x == unsigned((n + chosen.TILE - 1) /
+                                              chosen.TILE),
+           std::string(chosen.kernel) + ": the stated grid");
+    launch.launch();
+    dc.download(c);
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < n; ++i)
+      if (!(std::fabs(c[i] - (a[i] * factor + b[i])) <= 1e-5f * 16))
+        ++wrong;
+    expect(wrong == 0, std::string(chosen.kernel) + " (stated grid): " +
                            std::to_string(wrong) + " wrong elements");
   }
   // The chooser picks a configuration from the table.

@@ -19,7 +19,8 @@
 //   config <kernel> <family> <NAME>=<value>...  (an integer, or for an
 //                                              element-type parameter a
 //                                              type such as bf16)
-// tma, link, params, args and config records may come before or after
+//   grid <kernel> <x> <y> <z>           (grid expressions, see GridRule)
+// tma, link, params, args, config and grid records may come before or after
 // their kernel's record. args gives the kernel's arguments as written in
 // the tile.kernel (names and types: the generated launchers' parameters);
 // config the family and parameter values a specialised kernel was made
@@ -57,6 +58,7 @@ inline constexpr char kLink[] = "link";
 inline constexpr char kParams[] = "params";
 inline constexpr char kArgs[] = "args";
 inline constexpr char kConfig[] = "config";
+inline constexpr char kGrid[] = "grid";
 // An args entry: <name>:<scalar type>, or <name>:memref:<element>:<rank>.
 inline constexpr char kArgSeparator = ':';
 inline constexpr char kMemref[] = "memref";
@@ -78,6 +80,25 @@ inline constexpr char kNvshmem[] = "nvshmem";
 
 struct Dim3 {
   unsigned x = 1, y = 1, z = 1;
+};
+
+/// A kernel's grid rule, as tile-record-grid writes it: for x, y and z an
+/// expression, without spaces, over what the host knows at launch:
+///   <integer> | sms | arg(I) | dim(I,D) | OP(E,E)
+/// `sms` is the device's SM count, `arg(I)` the value of integer argument
+/// I, `dim(I,D)` size D of memref argument I, and OP one of add, sub, mul,
+/// div, ceildiv, rem, min, max.
+struct GridRule {
+  std::string x = "1", y = "1", z = "1";
+};
+
+/// The values a grid rule reads at launch: per argument, a memref's sizes
+/// (empty for a scalar) and a scalar's value (0 for a memref); the
+/// device's SM count.
+struct GridInputs {
+  std::vector<std::vector<int64_t>> sizes;
+  std::vector<int64_t> scalars;
+  int64_t sms = 0;
 };
 
 struct TensorMapSpec {
@@ -128,6 +149,12 @@ struct ArgInfo {
   unsigned rank = 0;
 };
 
+/// Why `expression` is not a grid expression over `args` (when known: an
+/// arg() must name an integer scalar, a dim() a memref dimension), or
+/// empty. The kinfo parser and the compiler's writer check with it.
+std::string checkGridExpression(const std::string &expression,
+                                const std::optional<std::vector<ArgInfo>> &args);
+
 /// Whether `text` is a C identifier (letters, digits, '_', not starting
 /// with a digit): what names in args and config records must be.
 bool isIdentifier(const std::string &text);
@@ -160,7 +187,17 @@ struct KernelInfo {
   std::vector<std::pair<std::string, int64_t>> config;
   /// Its element-type parameters' values ("T", "bf16"), in the same record.
   std::vector<std::pair<std::string, std::string>> configTypes;
+  /// The grid the kernel states (its tile.grid; a grid record): for x, y
+  /// and z an expression evaluateGrid computes at launch.
+  std::optional<GridRule> grid;
 };
+
+/// The grid `info`'s rule gives for `inputs`. Throws Error naming the
+/// kernel when it has no rule, or on an overflow, a division by zero, a
+/// negative value, an argument the rule reads that `inputs` lacks, or a
+/// dimension outside CUDA's limits (x in [1, 2^31 - 1], y and z in
+/// [1, 65535]).
+Dim3 evaluateGrid(const KernelInfo &info, const GridInputs &inputs);
 
 /// True if any kernel of `infos` needs NVSHMEM (the module holding them is
 /// then linked with it: Module::loadCubinFile(path, infos)).

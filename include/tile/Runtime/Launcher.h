@@ -149,10 +149,19 @@ public:
     else
       args_.addScalar<T>(value);
     bound_.push_back({});
+    // What a grid rule may read (integers only).
+    if constexpr (std::is_integral<T>::value)
+      scalars_.push_back(static_cast<int64_t>(value));
+    else
+      scalars_.push_back(0);
     return *this;
   }
   /// After the last argument: the tensor maps and the launch shape.
   BoundLaunch &grid(Dim3 blocks, CUstream stream = nullptr);
+  /// The same with the grid the kernel states (its tile.grid), evaluated
+  /// on the bound arguments and the current device's SM count; throws
+  /// Error when the kernel states none or the rule fails (evaluateGrid).
+  BoundLaunch &grid(CUstream stream = nullptr);
   /// Launches (asynchronously on the stream given to grid()).
   void launch();
   const KernelInfo &info() const { return info_; }
@@ -166,6 +175,7 @@ private:
   Kernel kernel_;
   ArgPack args_;
   std::vector<MemRefArg> bound_;
+  std::vector<int64_t> scalars_;
   std::vector<DeviceBuffer> tensorMaps_;
   LaunchConfig config_;
   bool ready_ = false;

@@ -210,7 +210,7 @@ static LogicalResult checkOtherOp(Operation *op, const ChipInfo &chip) {
 }
 
 // Selection and everything after it need static IR: a family's parameters
-// set, helpers inlined, every tile's shape known.
+// set, helpers inlined, every tile's shape known, the grid recorded.
 static LogicalResult requireSpecialized(KernelOp kernel) {
   if (kernel.isFamily()) {
     SmallVector<StringRef> names;
@@ -239,6 +239,12 @@ static LogicalResult requireSpecialized(KernelOp kernel) {
     if (isa<func::CallOp>(op)) {
       op->emitOpError("calls a helper, which tile-specialize inlines: run it "
                       "first (tile-to-nvvm and tile-translate do)");
+      return WalkResult::interrupt();
+    }
+    if (isa<GridOp, NumSmsOp>(op)) {
+      op->emitOpError("is host code, which tile-record-grid takes out of the "
+                      "kernel: run it first (tile-to-nvvm and tile-translate "
+                      "do)");
       return WalkResult::interrupt();
     }
     for (Value result : op->getResults())

@@ -81,6 +81,10 @@ constexpr llvm::StringLiteral kConfigAttrName =
     TileDialect::ConfigAttrHelper::getNameStr();
 constexpr llvm::StringLiteral kSignatureAttrName =
     TileDialect::SignatureAttrHelper::getNameStr();
+/// A kernel's grid rule (three strings, x y z; tile-record-grid): the kernel
+/// description's grid record.
+constexpr llvm::StringLiteral kGridRuleAttrName =
+    TileDialect::GridRuleAttrHelper::getNameStr();
 /// Recorded by the tile-to-GPU conversion on a fragment -> shared tile.copy
 /// before shared memory is lowered: the destination's swizzle, which the
 /// copy applies to the addresses it writes.

@@ -47,7 +47,8 @@ def Tile_Dialect : Dialect {
     `tile.scratch_request` / `tile.scratch_offset` (shared scratch a
     lowering asked for and got), `tile.family` / `tile.config` (the family
     and parameter values a specialised kernel was made from), `tile.signature`
-    (an outlined kernel's arguments as written) and
+    (an outlined kernel's arguments as written), `tile.grid_rule` (the grid
+    a kernel's `tile.grid` states, as expressions for the host) and
     `tile.test_scratch_bytes` (tests).
   }];
   // The attributes passes leave on ops for later passes and the runtime
@@ -88,7 +89,11 @@ def Tile_Dialect : Dialect {
     "::mlir::DictionaryAttr":$config,
     // On an outlined gpu.func: the tile.kernel's arguments as written, one
     // {name, type} dictionary each (kernel description, launchers).
-    "::mlir::ArrayAttr":$signature
+    "::mlir::ArrayAttr":$signature,
+    // On a tile.kernel (left by tile-record-grid) and its outlined gpu.func:
+    // the kernel's grid rule, three expressions over its arguments (x, y,
+    // z; kernel description, launchers).
+    "::mlir::ArrayAttr":$grid_rule
   );
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;

@@ -44,6 +44,17 @@ bool hasParameterizedShape(Type type);
 /// The same, for an operand of `op` inside a tile.kernel (where
 /// tile-specialize will make it static); elsewhere a `?` is an error.
 bool hasParameterizedShape(Operation *op, Type type);
+
+/// `value` (an operand of a tile.grid) as a grid expression of the kernel
+/// description (rt::GridRule): built from the enclosing kernel's integer
+/// arguments, memref.dim of its memref arguments, constants, tile.num_sms
+/// and integer arithmetic. On failure `unsupported` is the op (null for a
+/// block argument that is not the kernel's) the host cannot evaluate, or a
+/// tile.param (`allowParams`: a family's value before tile-specialize,
+/// written as 1) and `why` says what is wrong.
+FailureOr<std::string> buildGridExpression(Value value, bool allowParams,
+                                           Operation *&unsupported,
+                                           std::string &why);
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_H

@@ -139,6 +139,50 @@ def Tile_ParamOp : Tile_Op<"param", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_GridOp : Tile_Op<"grid", [HasParent<"KernelOp">]> {
+  let summary = "states the grid a kernel is launched with, for the host";
+  let description = [{
+    The launch grid (x, and optionally y and z; 1 where absent) of the
+    enclosing kernel, computed from what the host knows at launch: the
+    kernel's scalar arguments, the sizes of its memref arguments
+    (`memref.dim`), constants, parameters, `tile.num_sms` and integer
+    arithmetic (`arith` add, sub, mul, div, ceildiv, rem, min, max, casts).
+    The kernel body may use the same values. `tile-record-grid` turns the
+    op into the kernel's `tile.grid_rule`, which the kernel description
+    carries and the generated launchers evaluate: a launcher function
+    without a `grid` argument then launches the kernel.
+
+    Example (a persistent GEMM: a CTA per tile, no more than SMs):
+
+    ```mlir
+    %tiles = arith.muli %tiles_m, %tiles_n : index
+    %sms = tile.num_sms : index
+    %ctas = arith.minui %tiles, %sms : index
+    tile.grid %ctas
+    ```
+
+    Rules: directly in a `tile.kernel` body, at most once; one to three
+    `index` operands, each computed only from the values above.
+  }];
+  let arguments = (ins Variadic<Index>:$sizes);
+  let assemblyFormat = "$sizes attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_NumSmsOp : Tile_Op<"num_sms", [Pure]> {
+  let summary = "the launching device's SM count, for a grid rule";
+  let description = [{
+    The number of streaming multiprocessors of the device the kernel is
+    launched on, known only on the host: usable in the operands of
+    `tile.grid` (a persistent kernel's grid), refused anywhere the kernel
+    itself would need it.
+
+    Example: `%sms = tile.num_sms : index`
+  }];
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
 def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
     ParentOneOf<["KernelOp", "ElementwiseOp", "PipelinedForOp",
                "WarpSpecializeOp"]>]> {

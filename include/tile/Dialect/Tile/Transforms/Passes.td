@@ -79,6 +79,24 @@ def TileSpecialize : Pass<"tile-specialize", "ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def TileRecordGrid : Pass<"tile-record-grid", "ModuleOp"> {
+  let summary = "Turns each kernel's tile.grid into its grid rule for the host";
+  let description = [{
+    After `tile-specialize` (the grid may read parameters): a kernel's
+    `tile.grid` becomes its `tile.grid_rule`, three grid expressions (x, y,
+    z; 1 where the op gives none) over the kernel's arguments, which kernel
+    outlining and `--kernel-info` pass on as the description's grid record
+    and the generated launchers evaluate at launch. The op is erased, and
+    with it what only it used; a `tile.num_sms` still used by the kernel
+    itself is an error (the device does not know the value).
+
+    Example: `tile.grid %ctas` with `%ctas = arith.minui %tiles, %sms`
+    gives `tile.grid_rule = ["min(mul(ceildiv(dim(0,0),128),...),sms)",
+    "1", "1"]`.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
 def TileCheckBarriers : Pass<"tile-check-barriers", "ModuleOp"> {
   let summary = "Reports mbarrier protocols that cannot work, before they hang on the GPU";
   let description = [{

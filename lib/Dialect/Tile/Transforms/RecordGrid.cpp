@@ -1,0 +1,74 @@
+//===- RecordGrid.cpp - a kernel's tile.grid as its grid rule -------------===//
+//
+// The grid a kernel states is host code: it leaves the kernel as an
+// attribute (the kernel description's grid record) before anything lowers
+// the body, so no later pass sees tile.grid or tile.num_sms.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILERECORDGRID
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+LogicalResult recordGrid(KernelOp kernel) {
+  GridOp grid;
+  kernel.walk([&](GridOp op) { grid = op; });
+  if (grid) {
+    SmallVector<Attribute, 3> rule;
+    for (Value size : grid.getSizes()) {
+      Operation *unsupported = nullptr;
+      std::string why;
+      FailureOr<std::string> expression =
+          buildGridExpression(size, /*allowParams=*/false, unsupported, why);
+      if (failed(expression))
+        return grid.emitOpError("cannot be recorded: ") << why;
+      rule.push_back(StringAttr::get(kernel.getContext(), *expression));
+    }
+    while (rule.size() < 3)
+      rule.push_back(StringAttr::get(kernel.getContext(), "1"));
+    kernel->setAttr(kGridRuleAttrName,
+                    ArrayAttr::get(kernel.getContext(), rule));
+    // What only the grid used goes with it (nothing else of the kernel).
+    // (An op is queued again only once a user goes, so never once erased.)
+    llvm::SetVector<Operation *> worklist;
+    for (Value size : grid.getSizes())
+      if (Operation *def = size.getDefiningOp())
+        worklist.insert(def);
+    grid.erase();
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (!isOpTriviallyDead(op))
+        continue;
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          worklist.insert(def);
+      op->erase();
+    }
+  }
+  WalkResult leftover = kernel.walk([](NumSmsOp op) {
+    op.emitOpError("is known only on the host: use it in the operands of "
+                   "the kernel's tile.grid, not in the kernel's own code");
+    return WalkResult::interrupt();
+  });
+  return failure(leftover.wasInterrupted());
+}
+
+struct TileRecordGridPass : tile::impl::TileRecordGridBase<TileRecordGridPass> {
+  void runOnOperation() override {
+    for (KernelOp kernel : getOperation().getOps<KernelOp>())
+      if (failed(recordGrid(kernel)))
+        return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,59 @@
+// tile.grid and tile.num_sms used wrongly: located errors that say what a
+// grid may be computed from.
+// RUN: tile-opt %s --split-input-file --tile-record-grid --verify-diagnostics -o /dev/null
+
+tile.kernel @k(%a: memref<?xf32>) threads(128) {
+  // expected-note @+1 {{computed here}}
+  %bx = gpu.block_id x
+  // expected-error @+1 {{'tile.grid' op size #0 depends on 'gpu.block_id', which the host cannot evaluate at launch; a grid is computed from the kernel's integer arguments, memref.dim of its memref arguments, constants, parameters, tile.num_sms and integer arithmetic (arith add, sub, mul, div, ceildiv, rem, min, max, casts)}}
+  tile.grid %bx
+}
+
+// -----
+
+tile.kernel @k(%a: memref<?xf32>) threads(128) {
+  %c1 = arith.constant 1 : index
+  tile.grid %c1
+  // expected-error @+1 {{'tile.grid' op is the kernel's second tile.grid; state the grid once}}
+  tile.grid %c1
+}
+
+// -----
+
+tile.kernel @k(%a: memref<?xf32>) threads(128) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.grid' op expects 1 to 3 sizes (x, y, z), got 4}}
+  tile.grid %c1, %c1, %c1, %c1
+}
+
+// -----
+
+tile.kernel @k(%a: memref<?xf32>, %x: f32) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = arith.constant true
+  scf.if %t {
+    // expected-error @+1 {{'tile.grid' op expects parent op 'tile.kernel'}}
+    tile.grid %c1
+  }
+}
+
+// -----
+
+tile.kernel @k(%a: memref<?xf32>, %i: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  // expected-note @+1 {{computed here}}
+  %d = memref.dim %a, %i : memref<?xf32>
+  // expected-error @+1 {{'tile.grid' op size #0 reads a size that is not a constant dimension of a memref argument of the kernel}}
+  tile.grid %d
+}
+
+// -----
+
+// The device does not know the SM count.
+tile.kernel @k(%a: memref<?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.num_sms' op is known only on the host: use it in the operands of the kernel's tile.grid, not in the kernel's own code}}
+  %sms = tile.num_sms : index
+  %x = tile.alloc_fragment [%sms] : !tile.fragment<?xf32>
+}
