@@ -18,13 +18,14 @@ void mlir::tile::buildTileToNVVMPipeline(
   // Families become ordinary kernels: every pass below sees static IR.
   TileSpecializeOptions specialize;
   specialize.values = llvm::to_vector(options.values);
+  specialize.skipInvalid = options.skipFailingConfigs;
   pm.addPass(createTileSpecialize(specialize));
   pm.addPass(createTileRecordGrid());
   pm.addPass(createTileCheckBarriers());
   pm.addPass(createTileSelectInstructions());
   pm.addPass(createTileAssignLayouts());
   pm.addPass(createTilePipelineLoops());
-  pm.addPass(createConvertTileToGPU());
+  pm.addPass(createConvertTileToGPU({options.skipFailingConfigs}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // After canonicalisation: scf.for's patterns are slow on the hundreds of

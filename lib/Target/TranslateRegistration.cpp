@@ -97,9 +97,10 @@ struct TranslateOptions {
       llvm::cl::init(-1), llvm::cl::cat(category)};
   llvm::cl::opt<bool> skipFailingConfigs{
       "skip-failing-configs",
-      llvm::cl::desc("Leave out, with a warning naming it, a kernel that "
-                     "--max-spill-bytes refuses (a family's configuration), "
-                     "instead of failing"),
+      llvm::cl::desc("Leave out, with a warning naming it, a family's "
+                     "configuration that fails to specialise, needs more "
+                     "shared memory than the chip has, or spills more than "
+                     "--max-spill-bytes, instead of failing"),
       llvm::cl::init(false), llvm::cl::cat(category)};
   llvm::cl::opt<bool> verifyEach{
       "verify-each",
@@ -192,11 +193,12 @@ static FailureOr<std::string> resolveChip(ModuleOp module) {
 LogicalResult mlir::tile::lowerTileToNVVM(
     ModuleOp module, StringRef chip, bool verifyEach,
     function_ref<LogicalResult(PassManager &)> configure,
-    ArrayRef<std::string> values) {
+    ArrayRef<std::string> values, bool skipFailingConfigs) {
   PassManager pm(module.getContext());
   TileToNVVMPipelineOptions pipelineOptions;
   pipelineOptions.chip = chip.str();
   pipelineOptions.values = llvm::to_vector(values);
+  pipelineOptions.skipFailingConfigs = skipFailingConfigs;
   buildTileToNVVMPipeline(pm, pipelineOptions);
   // Verifying after each of the pipeline's passes costs about a tenth of
   // the compile; the IR is verified once at the end instead.
@@ -222,7 +224,7 @@ static LogicalResult lowerIfTileLevel(ModuleOp module, StringRef chip,
                              applyDefaultTimingPassManagerCLOptions(pm);
                              return success();
                            },
-                           options->values);
+                           options->values, options->skipFailingConfigs);
   });
 }
 

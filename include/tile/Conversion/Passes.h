@@ -30,6 +30,12 @@ struct TileToNVVMPipelineOptions
       llvm::cl::desc("Parameter values NAME=VALUE for the kernel families "
                      "(tile-specialize's values): one kernel per family "
                      "instead of one per configuration")};
+  PassOptions::Option<bool> skipFailingConfigs{
+      *this, "skip-failing-configs",
+      llvm::cl::desc("Leave out, with a warning, a family's configuration "
+                     "that fails to specialise or whose shared memory "
+                     "exceeds the chip's, instead of failing"),
+      llvm::cl::init(false)};
 };
 
 /// tile -> gpu/nvgpu -> LLVM + NVVM dialects, ready for tile-translate.

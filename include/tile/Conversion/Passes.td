@@ -166,7 +166,18 @@ def ConvertTileToGPU : TileToGPUPass<"convert-tile-to-gpu",
     runs. Any tile op left is an error naming the op that has no lowering
     yet. Reads the chip from `tile.target`; copies and gemms need their
     mechanism (`tile-select-instructions`).
-  }]>;
+
+    A kernel whose shared memory exceeds the chip's is an error; with
+    `skip-oversized-configs`, a family's configuration (a kernel with
+    `tile.family`) is instead left out with a warning naming it.
+  }]> {
+  let options = [
+    Option<"skipOversizedConfigs", "skip-oversized-configs", "bool",
+           /*default=*/"false",
+           "Leave out, with a warning, a family's configuration whose shared "
+           "memory exceeds the chip's">
+  ];
+}
 
 def TilePromoteFragments : Pass<"tile-promote-fragments", "ModuleOp"> {
   let summary = "Keeps lowered fragments in SSA values instead of allocas";

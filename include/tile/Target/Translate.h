@@ -50,11 +50,14 @@ bool isTileLevel(ModuleOp module);
 /// Runs the tile-to-nvvm pipeline for `chip` on `module`, verifying after
 /// each pass or once at the end; `configure` may add instrumentation to
 /// the pass manager first; `values` set the families' parameters
-/// (tile-specialize's values). Errors are diagnostics.
+/// (tile-specialize's values); `skipFailingConfigs` leaves out, with a
+/// warning, a family's configuration that fails to specialise or needs
+/// more shared memory than the chip has. Errors are diagnostics.
 LogicalResult
 lowerTileToNVVM(ModuleOp module, StringRef chip, bool verifyEach,
                 function_ref<LogicalResult(PassManager &)> configure = {},
-                ArrayRef<std::string> values = {});
+                ArrayRef<std::string> values = {},
+                bool skipFailingConfigs = false);
 
 /// The operation holding `module`'s device code: its single gpu.module, or
 /// the module itself when it has none. Null (with an error) when it has

@@ -308,7 +308,9 @@ static int64_t place(MutableArrayRef<Piece> pieces) {
 }
 
 LogicalResult mlir::tile::assignSharedOffsets(ModuleOp module,
-                                              const ChipInfo &chip) {
+                                              const ChipInfo &chip,
+                                              bool skipOversizedConfigs) {
+  SmallVector<gpu::GPUFuncOp> oversized;
   WalkResult result = module.walk([&](gpu::GPUFuncOp func) {
     if (failed(collectScratchRequests(func)))
       return WalkResult::interrupt();
@@ -337,10 +339,23 @@ LogicalResult mlir::tile::assignSharedOffsets(ModuleOp module,
     // Room to realign the base at run time.
     int64_t total = llvm::alignTo(used, kSharedAlignment) + kSharedAlignment;
     if (total > chip.maxSharedBytes) {
-      func.emitOpError("needs ")
-          << total << " bytes of shared memory (its tiles and 1 KiB to align "
-          << "them); " << chip.name << " allows " << chip.maxSharedBytes
+      if (skipOversizedConfigs && func->hasAttr(kFamilyAttrName)) {
+        func.emitWarning("leaves out kernel @")
+            << func.getName() << ": it needs " << total
+            << " bytes of shared memory; " << chip.name << " allows "
+            << chip.maxSharedBytes << " per CTA";
+        oversized.push_back(func);
+        return WalkResult::advance();
+      }
+      InFlightDiagnostic diag =
+          func.emitOpError("@")
+          << func.getName() << " needs " << total
+          << " bytes of shared memory (its tiles and 1 KiB to align them); "
+          << chip.name << " allows " << chip.maxSharedBytes
           << " per CTA: use fewer pipeline stages or smaller tiles";
+      if (func->hasAttr(kFamilyAttrName))
+        diag << ", or leave the configuration out (tile-translate "
+                "--skip-failing-configs)";
       return WalkResult::interrupt();
     }
 
@@ -369,5 +384,19 @@ LogicalResult mlir::tile::assignSharedOffsets(ModuleOp module,
                   IntegerAttr::get(IntegerType::get(context, 32), total));
     return WalkResult::advance();
   });
-  return failure(result.wasInterrupted());
+  if (result.wasInterrupted())
+    return failure();
+  if (oversized.empty())
+    return success();
+  Location where = oversized.front().getLoc();
+  for (gpu::GPUFuncOp func : oversized)
+    func.erase();
+  bool anyKernel = false;
+  module.walk([&](gpu::GPUFuncOp func) { anyKernel |= func.isKernel(); });
+  if (!anyKernel)
+    return emitError(where, "every configuration needs more shared memory "
+                            "than ")
+           << chip.name << " allows per CTA (" << chip.maxSharedBytes
+           << " bytes)";
+  return success();
 }

@@ -226,7 +226,7 @@ struct ConvertTileToGPUPass
     const ChipInfo *target = getTargetChip(module);
     if (!target || failed(outlineTileKernels(module, *target)) ||
         failed(allocateTensorMemory(module)) ||
-        failed(assignSharedOffsets(module, *target)) ||
+        failed(assignSharedOffsets(module, *target, skipOversizedConfigs)) ||
         (target->has(Feature::Tma) && failed(assignTmaParameters(module))) ||
         failed(annotateSharedSwizzles(module)))
       return signalPassFailure();

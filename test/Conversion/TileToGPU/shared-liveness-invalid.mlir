@@ -17,7 +17,7 @@ tile.kernel @fits(%g: memref<?xf32>) threads(128) {
 // -----
 
 // The same tiles live together do not fit.
-// expected-error @below {{'gpu.func' op needs 263168 bytes of shared memory (its tiles and 1 KiB to align them); sm_90a allows 232448 per CTA: use fewer pipeline stages or smaller tiles}}
+// expected-error @below {{'gpu.func' op @overlap needs 263168 bytes of shared memory (its tiles and 1 KiB to align them); sm_90a allows 232448 per CTA: use fewer pipeline stages or smaller tiles}}
 tile.kernel @overlap(%g: memref<?xf32>) threads(128) {
   %c0 = arith.constant 0 : index
   %a = tile.alloc_shared : memref<32768xf32, #gpu.address_space<workgroup>>
@@ -31,7 +31,7 @@ tile.kernel @overlap(%g: memref<?xf32>) threads(128) {
 // -----
 
 // Scratch counts too: 128 KiB of tile and 100 KiB of scratch live at once.
-// expected-error @below {{'gpu.func' op needs 234496 bytes of shared memory}}
+// expected-error @below {{'gpu.func' op @scratch_too_big needs 234496 bytes of shared memory}}
 tile.kernel @scratch_too_big(%g: memref<?xf32>) threads(128) {
   %c0 = arith.constant 0 : index
   %a = tile.alloc_shared : memref<32768xf32, #gpu.address_space<workgroup>>

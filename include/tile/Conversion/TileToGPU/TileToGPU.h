@@ -29,9 +29,12 @@ LogicalResult outlineTileKernels(ModuleOp module, const ChipInfo &chip);
 /// aligned); pieces whose lifetimes (in top-level ops of the kernel body)
 /// do not overlap share bytes, with a CTA barrier where bytes change hands.
 /// Records the offsets and the kernel's total; fails with a located error
-/// when the total exceeds what `chip` allows a CTA. See
+/// when the total exceeds what `chip` allows a CTA, or with
+/// `skipOversizedConfigs` erases such a kernel made from a family (a
+/// configuration; tile.family) with a warning naming it. See
 /// lib/Conversion/TileToGPU/SharedMemoryAllocation.{h,cpp}.
-LogicalResult assignSharedOffsets(ModuleOp module, const ChipInfo &chip);
+LogicalResult assignSharedOffsets(ModuleOp module, const ChipInfo &chip,
+                                  bool skipOversizedConfigs = false);
 
 /// Gives each kernel one tensor-map parameter per distinct (global argument,
 /// box, swizzle) its asynchronous copies use, and records them for the
