@@ -4,6 +4,8 @@
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -26,22 +28,30 @@ void mlir::tile::buildTileToNVVMPipeline(
   pm.addPass(createTileAssignLayouts());
   pm.addPass(createTilePipelineLoops());
   pm.addPass(createConvertTileToGPU({options.skipFailingConfigs}));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  // Kernel by kernel, in parallel threads (a family's configurations are
+  // kernels of one gpu.module): what follows conversion takes most of the
+  // pipeline's time.
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>().nest<gpu::GPUFuncOp>();
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
   // After canonicalisation: scf.for's patterns are slow on the hundreds of
   // iter_args a promoted accumulator brings.
-  pm.addPass(createTilePromoteFragments());
+  kernels.addPass(createTilePromoteFragments());
   // gpu-lower-to-nvvm-pipeline's order: nvgpu first, then NVVM's inline-PTX
   // fallbacks, both before gpu-to-nvvm.
+  // (Not kernel by kernel: mbarrier rings become globals of the gpu.module.)
   pm.addPass(createConvertNVGPUToNVVMPass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertNVVMToLLVMPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
+  OpPassManager &loweredKernels =
+      pm.nest<gpu::GPUModuleOp>().nest<gpu::GPUFuncOp>();
+  loweredKernels.addPass(createSCFToControlFlowPass());
+  loweredKernels.addPass(createConvertNVVMToLLVMPass());
+  loweredKernels.addPass(memref::createExpandStridedMetadataPass());
+  loweredKernels.addPass(createLowerAffinePass());
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createConvertGpuOpsToNVVMOps());
-  device.addPass(createCanonicalizerPass());
-  device.addPass(createCSEPass());
+  OpPassManager &llvmKernels = device.nest<LLVM::LLVMFuncOp>();
+  llvmKernels.addPass(createCanonicalizerPass());
+  llvmKernels.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());
 }
 

@@ -179,7 +179,7 @@ def ConvertTileToGPU : TileToGPUPass<"convert-tile-to-gpu",
   ];
 }
 
-def TilePromoteFragments : Pass<"tile-promote-fragments", "ModuleOp"> {
+def TilePromoteFragments : Pass<"tile-promote-fragments"> {
   let summary = "Keeps lowered fragments in SSA values instead of allocas";
   let description = [{
     Runs after `convert-tile-to-gpu` (in `tile-to-nvvm`, after the first
