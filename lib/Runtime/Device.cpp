@@ -52,6 +52,7 @@ Device::~Device() { reset(); }
 void Device::reset() noexcept {
   if (!context_)
     return;
+  detail::unloadEmbeddedModules(context_);
   if (const DriverApi *driver = apiIfLoaded())
     if (driver->cuDevicePrimaryCtxRelease)
       (void)driver->cuDevicePrimaryCtxRelease(device_);

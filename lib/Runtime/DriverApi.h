@@ -101,6 +101,11 @@ int currentDeviceAttribute(CUdevice_attribute attribute);
 /// The current context's device's compute capability, major * 10 + minor.
 int currentComputeCapability();
 
+/// Unloads every EmbeddedModule loaded in `context` (they load again at
+/// their next use): Device calls it before it releases the context, whose
+/// end would leave their modules dangling.
+void unloadEmbeddedModules(CUcontext context) noexcept;
+
 /// The chip tile compiles for on a device of compute capability `cc`:
 /// sm_XY, with the arch-specific suffix from Hopper on (sm_90a).
 std::string chipName(int cc);

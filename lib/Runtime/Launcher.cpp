@@ -4,6 +4,9 @@
 
 #include "DriverApi.h"
 
+#include <map>
+#include <mutex>
+
 using namespace tile::rt;
 
 static std::string describeArgument(bool isMemRef, const std::string &type,
@@ -37,15 +40,57 @@ void tile::rt::checkArgument(const KernelInfo &info, size_t index,
       ", got a " + describeArgument(isMemRef, type, rank));
 }
 
+namespace {
+/// The embedded modules loaded now, and the context each is loaded in.
+struct LoadedEmbeddedModules {
+  std::mutex mutex;
+  std::map<EmbeddedModule *, CUcontext> modules;
+};
+LoadedEmbeddedModules &loadedEmbeddedModules() {
+  static LoadedEmbeddedModules *loaded = new LoadedEmbeddedModules;
+  return *loaded;
+}
+} // namespace
+
+void tile::rt::detail::unloadEmbeddedModules(CUcontext context) noexcept {
+  LoadedEmbeddedModules &loaded = loadedEmbeddedModules();
+  std::vector<EmbeddedModule *> modules;
+  {
+    std::lock_guard<std::mutex> lock(loaded.mutex);
+    for (const auto &[module, in] : loaded.modules)
+      if (in == context)
+        modules.push_back(module);
+  }
+  for (EmbeddedModule *module : modules)
+    module->unload();
+}
+
 EmbeddedModule::EmbeddedModule(const unsigned char *image, size_t bytes,
                                const char *kernelInfoText)
     : image_(image), bytes_(bytes), infos_(parseKernelInfo(kernelInfoText)) {}
 
+EmbeddedModule::~EmbeddedModule() { unload(); }
+
 const Module &EmbeddedModule::module() {
-  if (!module_)
+  if (!module_) {
     module_ =
         std::make_unique<Module>(Module::loadImage(image_, bytes_, infos_));
+    CUcontext context = nullptr;
+    TILE_CU(cuCtxGetCurrent, &context);
+    LoadedEmbeddedModules &loaded = loadedEmbeddedModules();
+    std::lock_guard<std::mutex> lock(loaded.mutex);
+    loaded.modules[this] = context;
+  }
   return *module_;
+}
+
+void EmbeddedModule::unload() noexcept {
+  {
+    LoadedEmbeddedModules &loaded = loadedEmbeddedModules();
+    std::lock_guard<std::mutex> lock(loaded.mutex);
+    loaded.modules.erase(this);
+  }
+  module_.reset();
 }
 
 BoundLaunch::BoundLaunch(const Module &module, const KernelInfo &info)

@@ -95,18 +95,23 @@ void checkArgument(const KernelInfo &info, size_t index, bool isMemRef,
 /// A cubin (or PTX) and its kernel description compiled into the program.
 /// The description is parsed at construction (no GPU needed); the image is
 /// loaded on the current context (open a Device first) at the first
-/// module() and stays loaded until unload().
+/// module() and stays loaded until unload() or until that Device closes.
 class EmbeddedModule {
 public:
   EmbeddedModule(const unsigned char *image, size_t bytes,
                  const char *kernelInfoText);
+  ~EmbeddedModule();
+  EmbeddedModule(const EmbeddedModule &) = delete;
+  EmbeddedModule &operator=(const EmbeddedModule &) = delete;
   const std::vector<KernelInfo> &infos() const { return infos_; }
   const KernelInfo &info(const std::string &kernel) const {
     return findKernel(infos_, kernel);
   }
   const Module &module();
   bool loaded() const { return module_ != nullptr; }
-  void unload() { module_.reset(); }
+  /// Releases the image (also done when the Device whose context it was
+  /// loaded in closes, before the context goes).
+  void unload() noexcept;
 
 private:
   const unsigned char *image_;
