@@ -137,45 +137,33 @@ void testWithDevice() {
   DeviceBuffer da(n * 4), db(n * 4), dc(n * 4);
   da.upload(a);
   db.upload(b);
-  for (size_t config = 0; config < test_kernels::axpy_config_count; ++config) {
-    dc.fillWords(0x7fc00001); // a NaN the kernel must overwrite
-    const test_kernels::axpy_config &chosen =
-        test_kernels::axpy_configs[config];
-    unsigned blocks = unsigned((n + chosen.TILE - 1) / chosen.TILE);
-    BoundLaunch launch = test_kernels::axpy(
-        config, {blocks, 1, 1}, MemRef<float, 1>::rowMajor(da.ptr(), {n}),
-        MemRef<float, 1>::rowMajor(db.ptr(), {n}),
-        MemRef<float, 1>::rowMajor(dc.ptr(), {n}), factor);
-    launch.launch();
-    dc.download(c);
-    int64_t wrong = 0;
-    for (int64_t i = 0; i < n; ++i)
-      if (!(std::fabs(c[i] - (a[i] * factor + b[i])) <= 1e-5f * 16))
-        ++wrong;
-    expect(wrong == 0, std::string(chosen.kernel) + ": " +
-                           std::to_string(wrong) + " wrong elements");
-  }
-  // The grid the kernel states: ceil(n / TILE) CTAs.
-  for (size_t config = 0; config < test_kernels::axpy_config_count; ++config) {
-    dc.fillWords(0x7fc00001);
-    const test_kernels::axpy_config &chosen =
-        test_kernels::axpy_configs[config];
-    BoundLaunch launch = test_kernels::axpy(
-        config, MemRef<float, 1>::rowMajor(da.ptr(), {n}),
-        MemRef<float, 1>::rowMajor(db.ptr(), {n}),
-        MemRef<float, 1>::rowMajor(dc.ptr(), {n}), factor);
-    expect(launch.config().grid.x == unsigned((n + chosen.TILE - 1) /
-                                              chosen.TILE),
-           std::string(chosen.kernel) + ": the stated grid");
-    launch.launch();
-    dc.download(c);
-    int64_t wrong = 0;
-    for (int64_t i = 0; i < n; ++i)
-      if (!(std::fabs(c[i] - (a[i] * factor + b[i])) <= 1e-5f * 16))
-        ++wrong;
-    expect(wrong == 0, std::string(chosen.kernel) + " (stated grid): " +
-                           std::to_string(wrong) + " wrong elements");
-  }
+  MemRef<float, 1> ma = MemRef<float, 1>::rowMajor(da.ptr(), {n}),
+                   mb = MemRef<float, 1>::rowMajor(db.ptr(), {n}),
+                   mc = MemRef<float, 1>::rowMajor(dc.ptr(), {n});
+  // Every configuration, with the grid given (ceil(n / TILE) CTAs) and
+  // with the grid the kernel states, which must be the same.
+  for (size_t config = 0; config < test_kernels::axpy_config_count; ++config)
+    for (bool stated : {false, true}) {
+      dc.fillWords(0x7fc00001); // a NaN the kernel must overwrite
+      const test_kernels::axpy_config &chosen =
+          test_kernels::axpy_configs[config];
+      std::string label =
+          std::string(chosen.kernel) + (stated ? " (stated grid)" : "");
+      unsigned blocks = unsigned((n + chosen.TILE - 1) / chosen.TILE);
+      BoundLaunch launch =
+          stated ? test_kernels::axpy(config, ma, mb, mc, factor)
+                 : test_kernels::axpy(config, {blocks, 1, 1}, ma, mb, mc,
+                                      factor);
+      expect(launch.config().grid.x == blocks, label + ": the grid");
+      launch.launch();
+      dc.download(c);
+      int64_t wrong = 0;
+      for (int64_t i = 0; i < n; ++i)
+        if (!(std::fabs(c[i] - (a[i] * factor + b[i])) <= 1e-5f * 16))
+          ++wrong;
+      expect(wrong == 0,
+             label + ": " + std::to_string(wrong) + " wrong elements");
+    }
   // The chooser picks a configuration from the table.
   BoundLaunch chosen = test_kernels::axpy_choose(
       [](const test_kernels::axpy_config *configs, std::size_t count) {
