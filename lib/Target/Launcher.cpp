@@ -114,9 +114,7 @@ struct Family {
   std::vector<const rt::KernelInfo *> kernels;
   std::vector<std::vector<size_t>> bySignature;
 };
-} // namespace
 
-namespace {
 /// Every configuration of `group` states its grid: the dispatcher has an
 /// overload without `grid`.
 bool statesGrid(const Family &family, const std::vector<size_t> &group) {
