@@ -196,6 +196,13 @@ ArgPack &ArgPack::addBytes(const void *data, size_t bytes) {
   return *this;
 }
 
+void ArgPack::setBytes(size_t param, const void *data, size_t bytes) {
+  if (param >= bytes_.size() || bytes_[param] != bytes)
+    throw Error("ArgPack: no parameter " + std::to_string(param) + " of " +
+                std::to_string(bytes) + " bytes to overwrite");
+  std::memcpy(params_[param], data, bytes);
+}
+
 ArgPack &ArgPack::addPointer(CUdeviceptr ptr) { return addScalar(ptr); }
 
 ArgPack &ArgPack::addMemRef(CUdeviceptr base, std::vector<int64_t> sizes,

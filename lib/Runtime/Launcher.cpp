@@ -99,6 +99,7 @@ BoundLaunch::BoundLaunch(const Module &module, const KernelInfo &info)
 BoundLaunch &BoundLaunch::memrefArg(CUdeviceptr base,
                                     std::vector<int64_t> sizes,
                                     std::vector<int64_t> strides) {
+  paramOf_.push_back(args_.size());
   args_.addMemRef(base, sizes, strides);
   bound_.push_back({base, std::move(sizes), std::move(strides)});
   scalars_.push_back(0);

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../common/Collective.h"
+#include "all-to-all_launcher.h"
 
 using namespace tile::examples;
 
@@ -35,7 +36,8 @@ constexpr NcclCollective ncclAllToAll = nullptr;
 
 int main(int argc, char **argv) {
   return runCollective(argc, argv,
-                       {"all-to-all", "all_to_all", ALL_TO_ALL_KERNEL_CUBIN,
-                        ALL_TO_ALL_KERNEL_KINFO, /*xPerPe=*/true,
+                       {"all-to-all", &all_to_all_kernels::module,
+                        &all_to_all_kernels::all_to_all,
+                        /*xPerPe=*/true,
                         /*yPerPe=*/true, fromMyPartOfSlotOwner, ncclAllToAll});
 }

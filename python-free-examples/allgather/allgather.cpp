@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../common/Collective.h"
+#include "allgather_launcher.h"
 
 using namespace tile::examples;
 
@@ -28,7 +29,8 @@ constexpr NcclCollective ncclAllgather = nullptr;
 
 int main(int argc, char **argv) {
   return runCollective(argc, argv,
-                       {"allgather", "allgather", ALLGATHER_KERNEL_CUBIN,
-                        ALLGATHER_KERNEL_KINFO, /*xPerPe=*/false,
+                       {"allgather", &allgather_kernels::module,
+                        &allgather_kernels::allgather,
+                        /*xPerPe=*/false,
                         /*yPerPe=*/true, fromSlotOwner, ncclAllgather});
 }

@@ -25,13 +25,17 @@
 
 #include "ExampleUtil.h"
 
+#include "tile/Runtime/Launcher.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <ctime>
 #include <functional>
 #include <iterator>
+#include <map>
 #include <memory>
+#include <utility>
 
 #if TILE_EXAMPLES_NCCL
 #include <cuda_runtime.h>
@@ -65,13 +69,22 @@ using NcclCollective = ncclResult_t (*)(const NcclCall &call);
 using NcclCollective = std::nullptr_t;
 #endif
 
+/// A collective kernel's generated launcher function (tile_add_kernel(...
+/// LAUNCHER)): X, Y, the signal words and the epoch.
+using CollectiveLauncher = rt::BoundLaunch (*)(rt::Dim3 grid,
+                                               rt::MemRef<float, 1> x,
+                                               rt::MemRef<float, 1> y,
+                                               rt::MemRef<int64_t, 1> flags,
+                                               int64_t epoch, CUstream stream);
+
 /// A collective: its kernel and what it computes. A part is `chunks` x 1024
 /// floats; the kernel runs one CTA a chunk of a part.
 struct CollectiveSpec {
-  /// The program's name, and the kernel's.
-  const char *name, *kernel;
-  /// The compiled kernel and its description (tile_add_kernel's outputs).
-  std::string cubin, kinfo;
+  /// The program's name.
+  const char *name;
+  /// The kernel's module and launcher, generated with it.
+  rt::EmbeddedModule &(*module)();
+  CollectiveLauncher launcher;
   /// Whether X (Y) holds one part per PE (part q at q * part) or one part.
   /// Y's parts from every PE also make NCCL-tests' bus bandwidth
   /// algBw * (n - 1) / n (all-gather, all-to-all) rather than algBw.
@@ -149,10 +162,9 @@ class CollectiveRun {
 public:
   CollectiveRun(const CollectiveSpec &what, bool checkOnly)
       : spec(what), device(rt::Device::open(rt::nvshmemDeviceOrdinal())),
-        infos(rt::loadKernelInfo(kernelFile(spec.kinfo))),
-        module(rt::Module::loadCubinFile(kernelFile(spec.cubin), infos)),
-        kernel(module.kernel(spec.kernel)),
-        info(rt::findKernel(infos, spec.kernel)), me(rt::nvshmemMyPe()),
+        // Loading links the kernel with NVSHMEM and starts it, which the
+        // symmetric buffers below need.
+        module(spec.module().module()), me(rt::nvshmemMyPe()),
         n(rt::nvshmemNumPes()), x(xFloats(maxChunks(checkOnly)) * 4),
         y(yFloats(maxChunks(checkOnly)) * 4),
         flags(size_t(n) * maxChunks(checkOnly) * 8) {
@@ -176,16 +188,24 @@ public:
     return (spec.yPerPe ? n : 1) * chunks * kChunkFloats;
   }
 
-  /// Launches the kernel on `chunks` chunks a part with the next epoch.
+  /// Launches the kernel on `chunks` chunks a part with the next epoch:
+  /// bound once per size and stream, only the epoch set anew.
   void launch(size_t chunks) {
-    rt::ArgPack args;
-    args.addMemRef(x.ptr(), {int64_t(xFloats(chunks))}, {1})
-        .addMemRef(y.ptr(), {int64_t(yFloats(chunks))}, {1})
-        .addMemRef(flags.ptr(), {int64_t(n * chunks)}, {1})
-        .addScalar<int64_t>(int64_t(++epoch));
-    rt::launch(kernel,
-               rt::launchConfigFor(info, {unsigned(chunks), 1, 1}, stream),
-               args);
+    auto key = std::make_pair(chunks, stream);
+    auto it = bound.find(key);
+    if (it == bound.end())
+      it = bound
+               .emplace(key, spec.launcher(
+                                 {unsigned(chunks), 1, 1},
+                                 rt::MemRef<float, 1>::rowMajor(
+                                     x.ptr(), {int64_t(xFloats(chunks))}),
+                                 rt::MemRef<float, 1>::rowMajor(
+                                     y.ptr(), {int64_t(yFloats(chunks))}),
+                                 rt::MemRef<int64_t, 1>::rowMajor(
+                                     flags.ptr(), {int64_t(n * chunks)}),
+                                 0, stream))
+               .first;
+    it->second.set(3, int64_t(++epoch)).launch();
   }
 
   /// Fills X with `values`, poisons Y (0xFF: NaN), runs the kernel on
@@ -309,14 +329,13 @@ public:
 
   const CollectiveSpec &spec;
   rt::Device device;
-  std::vector<rt::KernelInfo> infos;
-  rt::Module module;
-  rt::Kernel kernel;
-  const rt::KernelInfo &info;
+  const rt::Module &module;
   int me, n;
   rt::SymmetricBuffer x, y, flags;
   uint64_t epoch = 0;
   CUstream stream = nullptr;
+  // The launches bound so far, by chunks a part and stream.
+  std::map<std::pair<size_t, CUstream>, rt::BoundLaunch> bound;
 };
 
 #if TILE_EXAMPLES_NCCL

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../common/Collective.h"
+#include "shift_launcher.h"
 
 using namespace tile::examples;
 
@@ -32,7 +33,7 @@ constexpr NcclCollective ncclShift = nullptr;
 
 int main(int argc, char **argv) {
   return runCollective(argc, argv,
-                       {"shift", "shift", SHIFT_KERNEL_CUBIN,
-                        SHIFT_KERNEL_KINFO, /*xPerPe=*/false,
+                       {"shift", &shift_kernels::module, &shift_kernels::shift,
+                        /*xPerPe=*/false,
                         /*yPerPe=*/false, fromPrevious, ncclShift});
 }

@@ -164,6 +164,23 @@ void testWithDevice() {
       expect(wrong == 0,
              label + ": " + std::to_string(wrong) + " wrong elements");
     }
+  // A scalar set anew between launches, the rest kept bound.
+  {
+    BoundLaunch launch = test_kernels::axpy(0, ma, mb, mc, factor);
+    float factor2 = factor + 1.5f;
+    dc.fillWords(0x7fc00001);
+    launch.set(3, factor2).launch();
+    dc.download(c);
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < n; ++i)
+      if (!(std::fabs(c[i] - (a[i] * factor2 + b[i])) <= 1e-5f * 16))
+        ++wrong;
+    expect(wrong == 0, "set(3, factor): " + std::to_string(wrong) +
+                           " wrong elements");
+    expectError(
+        "set() on a memref argument", [&] { launch.set(0, 1.0f); },
+        "argument 0 ('a') is a memref<1D f32>, got a f32");
+  }
   // The chooser picks a configuration from the table.
   BoundLaunch chosen = test_kernels::axpy_choose(
       [](const test_kernels::axpy_config *configs, std::size_t count) {

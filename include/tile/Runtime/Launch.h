@@ -135,6 +135,8 @@ public:
 
   /// Appends `bytes` raw bytes as one parameter.
   ArgPack &addBytes(const void *data, size_t bytes);
+  /// Overwrites parameter `param` (of exactly `bytes` bytes) in place.
+  void setBytes(size_t param, const void *data, size_t bytes);
 
   void **params() { return params_.data(); }
   size_t size() const { return params_.size(); }

@@ -149,6 +149,7 @@ public:
   /// A scalar; an `index` argument takes an int64_t, an `i1` a bool.
   template <typename T> BoundLaunch &arg(T value) {
     checkArgument(info_, bound_.size(), false, TypeName<T>::value, 0);
+    paramOf_.push_back(args_.size());
     if constexpr (std::is_same<T, bool>::value)
       args_.addScalar<uint8_t>(value ? 1 : 0);
     else
@@ -159,6 +160,24 @@ public:
       scalars_.push_back(static_cast<int64_t>(value));
     else
       scalars_.push_back(0);
+    return *this;
+  }
+  /// Sets scalar argument `index` again, for the next launches (an epoch,
+  /// a step counter), without binding the rest anew; checked like arg().
+  /// A grid already evaluated from the kernel's rule is not re-evaluated.
+  template <typename T> BoundLaunch &set(size_t index, T value) {
+    checkArgument(info_, index, false, TypeName<T>::value, 0);
+    if (index >= bound_.size() || !bound_[index].sizes.empty())
+      throw Error("kernel '" + info_.name + "': argument " +
+                  std::to_string(index) + " is not a bound scalar");
+    if constexpr (std::is_same<T, bool>::value) {
+      uint8_t byte = value ? 1 : 0;
+      args_.setBytes(paramOf_[index], &byte, 1);
+    } else {
+      args_.setBytes(paramOf_[index], &value, sizeof(T));
+    }
+    if constexpr (std::is_integral<T>::value)
+      scalars_[index] = static_cast<int64_t>(value);
     return *this;
   }
   /// After the last argument: the tensor maps and the launch shape.
@@ -181,6 +200,8 @@ private:
   ArgPack args_;
   std::vector<MemRefArg> bound_;
   std::vector<int64_t> scalars_;
+  // Each argument's first parameter in args_.
+  std::vector<size_t> paramOf_;
   std::vector<DeviceBuffer> tensorMaps_;
   LaunchConfig config_;
   bool ready_ = false;
