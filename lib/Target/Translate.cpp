@@ -7,7 +7,9 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -17,8 +19,12 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -67,11 +73,18 @@ static LogicalResult checkPtxFeatures(const llvm::Target &target,
   return success();
 }
 
-static std::unique_ptr<llvm::TargetMachine>
-createTargetMachine(const TargetOptions &options, Location loc) {
+/// Makes NVPTX target machines for checked options: one per thread that
+/// runs the back end (a TargetMachine is not shared between threads).
+using TargetMachineFactory =
+    std::function<std::unique_ptr<llvm::TargetMachine>()>;
+
+/// Checks `options` (the chip, the PTX features) with located errors and
+/// returns a factory of target machines for them, or none.
+static std::optional<TargetMachineFactory>
+targetMachineFactory(const TargetOptions &options, Location loc) {
   const ChipInfo *chip = requireChip(loc, options.chip);
   if (!chip)
-    return nullptr;
+    return std::nullopt;
   static bool initialized = [] {
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
@@ -85,19 +98,29 @@ createTargetMachine(const TargetOptions &options, Location loc) {
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target) {
     emitError(loc) << "NVPTX backend unavailable in this LLVM: " << error;
-    return nullptr;
+    return std::nullopt;
   }
   std::string features = options.ptxFeatures.empty()
                              ? chip->ptxFeatures.str()
                              : options.ptxFeatures;
   if (failed(checkPtxFeatures(*target, triple, *chip, features, loc)))
-    return nullptr;
+    return std::nullopt;
   auto level = options.optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
                : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
                : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
                                        : llvm::CodeGenOptLevel::None;
-  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      triple, chip->name, features, {}, std::nullopt, std::nullopt, level));
+  std::string cpu = chip->name.str();
+  return TargetMachineFactory([=] {
+    return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+        triple, cpu, features, {}, std::nullopt, std::nullopt, level));
+  });
+}
+
+static std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const TargetOptions &options, Location loc) {
+  std::optional<TargetMachineFactory> factory =
+      targetMachineFactory(options, loc);
+  return factory ? (*factory)() : nullptr;
 }
 
 // libdevice provides the __nv_* math functions that math-to-NVVM calls.
@@ -213,25 +236,231 @@ mlir::tile::translateToNVPTXModule(ModuleOp module, llvm::LLVMContext &context,
   return llvmModule;
 }
 
-FailureOr<std::string> mlir::tile::compileToPTX(llvm::Module &module,
-                                                const TargetOptions &options,
-                                                Location loc) {
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(options, loc);
-  if (!machine)
-    return failure();
+/// PTX for `module` from `machine`, or none when the back end cannot
+/// emit it.
+static std::optional<std::string> emitPtx(llvm::TargetMachine &machine,
+                                          llvm::Module &module) {
   std::string ptx;
   {
     llvm::raw_string_ostream stream(ptx);
     llvm::buffer_ostream buffered(stream);
     llvm::legacy::PassManager passes;
-    if (machine->addPassesToEmitFile(passes, buffered, nullptr,
-                                     llvm::CodeGenFileType::AssemblyFile))
-      return emitError(loc) << "the NVPTX backend cannot emit PTX for "
-                            << options.chip;
+    if (machine.addPassesToEmitFile(passes, buffered, nullptr,
+                                    llvm::CodeGenFileType::AssemblyFile))
+      return std::nullopt;
     passes.run(module);
   }
   return ptx;
+}
+
+/// The PTX of each kernel of `module` compiled alone, in parallel threads:
+/// each thread parses its own copy of the module (an LLVMContext is not
+/// shared between threads), keeps its kernel and what that kernel uses,
+/// and runs the back end. None when one fails.
+static std::optional<std::vector<std::string>>
+compileKernelsApart(llvm::Module &module,
+                    const TargetMachineFactory &makeMachine,
+                    ArrayRef<std::string> kernels, unsigned threads) {
+  llvm::SmallVector<char, 0> bitcode;
+  {
+    llvm::raw_svector_ostream stream(bitcode);
+    // With the use-lists: instruction selection follows their order.
+    llvm::WriteBitcodeToFile(module, stream, /*ShouldPreserveUseListOrder=*/true);
+  }
+  std::vector<std::optional<std::string>> parts(kernels.size());
+  {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(threads));
+    for (size_t i = 0; i < kernels.size(); ++i)
+      pool.async([&, i] {
+        llvm::LLVMContext context;
+        auto copy = llvm::parseBitcodeFile(
+            llvm::MemoryBufferRef(
+                StringRef(bitcode.data(), bitcode.size()), "tile"),
+            context);
+        if (!copy) {
+          llvm::consumeError(copy.takeError());
+          return;
+        }
+        llvm::Module &part = **copy;
+        // The other kernels lose their bodies (kept as declarations, which
+        // the back end does not print, so that nothing else moves), then
+        // the local globals and functions only they used go.
+        for (llvm::Function &f : part)
+          if (f.getCallingConv() == llvm::CallingConv::PTX_Kernel &&
+              f.getName() != kernels[i])
+            f.deleteBody();
+        for (bool erased = true; erased;) {
+          erased = false;
+          for (llvm::GlobalValue &value :
+               llvm::make_early_inc_range(part.global_values())) {
+            if (!value.hasLocalLinkage())
+              continue;
+            value.removeDeadConstantUsers();
+            if (value.use_empty()) {
+              value.eraseFromParent();
+              erased = true;
+            }
+          }
+        }
+        if (std::unique_ptr<llvm::TargetMachine> machine = makeMachine())
+          parts[i] = emitPtx(*machine, part);
+      });
+    pool.wait();
+  }
+  std::vector<std::string> texts;
+  for (std::optional<std::string> &part : parts) {
+    if (!part)
+      return std::nullopt;
+    texts.push_back(std::move(*part));
+  }
+  return texts;
+}
+
+FailureOr<std::string> mlir::tile::compileToPTX(llvm::Module &module,
+                                                const TargetOptions &options,
+                                                Location loc) {
+  std::optional<TargetMachineFactory> makeMachine =
+      targetMachineFactory(options, loc);
+  if (!makeMachine)
+    return failure();
+  SmallVector<std::string> kernels;
+  for (llvm::Function &f : module)
+    if (f.getCallingConv() == llvm::CallingConv::PTX_Kernel &&
+        !f.isDeclaration())
+      kernels.push_back(f.getName().str());
+  if (options.codegenThreads != 1 && kernels.size() > 1) {
+    // One kernel a thread; where that cannot be merged, the whole module.
+    if (auto parts = compileKernelsApart(module, *makeMachine, kernels,
+                                         options.codegenThreads))
+      if (std::optional<std::string> merged = mergePtx(*parts))
+        return std::move(*merged);
+  }
+  std::unique_ptr<llvm::TargetMachine> machine = (*makeMachine)();
+  if (!machine)
+    return emitError(loc) << "cannot create the NVPTX target machine for "
+                          << options.chip;
+  std::optional<std::string> ptx = emitPtx(*machine, module);
+  if (!ptx)
+    return emitError(loc) << "the NVPTX backend cannot emit PTX for "
+                          << options.chip;
+  return std::move(*ptx);
+}
+
+namespace {
+/// A PTX text as the NVPTX back end lays it out: the header (up to
+/// `.address_size`), what comes before the first function (the first
+/// `// .globl` comment, the declarations, blank lines), the functions
+/// (each from its `// .globl` comment, if any, to the brace that closes
+/// its body), and what follows the last one.
+struct PtxLayout {
+  std::string header, firstGlobl;
+  SmallVector<std::string> before, after;
+  SmallVector<std::pair<std::string, std::string>> functions; // name, text
+};
+
+std::optional<PtxLayout> layOut(StringRef text) {
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  PtxLayout layout;
+  size_t at = 0;
+  for (bool done = false; at < lines.size() && !done; ++at) {
+    layout.header += lines[at].str() + "\n";
+    done = lines[at].starts_with(".address_size");
+  }
+  std::string globl;
+  while (at < lines.size()) {
+    StringRef line = lines[at];
+    StringRef trimmed = line.trim();
+    bool function = trimmed.contains(".entry ") || trimmed.contains(".func ");
+    if (!function) {
+      ++at;
+      if (trimmed.starts_with("// .globl") && !layout.functions.empty())
+        globl = line.str() + "\n";
+      else if (layout.functions.empty()) {
+        if (trimmed.starts_with("// .globl"))
+          layout.firstGlobl = line.str();
+        layout.before.push_back(line.str());
+      } else {
+        layout.after.push_back(line.str());
+      }
+      continue;
+    }
+    if (!layout.after.empty()) // Declarations between functions: not ours.
+      return std::nullopt;
+    std::string block = globl;
+    globl.clear();
+    int depth = 0;
+    bool body = false;
+    for (; at < lines.size(); ++at) {
+      block += lines[at].str() + "\n";
+      for (char c : lines[at]) {
+        depth += c == '{';
+        depth -= c == '}';
+        body |= c == '{';
+      }
+      if ((!body && lines[at].trim().ends_with(";")) || (body && depth == 0)) {
+        ++at;
+        break;
+      }
+    }
+    if (!body) // A prototype: also not what the back end writes for us.
+      return std::nullopt;
+    layout.functions.push_back({trimmed.str(), block});
+  }
+  return layout;
+}
+} // namespace
+
+std::optional<std::string>
+mlir::tile::mergePtx(ArrayRef<std::string> parts) {
+  SmallVector<PtxLayout> layouts;
+  for (const std::string &part : parts) {
+    std::optional<PtxLayout> layout = layOut(part);
+    if (!layout || layout->functions.empty() ||
+        (!layouts.empty() && layout->header != layouts.front().header))
+      return std::nullopt;
+    layouts.push_back(std::move(*layout));
+  }
+  // The first text's layout, with the others' declarations added to its
+  // own (before its trailing blank lines) and their functions after its.
+  PtxLayout &first = layouts.front();
+  llvm::StringSet<> declared;
+  for (const std::string &line : first.before)
+    declared.insert(line);
+  SmallVector<std::string> before = first.before;
+  size_t end = before.size();
+  while (end > 0 && StringRef(before[end - 1]).trim().empty())
+    --end;
+  SmallVector<std::string> added;
+  for (const PtxLayout &layout : ArrayRef(layouts).drop_front())
+    for (const std::string &line : layout.before)
+      if (line != layout.firstGlobl && !StringRef(line).trim().empty() &&
+          declared.insert(line).second)
+        added.push_back(line);
+  before.insert(before.begin() + end, added.begin(), added.end());
+
+  std::string merged = first.header;
+  for (const std::string &line : before)
+    merged += line + "\n";
+  llvm::StringMap<std::string> defined;
+  for (const PtxLayout &layout : layouts)
+    for (auto [i, function] : llvm::enumerate(layout.functions)) {
+      auto [it, inserted] = defined.try_emplace(function.first, function.second);
+      if (!inserted) {
+        if (it->second != function.second)
+          return std::nullopt;
+        continue;
+      }
+      if (i == 0 && &layout != &first && !layout.firstGlobl.empty())
+        merged += layout.firstGlobl + "\n";
+      merged += function.second;
+    }
+  for (const std::string &line : first.after)
+    merged += line + "\n";
+  // split() gave the text after the last newline as a last line.
+  if (!merged.empty() && StringRef(parts.front()).ends_with("\n"))
+    merged.pop_back();
+  return merged;
 }
 
 static std::string findPtxas(const TargetOptions &options) {

@@ -90,6 +90,14 @@ struct TranslateOptions {
                      "family's configurations do: 0 (default) as many as "
                      "the machine has, 1 one after the other"),
       llvm::cl::init(0), llvm::cl::cat(category)};
+  llvm::cl::opt<unsigned> codegenThreads{
+      "codegen-threads",
+      llvm::cl::desc("Threads the NVPTX back end compiles the kernels of a "
+                     "module with, each in a module of its own, the PTX "
+                     "texts then merged (a family's configurations): 0 "
+                     "(default) as many as the machine has, 1 the whole "
+                     "module at once"),
+      llvm::cl::init(0), llvm::cl::cat(category)};
   llvm::cl::opt<int64_t> maxSpillBytes{
       "max-spill-bytes",
       llvm::cl::desc("Refuse a kernel that spills more than this many bytes "
@@ -120,6 +128,7 @@ struct TranslateOptions {
     options.llvmPasses = llvmPasses;
     options.ptxasOptions = ptxasOptions;
     options.cudaRoot = cudaRoot;
+    options.codegenThreads = codegenThreads;
     return options;
   }
 };

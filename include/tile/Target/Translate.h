@@ -41,6 +41,10 @@ struct TargetOptions {
   /// CUDA toolkit root holding bin/ptxas; empty: $CUDA_HOME, then
   /// /usr/local/cuda, then $PATH.
   std::string cudaRoot;
+  /// Threads the NVPTX back end compiles the kernels of a module with (a
+  /// family's configurations), each in a module of its own, the PTX texts
+  /// then merged: 0 as many as the machine has, 1 the whole module in one.
+  unsigned codegenThreads = 1;
 };
 
 /// Whether `module` holds tile ops (so the tile-to-nvvm pipeline runs
@@ -71,9 +75,18 @@ FailureOr<std::unique_ptr<llvm::Module>>
 translateToNVPTXModule(ModuleOp module, llvm::LLVMContext &context,
                        const TargetOptions &options);
 
-/// LLVM's NVPTX backend, in process.
+/// LLVM's NVPTX backend, in process; with options.codegenThreads other
+/// than 1 and several kernels, one module per kernel in parallel threads
+/// and the PTX texts merged (each kernel's text as a whole-module compile
+/// gives it).
 FailureOr<std::string> compileToPTX(llvm::Module &module,
                                     const TargetOptions &options, Location loc);
+
+/// One PTX text from PTX texts of the same header (version, target,
+/// address size): the header once, every top-level declaration once, then
+/// each text's functions in order. None when the headers differ or two
+/// texts define one function differently.
+std::optional<std::string> mergePtx(ArrayRef<std::string> parts);
 
 /// Whether `op` (a kernel, or the device code holding kernels) calls
 /// NVSHMEM's device functions (`level world` communication): such code is
