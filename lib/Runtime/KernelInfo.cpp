@@ -421,8 +421,7 @@ PendingGrid parseGridRecord(LineParser &p, unsigned line) {
   record.rule.x = p.next("the grid's x expression");
   record.rule.y = p.next("the grid's y expression");
   record.rule.z = p.next("the grid's z expression");
-  if (!p.atEnd())
-    p.fail("expected three grid expressions (x y z), got more");
+  p.end();
   return record;
 }
 

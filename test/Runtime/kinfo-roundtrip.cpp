@@ -308,7 +308,7 @@ void testMalformed() {
       {"kernel k block 1 1 1 cluster 1 1 1 smem 0\ngrid k 1 1",
        "kinfo:2: expected the grid's z expression but the line ends"},
       {"kernel k block 1 1 1 cluster 1 1 1 smem 0\ngrid k 1 1 1 1",
-       "kinfo:2: expected three grid expressions (x y z), got more"},
+       "kinfo:2: unexpected '1' at the end of the line"},
       {"kernel k block 1 1 1 cluster 1 1 1 smem 0\ngrid k add(1 1 1",
        "kinfo:2: grid expression 'add(1' of kernel 'k': expected ','"},
       {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nargs k n:f32\n"
