@@ -7,8 +7,25 @@
 #include "DriverApi.h"
 #include "tile/Runtime/Device.h"
 
+#include <map>
+#include <mutex>
+
 using namespace tile::rt;
 using namespace tile::rt::detail;
+
+namespace {
+/// The Devices open on each primary context: the embedded modules loaded in
+/// one are unloaded when its last Device closes, not before (another
+/// Device's launches still use them).
+struct OpenDevices {
+  std::mutex mutex;
+  std::map<CUcontext, int> count;
+};
+OpenDevices &openDevices() {
+  static OpenDevices *open = new OpenDevices;
+  return *open;
+}
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // Device
@@ -25,6 +42,11 @@ Device Device::open(int ordinal) {
   device.ordinal_ = ordinal;
   TILE_CU(cuDeviceGet, &device.device_, ordinal);
   TILE_CU(cuDevicePrimaryCtxRetain, &device.context_, device.device_);
+  {
+    OpenDevices &open = openDevices();
+    std::lock_guard<std::mutex> lock(open.mutex);
+    ++open.count[device.context_];
+  }
   // From here on `device` releases the context if anything throws.
   device.makeCurrent();
   return device;
@@ -52,7 +74,16 @@ Device::~Device() { reset(); }
 void Device::reset() noexcept {
   if (!context_)
     return;
-  detail::unloadEmbeddedModules(context_);
+  bool last = false;
+  {
+    OpenDevices &open = openDevices();
+    std::lock_guard<std::mutex> lock(open.mutex);
+    last = --open.count[context_] <= 0;
+    if (last)
+      open.count.erase(context_);
+  }
+  if (last)
+    detail::unloadEmbeddedModules(context_);
   if (const DriverApi *driver = apiIfLoaded())
     if (driver->cuDevicePrimaryCtxRelease)
       (void)driver->cuDevicePrimaryCtxRelease(device_);

@@ -102,8 +102,8 @@ int currentDeviceAttribute(CUdevice_attribute attribute);
 int currentComputeCapability();
 
 /// Unloads every EmbeddedModule loaded in `context` (they load again at
-/// their next use): Device calls it before it releases the context, whose
-/// end would leave their modules dangling.
+/// their next use): the last Device open on the context calls it before it
+/// releases the context, whose end would leave their modules dangling.
 void unloadEmbeddedModules(CUcontext context) noexcept;
 
 /// The chip tile compiles for on a device of compute capability `cc`:

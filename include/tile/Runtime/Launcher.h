@@ -95,7 +95,8 @@ void checkArgument(const KernelInfo &info, size_t index, bool isMemRef,
 /// A cubin (or PTX) and its kernel description compiled into the program.
 /// The description is parsed at construction (no GPU needed); the image is
 /// loaded on the current context (open a Device first) at the first
-/// module() and stays loaded until unload() or until that Device closes.
+/// module() and stays loaded until unload() or until the last Device open
+/// on that context closes.
 class EmbeddedModule {
 public:
   EmbeddedModule(const unsigned char *image, size_t bytes,
@@ -109,8 +110,8 @@ public:
   }
   const Module &module();
   bool loaded() const { return module_ != nullptr; }
-  /// Releases the image (also done when the Device whose context it was
-  /// loaded in closes, before the context goes).
+  /// Releases the image (also done when the last Device open on the
+  /// context it was loaded in closes, before the context goes).
   void unload() noexcept;
 
 private:
