@@ -195,6 +195,13 @@ void testWithDevice() {
       MemRef<float, 1>::rowMajor(dc.ptr(), {n}), factor);
   expect(chosen.info().name == "axpy__TILE512_THREADS128",
          "the chooser's configuration is bound");
+  // A second Device on the same context closing leaves the module loaded
+  // (this one's launches still use it); the last one closing unloads it.
+  { Device second = Device::open(); }
+  expect(test_kernels::module().loaded(),
+         "the module stays loaded while a Device is open on its context");
+  chosen.launch();
+  synchronize();
   std::printf("launcher: %zu configurations checked on %s\n",
               test_kernels::axpy_config_count, device.name().c_str());
 }
