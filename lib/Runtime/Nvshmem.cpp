@@ -412,7 +412,10 @@ int launcherWorldSize(std::string &variable) {
 enum class Phase { Uninitialized, Initialized, Finalized };
 
 struct PeState {
-  std::mutex mutex;
+  // Recursive: finalising releases the PE's Device, which (the last Device
+  // on its context) unloads the embedded modules, which finalise their
+  // NVSHMEM state under this lock again (and find NVSHMEM finalised).
+  std::recursive_mutex mutex;
   Phase phase = Phase::Uninitialized;
   int myPe = -1;
   int numPes = 0;
@@ -444,7 +447,7 @@ void finalizeLocked(PeState &state) {
 
 void finalizeAtExit() {
   PeState &state = peState();
-  std::lock_guard<std::mutex> lock(state.mutex);
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
   try {
     finalizeLocked(state);
   } catch (const std::exception &e) {
@@ -535,7 +538,7 @@ void initLocked(PeState &state) {
 /// NVSHMEM initialised, for the calls that need it.
 PeState &initializedState() {
   PeState &state = peState();
-  std::lock_guard<std::mutex> lock(state.mutex);
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
   initLocked(state);
   return state;
 }
@@ -694,7 +697,7 @@ void tile::rt::nvshmemInit() { initializedState(); }
 
 bool tile::rt::nvshmemInitialized() {
   PeState &state = peState();
-  std::lock_guard<std::mutex> lock(state.mutex);
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
   return state.phase == Phase::Initialized;
 }
 
@@ -709,7 +712,7 @@ void tile::rt::nvshmemBarrierAll() {
 
 void tile::rt::nvshmemFinalize() {
   PeState &state = peState();
-  std::lock_guard<std::mutex> lock(state.mutex);
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
   finalizeLocked(state);
 }
 
@@ -730,7 +733,7 @@ void tile::rt::detail::nvshmemModuleInit(CUmodule module) {
 void tile::rt::detail::nvshmemModuleFinalize(CUmodule module) noexcept {
   try {
     PeState &state = peState();
-    std::lock_guard<std::mutex> lock(state.mutex);
+    std::lock_guard<std::recursive_mutex> lock(state.mutex);
     if (state.phase == Phase::Initialized)
       (void)loadedNvshmem().api.nvshmemx_cumodule_finalize(module);
   } catch (...) {
@@ -745,7 +748,7 @@ void tile::rt::detail::nvshmemModuleFinalize(CUmodule module) noexcept {
 static void releaseSymmetricMemory(CUdeviceptr ptr) noexcept {
   try {
     PeState &state = peState();
-    std::lock_guard<std::mutex> lock(state.mutex);
+    std::lock_guard<std::recursive_mutex> lock(state.mutex);
     // Finalising NVSHMEM released the whole heap.
     if (state.phase == Phase::Initialized)
       loadedNvshmem().api.nvshmem_free(reinterpret_cast<void *>(ptr));
