@@ -57,3 +57,22 @@ tile.kernel @k(%a: memref<?xf32>) threads(128) {
   %sms = tile.num_sms : index
   %x = tile.alloc_fragment [%sms] : !tile.fragment<?xf32>
 }
+
+// -----
+
+tile.kernel @k(%a: memref<?xf32>) threads(128) {
+  // expected-note @+1 {{computed here}}
+  %big = arith.constant 36893488147419103232 : i128
+  %n = arith.index_cast %big : i128 to index
+  // expected-error @+1 {{'tile.grid' op size #0 takes a constant beyond 63 bits}}
+  tile.grid %n
+}
+
+// -----
+
+tile.kernel @k(%a: memref<?xf32>) threads(128) {
+  // expected-note @+1 {{computed here}}
+  %c = arith.constant -4 : index
+  // expected-error @+1 {{'tile.grid' op size #0 takes a negative constant (grid expressions are non-negative)}}
+  tile.grid %c
+}

@@ -67,9 +67,12 @@ struct GridWriter {
     Operation *op = value.getDefiningOp();
     APInt constant;
     if (matchPattern(value, m_ConstantInt(&constant))) {
-      if (constant.isNegative())
+      // A flag's `true` is 1, not -1.
+      if (constant.getBitWidth() > 1 && constant.isNegative())
         return fail(op, "takes a negative constant (grid expressions are "
                         "non-negative)");
+      if (constant.getActiveBits() > 63)
+        return fail(op, "takes a constant beyond 63 bits");
       out += std::to_string(constant.getZExtValue());
       return success();
     }
