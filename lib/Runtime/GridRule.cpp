@@ -98,6 +98,14 @@ private:
   }
 
   int64_t expression() {
+    // The compiler writes at most 4096 characters; a deeper text is not
+    // one of its rules, and must not exhaust the stack.
+    if (++depth > kMaxDepth)
+      fail("nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    struct Leave {
+      int &depth;
+      ~Leave() { --depth; }
+    } leave{depth};
     if (pos < text.size() &&
         std::isdigit(static_cast<unsigned char>(text[pos])))
       return int64_t(number());
@@ -175,6 +183,8 @@ private:
   const std::optional<std::vector<ArgInfo>> &args;
   const GridInputs *inputs;
   size_t pos = 0;
+  static constexpr int kMaxDepth = 1024;
+  int depth = 0;
 };
 } // namespace
 

@@ -252,6 +252,12 @@ void testGrid() {
   expect(checkGridExpression("add(1,2)x", gemm.args).find("unexpected 'x'") !=
              std::string::npos,
          "text after the expression");
+  std::string deep;
+  for (int i = 0; i < 100000; ++i)
+    deep += "add(";
+  expect(checkGridExpression(deep, gemm.args) ==
+             "nested deeper than 1024 levels",
+         "deep nesting is refused, not recursed into");
 }
 
 void testMalformed() {
