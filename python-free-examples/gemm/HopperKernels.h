@@ -13,6 +13,7 @@
 
 #include "GemmChoice.h"
 #include "GemmHost.h"
+#include "LinearConfig.h"
 
 #include "gemm-cluster_launcher.h"
 #include "gemm-mma-sm80_launcher.h"
@@ -117,11 +118,12 @@ inline TileGemm hopperTmaStore(const rt::Device &device) {
 /// TMA where `tmaStore` (N % 8 == 0).
 inline TileGemm hopperLinear(const rt::Device &device, bool gelu,
                              bool residual, bool tmaStore) {
-  return detail::epilogueGemm<rt::bf16>(device, [&](const auto &c) {
-    return c.BM == 128 && c.BN == 128 && std::string(c.OUT) == "bf16" &&
-           c.BIAS && c.GELU == gelu && c.RESIDUAL == residual &&
-           c.TMASTORE == tmaStore;
-  });
+  const gemm_kernels::gemm_bf16_config *chosen =
+      &gemm_kernels::gemm_bf16_configs[linearConfig(
+          gemm_kernels::gemm_bf16_configs,
+          gemm_kernels::gemm_bf16_config_count, gelu, residual, tmaStore)];
+  return detail::epilogueGemm<rt::bf16>(
+      device, [&](const auto &c) { return &c == chosen; });
 }
 
 /// gemm-cluster.mlir: gemm.mlir in clusters of two CTAs that share B by

@@ -28,8 +28,8 @@
 #include "Attention.h"
 #include "GptKernels.h"
 #include "GptReference.h"
+#include "../gemm/LinearConfig.h"
 #include "embedding_launcher.h"
-#include "gemm_launcher.h"
 
 #include <algorithm>
 #include <deque>
@@ -241,24 +241,16 @@ private:
               rt::DeviceBuffer &in, int64_t k, const Param &w,
               CUdeviceptr bias, int64_t n, bool gelu, rt::DeviceBuffer &out) {
     bool tmaStore = n % 8 == 0;
-    auto linearConfig = [&](const gemm_kernels::gemm_bf16_config *configs,
-                            std::size_t count) {
-      for (std::size_t i = 0; i < count; ++i) {
-        const gemm_kernels::gemm_bf16_config &c = configs[i];
-        if (c.BM == 128 && c.BN == 128 && std::string(c.OUT) == "bf16" &&
-            c.BIAS && c.GELU == gelu && !c.RESIDUAL && c.TMASTORE == tmaStore)
-          return i;
-      }
-      throw rt::Error("linear: gemm.mlir has no 128 x 128 bf16 configuration "
-                      "with GELU = " + std::to_string(gelu) +
-                      ", TMASTORE = " + std::to_string(tmaStore));
+    auto chooser = [&](const gemm_kernels::gemm_bf16_config *configs,
+                       std::size_t count) {
+      return linearConfig(configs, count, gelu, /*residual=*/false, tmaStore);
     };
     // The grid is the one gemm.mlir states: a CTA per tile, at most one
     // per SM.
     using Matrix = rt::MemRef<rt::bf16, 2>;
     add(name, layer,
         gemm_kernels::gemm_bf16_choose(
-            linearConfig, Matrix::rowMajor(in.ptr(), {tokens, k}),
+            chooser, Matrix::rowMajor(in.ptr(), {tokens, k}),
             Matrix::rowMajor(w.ptr(), {n, k}),
             Matrix::rowMajor(out.ptr(), {tokens, n}),
             rt::MemRef<rt::bf16, 1>::rowMajor(bias ? bias : noBias.ptr(), {n}),
