@@ -39,7 +39,7 @@ StringRef gridOpName(Operation *op) {
 }
 
 struct GridWriter {
-  bool allowParams;
+  bool allowParams = false;
   Operation *unsupported = nullptr;
   std::string why;
 
@@ -119,7 +119,8 @@ FailureOr<std::string> mlir::tile::buildGridExpression(Value value,
                                                        bool allowParams,
                                                        Operation *&unsupported,
                                                        std::string &why) {
-  GridWriter writer{allowParams};
+  GridWriter writer;
+  writer.allowParams = allowParams;
   std::string out;
   if (failed(writer.write(value, out))) {
     unsupported = writer.unsupported;
