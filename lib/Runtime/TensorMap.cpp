@@ -7,6 +7,7 @@
 
 #include "DriverApi.h"
 #include "tile/Runtime/TensorMap.h"
+#include "tile/Target/Swizzle.h"
 
 #include <algorithm>
 #include <cstring>
@@ -113,23 +114,11 @@ CUtensorMap tile::rt::encodeTiledTensorMap(const TensorMapSpec &spec,
     throw fail("innermost box extent (" + std::to_string(innerBoxBytes) +
                " bytes) is not a multiple of 16 bytes");
 
-  CUtensorMapSwizzle swizzle;
-  switch (spec.swizzleBytes) {
-  case 0:
-    swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
-    break;
-  case 32:
-    swizzle = CU_TENSOR_MAP_SWIZZLE_32B;
-    break;
-  case 64:
-    swizzle = CU_TENSOR_MAP_SWIZZLE_64B;
-    break;
-  case 128:
-    swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
-    break;
-  default:
+  std::optional<mlir::tile::SwizzleEncoding> encoding =
+      mlir::tile::swizzleEncoding(spec.swizzleBytes);
+  if (!encoding)
     throw fail("swizzle must be 0, 32, 64 or 128 bytes");
-  }
+  auto swizzle = static_cast<CUtensorMapSwizzle>(encoding->tensorMap);
   if (spec.swizzleBytes && innerBoxBytes > spec.swizzleBytes)
     throw fail("innermost box extent (" + std::to_string(innerBoxBytes) +
                " bytes) exceeds the " + std::to_string(spec.swizzleBytes) +

@@ -1,24 +1,17 @@
 //===- Tcgen05.cpp - sm_100a tensor-core descriptors ----------------------===//
 
 #include "tile/Target/Tcgen05.h"
+#include "tile/Target/Swizzle.h"
 
 #include <cassert>
 
 using namespace mlir::tile::tcgen05;
 
 std::optional<Swizzle> mlir::tile::tcgen05::swizzleOfBytes(int64_t bytes) {
-  switch (bytes) {
-  case 0:
-    return Swizzle::None;
-  case 32:
-    return Swizzle::B32;
-  case 64:
-    return Swizzle::B64;
-  case 128:
-    return Swizzle::B128;
-  default:
+  std::optional<SwizzleEncoding> encoding = swizzleEncoding(bytes);
+  if (!encoding)
     return std::nullopt;
-  }
+  return static_cast<Swizzle>(encoding->tcgen05);
 }
 
 uint64_t mlir::tile::tcgen05::encode(const SmemDescriptor &desc) {

@@ -172,7 +172,7 @@ StringRef mlir::tile::currentTranslateStage() { return currentStage; }
 bool mlir::tile::isTileLevel(ModuleOp module) {
   return module
       .walk([](Operation *op) {
-        return isa<TileDialect>(op->getDialect()) ? WalkResult::interrupt()
+        return isa_and_present<TileDialect>(op->getDialect()) ? WalkResult::interrupt()
                                                   : WalkResult::advance();
       })
       .wasInterrupted();

@@ -82,8 +82,8 @@ tile.kernel @gemm_bf16_streamk(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared [%bn] : memref<?x64xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment [%bn] : !tile.fragment<128x?xf32>
-  %Cs0 = tile.alloc_shared {swizzle = 128} : memref<128x32xf32, #gpu.address_space<workgroup>>
-  %Cs1 = tile.alloc_shared {swizzle = 128} : memref<128x32xf32, #gpu.address_space<workgroup>>
+  %Cs0 = tile.alloc_shared : memref<128x32xf32, #tile.shared<swizzle = 128>>
+  %Cs1 = tile.alloc_shared : memref<128x32xf32, #tile.shared<swizzle = 128>>
 
   scf.for %j = %c0 to %work step %c1 {
     // Work item j: data-parallel tile cta + j P (the whole K loop), or
@@ -137,39 +137,39 @@ tile.kernel @gemm_bf16_streamk(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
       // two 16 KiB buffers, each added into C by one bulk TMA reduction
       // (cp.reduce.async.bulk.tensor .add) while the next chunk is staged.
       tile.wait_tma_stores pending(1)
-      tile.copy %acc[%c0, %c0] to %Cs0[] : !tile.fragment<128x?xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
-      tile.copy %Cs0[] to %C[%m0, %n0] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.copy %acc[%c0, %c0] to %Cs0[] : !tile.fragment<128x?xf32>, memref<128x32xf32, #tile.shared<swizzle = 128>>
+      tile.copy %Cs0[] to %C[%m0, %n0] {tma, async, atomic_add} : memref<128x32xf32, #tile.shared<swizzle = 128>>, memref<?x?xf32>
       tile.wait_tma_stores pending(1)
-      tile.copy %acc[%c0, %c32] to %Cs1[] : !tile.fragment<128x?xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+      tile.copy %acc[%c0, %c32] to %Cs1[] : !tile.fragment<128x?xf32>, memref<128x32xf32, #tile.shared<swizzle = 128>>
       %nc1 = arith.addi %n0, %c32 : index
-      tile.copy %Cs1[] to %C[%m0, %nc1] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.copy %Cs1[] to %C[%m0, %nc1] {tma, async, atomic_add} : memref<128x32xf32, #tile.shared<swizzle = 128>>, memref<?x?xf32>
       tile.wait_tma_stores pending(1)
-      tile.copy %acc[%c0, %c64] to %Cs0[] : !tile.fragment<128x?xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+      tile.copy %acc[%c0, %c64] to %Cs0[] : !tile.fragment<128x?xf32>, memref<128x32xf32, #tile.shared<swizzle = 128>>
       %nc2 = arith.addi %n0, %c64 : index
-      tile.copy %Cs0[] to %C[%m0, %nc2] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.copy %Cs0[] to %C[%m0, %nc2] {tma, async, atomic_add} : memref<128x32xf32, #tile.shared<swizzle = 128>>, memref<?x?xf32>
       tile.wait_tma_stores pending(1)
-      tile.copy %acc[%c0, %c96] to %Cs1[] : !tile.fragment<128x?xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+      tile.copy %acc[%c0, %c96] to %Cs1[] : !tile.fragment<128x?xf32>, memref<128x32xf32, #tile.shared<swizzle = 128>>
       %nc3 = arith.addi %n0, %c96 : index
-      tile.copy %Cs1[] to %C[%m0, %nc3] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.copy %Cs1[] to %C[%m0, %nc3] {tma, async, atomic_add} : memref<128x32xf32, #tile.shared<swizzle = 128>>, memref<?x?xf32>
       // Columns 128 .. 255 of a 256-wide tile.
       %wide = arith.cmpi ugt, %bn, %c128 : index
       scf.if %wide {
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %c128] to %Cs0[] : !tile.fragment<128x?xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+        tile.copy %acc[%c0, %c128] to %Cs0[] : !tile.fragment<128x?xf32>, memref<128x32xf32, #tile.shared<swizzle = 128>>
         %nc4 = arith.addi %n0, %c128 : index
-        tile.copy %Cs0[] to %C[%m0, %nc4] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+        tile.copy %Cs0[] to %C[%m0, %nc4] {tma, async, atomic_add} : memref<128x32xf32, #tile.shared<swizzle = 128>>, memref<?x?xf32>
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %c160] to %Cs1[] : !tile.fragment<128x?xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+        tile.copy %acc[%c0, %c160] to %Cs1[] : !tile.fragment<128x?xf32>, memref<128x32xf32, #tile.shared<swizzle = 128>>
         %nc5 = arith.addi %n0, %c160 : index
-        tile.copy %Cs1[] to %C[%m0, %nc5] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+        tile.copy %Cs1[] to %C[%m0, %nc5] {tma, async, atomic_add} : memref<128x32xf32, #tile.shared<swizzle = 128>>, memref<?x?xf32>
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %c192] to %Cs0[] : !tile.fragment<128x?xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+        tile.copy %acc[%c0, %c192] to %Cs0[] : !tile.fragment<128x?xf32>, memref<128x32xf32, #tile.shared<swizzle = 128>>
         %nc6 = arith.addi %n0, %c192 : index
-        tile.copy %Cs0[] to %C[%m0, %nc6] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+        tile.copy %Cs0[] to %C[%m0, %nc6] {tma, async, atomic_add} : memref<128x32xf32, #tile.shared<swizzle = 128>>, memref<?x?xf32>
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %c224] to %Cs1[] : !tile.fragment<128x?xf32>, memref<128x32xf32, #gpu.address_space<workgroup>>
+        tile.copy %acc[%c0, %c224] to %Cs1[] : !tile.fragment<128x?xf32>, memref<128x32xf32, #tile.shared<swizzle = 128>>
         %nc7 = arith.addi %n0, %c224 : index
-        tile.copy %Cs1[] to %C[%m0, %nc7] {tma, async, atomic_add} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+        tile.copy %Cs1[] to %C[%m0, %nc7] {tma, async, atomic_add} : memref<128x32xf32, #tile.shared<swizzle = 128>>, memref<?x?xf32>
       }
     }
   }

@@ -122,8 +122,8 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
   // TMASTORE's two 128-byte-swizzled buffers of BM x CHUNK (unused, and
   // dropped, without it).
-  %Cs0 = tile.alloc_shared [%bm, %chunk] {swizzle = 128} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
-  %Cs1 = tile.alloc_shared [%bm, %chunk] {swizzle = 128} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+  %Cs0 = tile.alloc_shared [%bm, %chunk] : memref<?x?x!tile.type_param<"OUT", f32>, #tile.shared<swizzle = 128>>
+  %Cs1 = tile.alloc_shared [%bm, %chunk] : memref<?x?x!tile.type_param<"OUT", f32>, #tile.shared<swizzle = 128>>
   // BIAS's row of BN values and RESIDUAL's tile (unused without them).
   %b = tile.alloc_fragment [%bn] : !tile.fragment<1x?xbf16>
   %r = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xbf16>
@@ -213,65 +213,65 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
       %in0 = arith.cmpi ult, %col0, %bn : index
       scf.if %in0 {
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %col0] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+        tile.copy %acc[%c0, %col0] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #tile.shared<swizzle = 128>>
         %nc0 = arith.addi %n0, %col0 : index
-        tile.copy %Cs0[] to %C[%m0, %nc0] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>, memref<?x?x!tile.type_param<"OUT", f32>>
+        tile.copy %Cs0[] to %C[%m0, %nc0] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #tile.shared<swizzle = 128>>, memref<?x?x!tile.type_param<"OUT", f32>>
       }
       %col1 = arith.muli %chunk, %c1_ : index
       %in1 = arith.cmpi ult, %col1, %bn : index
       scf.if %in1 {
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %col1] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+        tile.copy %acc[%c0, %col1] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #tile.shared<swizzle = 128>>
         %nc1 = arith.addi %n0, %col1 : index
-        tile.copy %Cs1[] to %C[%m0, %nc1] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>, memref<?x?x!tile.type_param<"OUT", f32>>
+        tile.copy %Cs1[] to %C[%m0, %nc1] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #tile.shared<swizzle = 128>>, memref<?x?x!tile.type_param<"OUT", f32>>
       }
       %col2 = arith.muli %chunk, %c2_ : index
       %in2 = arith.cmpi ult, %col2, %bn : index
       scf.if %in2 {
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %col2] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+        tile.copy %acc[%c0, %col2] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #tile.shared<swizzle = 128>>
         %nc2 = arith.addi %n0, %col2 : index
-        tile.copy %Cs0[] to %C[%m0, %nc2] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>, memref<?x?x!tile.type_param<"OUT", f32>>
+        tile.copy %Cs0[] to %C[%m0, %nc2] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #tile.shared<swizzle = 128>>, memref<?x?x!tile.type_param<"OUT", f32>>
       }
       %col3 = arith.muli %chunk, %c3_ : index
       %in3 = arith.cmpi ult, %col3, %bn : index
       scf.if %in3 {
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %col3] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+        tile.copy %acc[%c0, %col3] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #tile.shared<swizzle = 128>>
         %nc3 = arith.addi %n0, %col3 : index
-        tile.copy %Cs1[] to %C[%m0, %nc3] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>, memref<?x?x!tile.type_param<"OUT", f32>>
+        tile.copy %Cs1[] to %C[%m0, %nc3] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #tile.shared<swizzle = 128>>, memref<?x?x!tile.type_param<"OUT", f32>>
       }
       %col4 = arith.muli %chunk, %c4_ : index
       %in4 = arith.cmpi ult, %col4, %bn : index
       scf.if %in4 {
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %col4] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+        tile.copy %acc[%c0, %col4] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #tile.shared<swizzle = 128>>
         %nc4 = arith.addi %n0, %col4 : index
-        tile.copy %Cs0[] to %C[%m0, %nc4] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>, memref<?x?x!tile.type_param<"OUT", f32>>
+        tile.copy %Cs0[] to %C[%m0, %nc4] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #tile.shared<swizzle = 128>>, memref<?x?x!tile.type_param<"OUT", f32>>
       }
       %col5 = arith.muli %chunk, %c5_ : index
       %in5 = arith.cmpi ult, %col5, %bn : index
       scf.if %in5 {
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %col5] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+        tile.copy %acc[%c0, %col5] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #tile.shared<swizzle = 128>>
         %nc5 = arith.addi %n0, %col5 : index
-        tile.copy %Cs1[] to %C[%m0, %nc5] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>, memref<?x?x!tile.type_param<"OUT", f32>>
+        tile.copy %Cs1[] to %C[%m0, %nc5] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #tile.shared<swizzle = 128>>, memref<?x?x!tile.type_param<"OUT", f32>>
       }
       %col6 = arith.muli %chunk, %c6_ : index
       %in6 = arith.cmpi ult, %col6, %bn : index
       scf.if %in6 {
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %col6] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+        tile.copy %acc[%c0, %col6] to %Cs0[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #tile.shared<swizzle = 128>>
         %nc6 = arith.addi %n0, %col6 : index
-        tile.copy %Cs0[] to %C[%m0, %nc6] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>, memref<?x?x!tile.type_param<"OUT", f32>>
+        tile.copy %Cs0[] to %C[%m0, %nc6] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #tile.shared<swizzle = 128>>, memref<?x?x!tile.type_param<"OUT", f32>>
       }
       %col7 = arith.muli %chunk, %c7_ : index
       %in7 = arith.cmpi ult, %col7, %bn : index
       scf.if %in7 {
         tile.wait_tma_stores pending(1)
-        tile.copy %acc[%c0, %col7] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>
+        tile.copy %acc[%c0, %col7] to %Cs1[] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>, #tile.shared<swizzle = 128>>
         %nc7 = arith.addi %n0, %col7 : index
-        tile.copy %Cs1[] to %C[%m0, %nc7] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #gpu.address_space<workgroup>>, memref<?x?x!tile.type_param<"OUT", f32>>
+        tile.copy %Cs1[] to %C[%m0, %nc7] {tma, async} : memref<?x?x!tile.type_param<"OUT", f32>, #tile.shared<swizzle = 128>>, memref<?x?x!tile.type_param<"OUT", f32>>
       }
     } else {
       tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>>

@@ -18,6 +18,12 @@ using namespace mlir::tile::lowering;
 
 TileToGPUTypeConverter::TileToGPUTypeConverter(MLIRContext *context) {
   addConversion([](Type type) { return type; });
+  // Lowered shared tiles are plain workgroup memory: a #tile.shared
+  // swizzle stays in the types of the ops being lowered (their
+  // OpAdaptor's originals), where the lowerings read it.
+  addConversion([](MemRefType type) -> Type {
+    return withoutSharedSwizzle(type);
+  });
   addConversion([](FragmentType type) -> std::optional<Type> {
     auto layout =
         dyn_cast_if_present<FragmentLayoutAttrInterface>(type.getLayout());

@@ -200,10 +200,6 @@ void ctaBarrier(OpBuilder &b, Location loc);
 /// thread fences that proxy first; then the CTA synchronises.
 void publishSharedWrites(OpBuilder &b, Location loc, const ChipInfo &chip);
 
-/// The swizzle (bytes) of the shared tile `memref` views, 0 for none;
-/// nullopt when its tile.alloc_shared cannot be found.
-std::optional<int64_t> sharedSwizzle(Value memref);
-
 /// The TMA box for a shared tile: the tile itself, or, when its rows are
 /// wider than its swizzle, one column block (`blocks` of them per row); of
 /// each, one of `slices` equal row slices (a multicast copy's per CTA).
@@ -218,13 +214,9 @@ TmaBox getTmaBox(MemRefType tile, int64_t swizzle, int64_t slices = 1);
 /// 1 otherwise.
 std::optional<int64_t> multicastSlices(CopyOp copy);
 
-/// Set on asynchronous copies by assignTmaParameters: the kernel parameter
-/// holding their tensor map, and the swizzle it was encoded with.
+/// Set on TMA copies by assignTmaParameters: the kernel parameter holding
+/// their tensor map.
 constexpr llvm::StringLiteral kTmaParamAttr = TileDialect::TmaParamAttrHelper::getNameStr();
-constexpr llvm::StringLiteral kTmaSwizzleAttr = TileDialect::TmaSwizzleAttrHelper::getNameStr();
-/// Set on tile.gemm by annotateSharedSwizzles: the swizzles of A and B.
-constexpr llvm::StringLiteral kSwizzleAAttrName = TileDialect::SwizzleAAttrHelper::getNameStr();
-constexpr llvm::StringLiteral kSwizzleBAttrName = TileDialect::SwizzleBAttrHelper::getNameStr();
 
 } // namespace mlir::tile::lowering
 

@@ -7,6 +7,8 @@
 
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -56,6 +58,50 @@ struct AllocFragmentLowering : OpConversionPattern<AllocFragmentOp> {
   }
 };
 
+} // namespace
+
+// Whether `op` has an operand or result in #tile.shared (which the
+// lowering makes #gpu.address_space<workgroup>).
+bool mlir::tile::hasSwizzledSharedType(Operation *op) {
+  auto swizzled = [](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    return memref && isa_and_present<SharedAttr>(memref.getMemorySpace());
+  };
+  return llvm::any_of(op->getOperandTypes(), swizzled) ||
+         llvm::any_of(op->getResultTypes(), swizzled);
+}
+
+namespace {
+// Other dialects' ops on shared tiles (views, a pipelined ring's slots,
+// casts, dims) are rebuilt on the lowered types. Ordinary loads and stores
+// would ignore a swizzle: they are refused on swizzled tiles.
+struct SwizzledSharedTypeLowering : ConversionPattern {
+  SwizzledSharedTypeLowering(TypeConverter &converter, MLIRContext *context)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1,
+                          context) {}
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (isa_and_present<TileDialect>(op->getDialect()) || !hasSwizzledSharedType(op))
+      return rewriter.notifyMatchFailure(op, "no #tile.shared type");
+    if (op->getNumRegions() != 0)
+      return op->emitOpError("takes a shared tile as a region's value, which "
+                             "the lowering does not convert");
+    if (!isa<ViewLikeOpInterface>(op) && !isMemoryEffectFree(op))
+      for (Type type : op->getOperandTypes())
+        if (getSharedSwizzle(type).value_or(0) != 0)
+          return refuseSwizzledAccess(op, *getSharedSwizzle(type));
+    SmallVector<Type> resultTypes;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(),
+                                                resultTypes)))
+      return failure();
+    OperationState state(op->getLoc(), op->getName(), operands, resultTypes,
+                         op->getAttrs(), op->getSuccessors());
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+
 // Thread 0 initialises every barrier of the ring; the CTA waits for it.
 struct AllocBarrierLowering : ChipPattern<AllocBarrierOp> {
   using ChipPattern::ChipPattern;
@@ -83,7 +129,7 @@ struct AllocBarrierLowering : ChipPattern<AllocBarrierOp> {
 void mlir::tile::populateTileMemoryToGPUPatterns(
     TileToGPUTypeConverter &converter, RewritePatternSet &patterns,
     const ChipInfo &chip) {
-  patterns.add<AllocSharedLowering, AllocFragmentLowering>(
-      converter, patterns.getContext());
+  patterns.add<AllocSharedLowering, AllocFragmentLowering,
+               SwizzledSharedTypeLowering>(converter, patterns.getContext());
   patterns.add<AllocBarrierLowering>(converter, patterns.getContext(), chip);
 }

@@ -89,7 +89,8 @@ Value mlir::tile::createSharedView(OpBuilder &b, Location loc, MemRefType type,
                             arith::RemUIOp::create(b, loc, address, align)),
       align);
   Value start = arith::AddIOp::create(b, loc, pad, constIndex(b, loc, offset));
-  return memref::ViewOp::create(b, loc, type, base, start, ValueRange{});
+  return memref::ViewOp::create(b, loc, withoutSharedSwizzle(type), base,
+                                start, ValueRange{});
 }
 
 Value mlir::tile::createScratchView(OpBuilder &b, Location loc, Operation *op,

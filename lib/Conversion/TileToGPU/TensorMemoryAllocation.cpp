@@ -65,7 +65,7 @@ static LogicalResult allocateInKernel(gpu::GPUFuncOp func,
   auto slotType = MemRefType::get(
       {1}, b.getI32Type(), MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
-  Value slot = AllocSharedOp::create(b, loc, slotType, ValueRange(), IntegerAttr());
+  Value slot = AllocSharedOp::create(b, loc, slotType, ValueRange());
   Value nCols = arith::ConstantIntOp::create(b, loc, columns, 32);
   inWarpZero(b, loc, [&](OpBuilder &b) {
     NVVM::Tcgen05AllocOp::create(

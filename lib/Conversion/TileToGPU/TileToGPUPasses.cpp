@@ -114,6 +114,11 @@ struct ConvertTileMemoryToGPUPass
                          t.addIllegalOp<AllocSharedOp, AllocFragmentOp,
                                         AllocBarrierOp, AllocTmemOp,
                                         DeallocTmemOp>();
+                         t.markUnknownOpDynamicallyLegal(
+                             [](Operation *op) {
+                               return isa_and_present<TileDialect>(op->getDialect()) ||
+                                      !hasSwizzledSharedType(op);
+                             });
                        })))
       signalPassFailure();
   }
@@ -126,7 +131,6 @@ struct ConvertTileCopyToGPUPass
     const ChipInfo *target = getTargetChip(getOperation());
     if (!target ||
         (target->has(Feature::Tma) && failed(assignTmaParameters(getOperation()))) ||
-        failed(annotateSharedSwizzles(getOperation())) ||
         failed(convert(getOperation(), {populateTileCopyToGPUPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalOp<CopyOp, WaitTmaStoresOp>();
@@ -139,8 +143,7 @@ struct ConvertTileElementwiseToGPUPass
     : tile::impl::ConvertTileElementwiseToGPUBase<ConvertTileElementwiseToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(annotateSharedSwizzles(getOperation())) ||
-        failed(convert(getOperation(),
+    if (failed(convert(getOperation(),
                        {populateTileElementwiseToGPUPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalOp<ElementwiseOp, FillOp>();
@@ -165,8 +168,7 @@ struct ConvertTileGemmToNVVMPass
     : tile::impl::ConvertTileGemmToNVVMBase<ConvertTileGemmToNVVMPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(annotateSharedSwizzles(getOperation())) ||
-        failed(convert(getOperation(), {populateTileGemmToNVVMPatterns},
+    if (failed(convert(getOperation(), {populateTileGemmToNVVMPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalOp<GemmOp, WaitGemmsOp, CommitGemmsOp>();
                        })))
@@ -227,8 +229,7 @@ struct ConvertTileToGPUPass
     if (!target || failed(outlineTileKernels(module, *target)) ||
         failed(allocateTensorMemory(module)) ||
         failed(assignSharedOffsets(module, *target, skipOversizedConfigs)) ||
-        (target->has(Feature::Tma) && failed(assignTmaParameters(module))) ||
-        failed(annotateSharedSwizzles(module)))
+        (target->has(Feature::Tma) && failed(assignTmaParameters(module))))
       return signalPassFailure();
     if (failed(convert(module,
                        {populateTileMemoryToGPUPatterns,
@@ -241,6 +242,11 @@ struct ConvertTileToGPUPass
                         populateTileLoopToSCFPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalDialect<TileDialect>();
+                         t.markUnknownOpDynamicallyLegal(
+                             [](Operation *op) {
+                               return isa_and_present<TileDialect>(op->getDialect()) ||
+                                      !hasSwizzledSharedType(op);
+                             });
                          // Lowered last, once its contents are.
                          t.addLegalOp<WarpSpecializeOp>();
                          t.addDynamicallyLegalOp<YieldOp>([](YieldOp op) {

@@ -3,7 +3,9 @@
 // A TMA copy reads global memory through a tensor map (CUtensorMap) the host
 // builds with cuTensorMapEncodeTiled. Each kernel takes one, as a pointer to
 // 128 bytes of device memory, per distinct (argument, box, swizzle); the
-// runtime learns which from the kernel description.
+// runtime learns which from the kernel description. The swizzle is the
+// shared tile's (its type's #tile.shared), so the copy lowering reads the
+// same one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,13 +29,6 @@ static std::optional<StringRef> tmaElementType(Type type) {
   if (type.isInteger(32))
     return StringRef("i32");
   return std::nullopt;
-}
-
-std::optional<int64_t> mlir::tile::lowering::sharedSwizzle(Value memref) {
-  AllocSharedOp alloc = getSharedAllocation(memref);
-  if (!alloc)
-    return std::nullopt;
-  return alloc.getSwizzle().value_or(0);
 }
 
 LogicalResult mlir::tile::assignTmaParameters(ModuleOp module) {
@@ -64,13 +59,7 @@ LogicalResult mlir::tile::assignTmaParameters(ModuleOp module) {
             << tile.getElementType();
         return WalkResult::interrupt();
       }
-      std::optional<int64_t> knownSwizzle = lowering::sharedSwizzle(shared);
-      if (!knownSwizzle) {
-        copy.emitOpError("uses a shared tile whose tile.alloc_shared cannot "
-                         "be found (run before convert-tile-memory-to-gpu)");
-        return WalkResult::interrupt();
-      }
-      int64_t swizzle = *knownSwizzle;
+      int64_t swizzle = getSharedSwizzle(tile).value_or(0);
       std::optional<int64_t> slices = lowering::multicastSlices(copy);
       if (!slices) {
         copy.emitOpError("is a multicast copy in a kernel without a known "
@@ -104,7 +93,6 @@ LogicalResult mlir::tile::assignTmaParameters(ModuleOp module) {
         }));
       }
       copy->setAttr(lowering::kTmaParamAttr, b.getI64IntegerAttr(it->second));
-      copy->setAttr(lowering::kTmaSwizzleAttr, b.getI64IntegerAttr(swizzle));
       return WalkResult::advance();
     });
     if (inner.wasInterrupted())

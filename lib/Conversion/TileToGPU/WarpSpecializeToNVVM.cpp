@@ -143,7 +143,7 @@ static LogicalResult lowerOne(WarpSpecializeOp ws) {
     return ws.emitOpError("must be in a kernel with a known thread count");
   // Thread ids and barriers are rewritten as lowered ops produce them.
   WalkResult unlowered = ws.walk([&](Operation *op) {
-    if (op != ws && !isa<YieldOp>(op) && isa<TileDialect>(op->getDialect())) {
+    if (op != ws && !isa<YieldOp>(op) && isa_and_present<TileDialect>(op->getDialect())) {
       op->emitOpError("must be lowered before the tile.warp_specialize "
                       "around it (convert-tile-warp-specialize-to-nvvm "
                       "runs last)");

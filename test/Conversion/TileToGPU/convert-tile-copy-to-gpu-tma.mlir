@@ -15,9 +15,9 @@ module attributes {gpu.container_module, tile.target = #tile.target<"sm_90a">} {
   gpu.module @tile_kernels {
     gpu.func @tma_load(%A: memref<?x?xbf16>, %m: index, %k: index) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c1 = arith.constant 1 : index
-      %As = tile.alloc_shared {swizzle = 128 : i64} : memref<64x64xbf16, #gpu.address_space<workgroup>>
+      %As = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 128>>
       %full = tile.alloc_barrier arrivals(1) : !tile.barrier<2>
-      tile.copy %A[%m, %k] to %As[] barrier %full[%c1] {mechanism = #tile.copy_mechanism<tma_load>} : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.barrier<2>
+      tile.copy %A[%m, %k] to %As[] barrier %full[%c1] {mechanism = #tile.copy_mechanism<tma_load>} : memref<?x?xbf16>, memref<64x64xbf16, #tile.shared<swizzle = 128>>, !tile.barrier<2>
       gpu.return
     }
   }
@@ -57,8 +57,8 @@ module attributes {gpu.container_module, tile.target = #tile.target<"sm_90a">} {
   gpu.module @tile_kernels {
     gpu.func @tma_store(%dst: memref<?x?xbf16>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
-      %s = tile.alloc_shared {swizzle = 128 : i64} : memref<64x128xbf16, #gpu.address_space<workgroup>>
-      tile.copy %s[] to %dst[%c0, %c0] {mechanism = #tile.copy_mechanism<tma_store>, tma} : memref<64x128xbf16, #gpu.address_space<workgroup>>, memref<?x?xbf16>
+      %s = tile.alloc_shared : memref<64x128xbf16, #tile.shared<swizzle = 128>>
+      tile.copy %s[] to %dst[%c0, %c0] {mechanism = #tile.copy_mechanism<tma_store>, tma} : memref<64x128xbf16, #tile.shared<swizzle = 128>>, memref<?x?xbf16>
       gpu.return
     }
   }
@@ -75,9 +75,9 @@ module attributes {gpu.container_module, tile.target = #tile.target<"sm_90a">} {
 module attributes {gpu.container_module, tile.target = #tile.target<"sm_90a">} {
   gpu.module @tile_kernels {
     gpu.func @tma_reduce_add(%C: memref<?x?xf32>, %m: index, %n: index) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
-      %s = tile.alloc_shared {swizzle = 128 : i64} : memref<64x64xf32, #gpu.address_space<workgroup>>
-      tile.copy %s[] to %C[%m, %n] {mechanism = #tile.copy_mechanism<tma_store>, tma, atomic_add} : memref<64x64xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
-      tile.copy %s[] to %C[%m, %n] {mechanism = #tile.copy_mechanism<tma_store>, tma, async, atomic_add} : memref<64x64xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      %s = tile.alloc_shared : memref<64x64xf32, #tile.shared<swizzle = 128>>
+      tile.copy %s[] to %C[%m, %n] {mechanism = #tile.copy_mechanism<tma_store>, tma, atomic_add} : memref<64x64xf32, #tile.shared<swizzle = 128>>, memref<?x?xf32>
+      tile.copy %s[] to %C[%m, %n] {mechanism = #tile.copy_mechanism<tma_store>, tma, async, atomic_add} : memref<64x64xf32, #tile.shared<swizzle = 128>>, memref<?x?xf32>
       gpu.return
     }
   }

@@ -15,11 +15,11 @@
 module attributes {tile.target = #tile.target<"sm_100a">} {
   tile.kernel @bf16_k_major() threads(128) {
     %c0 = arith.constant 0 : index
-    %As = tile.alloc_shared {swizzle = 128 : i64} : memref<128x64xbf16, #gpu.address_space<workgroup>>
-    %Bs = tile.alloc_shared {swizzle = 128 : i64} : memref<256x64xbf16, #gpu.address_space<workgroup>>
+    %As = tile.alloc_shared : memref<128x64xbf16, #tile.shared<swizzle = 128>>
+    %Bs = tile.alloc_shared : memref<256x64xbf16, #tile.shared<swizzle = 128>>
     %bar = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
     %acc = tile.alloc_tmem : !tile.tmem<128x256xf32>
-    tile.gemm %As, %Bs, %acc barrier %bar[%c0] {mechanism = #tile.mma_mechanism<tcgen05>, transpose_b, clear_accum} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<256x64xbf16, #gpu.address_space<workgroup>>, !tile.tmem<128x256xf32>, !tile.barrier<1>
+    tile.gemm %As, %Bs, %acc barrier %bar[%c0] {mechanism = #tile.mma_mechanism<tcgen05>, transpose_b, clear_accum} : memref<128x64xbf16, #tile.shared<swizzle = 128>>, memref<256x64xbf16, #tile.shared<swizzle = 128>>, !tile.tmem<128x256xf32>, !tile.barrier<1>
   }
 }
 
@@ -32,11 +32,11 @@ module attributes {tile.target = #tile.target<"sm_100a">} {
 module attributes {tile.target = #tile.target<"sm_100a">} {
   tile.kernel @tf32_64b() threads(128) {
     %c0 = arith.constant 0 : index
-    %As = tile.alloc_shared {swizzle = 64 : i64} : memref<64x16xf32, #gpu.address_space<workgroup>>
-    %Bs = tile.alloc_shared {swizzle = 64 : i64} : memref<8x16xf32, #gpu.address_space<workgroup>>
+    %As = tile.alloc_shared : memref<64x16xf32, #tile.shared<swizzle = 64>>
+    %Bs = tile.alloc_shared : memref<8x16xf32, #tile.shared<swizzle = 64>>
     %bar = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
     %acc = tile.alloc_tmem : !tile.tmem<64x8xf32>
-    tile.gemm %As, %Bs, %acc barrier %bar[%c0] {mechanism = #tile.mma_mechanism<tcgen05>, transpose_b} : memref<64x16xf32, #gpu.address_space<workgroup>>, memref<8x16xf32, #gpu.address_space<workgroup>>, !tile.tmem<64x8xf32>, !tile.barrier<1>
+    tile.gemm %As, %Bs, %acc barrier %bar[%c0] {mechanism = #tile.mma_mechanism<tcgen05>, transpose_b} : memref<64x16xf32, #tile.shared<swizzle = 64>>, memref<8x16xf32, #tile.shared<swizzle = 64>>, !tile.tmem<64x8xf32>, !tile.barrier<1>
   }
 }
 
@@ -48,10 +48,10 @@ module attributes {tile.target = #tile.target<"sm_100a">} {
 module attributes {tile.target = #tile.target<"sm_100a">} {
   tile.kernel @bf16_n_major_b() threads(128) {
     %c0 = arith.constant 0 : index
-    %As = tile.alloc_shared {swizzle = 128 : i64} : memref<128x64xbf16, #gpu.address_space<workgroup>>
-    %Bs = tile.alloc_shared {swizzle = 128 : i64} : memref<64x256xbf16, #gpu.address_space<workgroup>>
+    %As = tile.alloc_shared : memref<128x64xbf16, #tile.shared<swizzle = 128>>
+    %Bs = tile.alloc_shared : memref<64x256xbf16, #tile.shared<swizzle = 128>>
     %bar = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
     %acc = tile.alloc_tmem : !tile.tmem<128x256xf32>
-    tile.gemm %As, %Bs, %acc barrier %bar[%c0] {mechanism = #tile.mma_mechanism<tcgen05>} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x256xbf16, #gpu.address_space<workgroup>>, !tile.tmem<128x256xf32>, !tile.barrier<1>
+    tile.gemm %As, %Bs, %acc barrier %bar[%c0] {mechanism = #tile.mma_mechanism<tcgen05>} : memref<128x64xbf16, #tile.shared<swizzle = 128>>, memref<64x256xbf16, #tile.shared<swizzle = 128>>, !tile.tmem<128x256xf32>, !tile.barrier<1>
   }
 }

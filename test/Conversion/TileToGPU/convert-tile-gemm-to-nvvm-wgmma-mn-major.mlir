@@ -10,9 +10,9 @@
 
 module attributes {tile.target = #tile.target<"sm_90a">} {
   tile.kernel @mn_major() threads(128) {
-    %As = tile.alloc_shared {swizzle = 128 : i64} : memref<64x64xbf16, #gpu.address_space<workgroup>>
-    %Bs = tile.alloc_shared {swizzle = 128 : i64} : memref<64x128xbf16, #gpu.address_space<workgroup>>
+    %As = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 128>>
+    %Bs = tile.alloc_shared : memref<64x128xbf16, #tile.shared<swizzle = 128>>
     %acc = tile.alloc_fragment : !tile.fragment<64x128xf32, #tile.wgmma<warpgroups = 1>>
-    tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_a} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x128xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x128xf32, #tile.wgmma<warpgroups = 1>>
+    tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_a} : memref<64x64xbf16, #tile.shared<swizzle = 128>>, memref<64x128xbf16, #tile.shared<swizzle = 128>>, !tile.fragment<64x128xf32, #tile.wgmma<warpgroups = 1>>
   }
 }

@@ -13,10 +13,10 @@
 // (4611686293305360384). Then commit and wait_group 0.
 module attributes {tile.target = #tile.target<"sm_90a">} {
   tile.kernel @bf16_128b() threads(128) {
-    %As = tile.alloc_shared {swizzle = 128 : i64} : memref<64x64xbf16, #gpu.address_space<workgroup>>
-    %Bs = tile.alloc_shared {swizzle = 128 : i64} : memref<8x64xbf16, #gpu.address_space<workgroup>>
+    %As = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 128>>
+    %Bs = tile.alloc_shared : memref<8x64xbf16, #tile.shared<swizzle = 128>>
     %acc = tile.alloc_fragment : !tile.fragment<64x8xf32, #tile.wgmma<warpgroups = 1>>
-    tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<8x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x8xf32, #tile.wgmma<warpgroups = 1>>
+    tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<64x64xbf16, #tile.shared<swizzle = 128>>, memref<8x64xbf16, #tile.shared<swizzle = 128>>, !tile.fragment<64x8xf32, #tile.wgmma<warpgroups = 1>>
   }
 }
 
@@ -27,10 +27,10 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
 // scale-d `first` is 0.
 module attributes {tile.target = #tile.target<"sm_90a">} {
   tile.kernel @f16_64b() threads(256) {
-    %As = tile.alloc_shared {swizzle = 64 : i64} : memref<128x32xf16, #gpu.address_space<workgroup>>
-    %Bs = tile.alloc_shared {swizzle = 64 : i64} : memref<8x32xf16, #gpu.address_space<workgroup>>
+    %As = tile.alloc_shared : memref<128x32xf16, #tile.shared<swizzle = 64>>
+    %Bs = tile.alloc_shared : memref<8x32xf16, #tile.shared<swizzle = 64>>
     %acc = tile.alloc_fragment : !tile.fragment<128x8xf32, #tile.wgmma<warpgroups = 2>>
-    tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b, clear_accum} : memref<128x32xf16, #gpu.address_space<workgroup>>, memref<8x32xf16, #gpu.address_space<workgroup>>, !tile.fragment<128x8xf32, #tile.wgmma<warpgroups = 2>>
+    tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b, clear_accum} : memref<128x32xf16, #tile.shared<swizzle = 64>>, memref<8x32xf16, #tile.shared<swizzle = 64>>, !tile.fragment<128x8xf32, #tile.wgmma<warpgroups = 2>>
   }
 }
 
@@ -40,10 +40,10 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
 // warpgroup); N = 24 gives 12 accumulators per thread.
 module attributes {tile.target = #tile.target<"sm_90a">} {
   tile.kernel @bf16_32b() threads(128) {
-    %As = tile.alloc_shared {swizzle = 32 : i64} : memref<64x16xbf16, #gpu.address_space<workgroup>>
-    %Bs = tile.alloc_shared {swizzle = 32 : i64} : memref<24x16xbf16, #gpu.address_space<workgroup>>
+    %As = tile.alloc_shared : memref<64x16xbf16, #tile.shared<swizzle = 32>>
+    %Bs = tile.alloc_shared : memref<24x16xbf16, #tile.shared<swizzle = 32>>
     %acc = tile.alloc_fragment : !tile.fragment<64x24xf32, #tile.wgmma<warpgroups = 1>>
-    tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<64x16xbf16, #gpu.address_space<workgroup>>, memref<24x16xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x24xf32, #tile.wgmma<warpgroups = 1>>
+    tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<64x16xbf16, #tile.shared<swizzle = 32>>, memref<24x16xbf16, #tile.shared<swizzle = 32>>, !tile.fragment<64x24xf32, #tile.wgmma<warpgroups = 1>>
   }
 }
 
@@ -55,9 +55,9 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
 module attributes {tile.target = #tile.target<"sm_90a">} {
   tile.kernel @a_registers() threads(128) {
     %A = tile.alloc_fragment : !tile.fragment<64x32xbf16, #tile.wgmma<warpgroups = 1>>
-    %Bs = tile.alloc_shared {swizzle = 64 : i64} : memref<8x32xbf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc_shared : memref<8x32xbf16, #tile.shared<swizzle = 64>>
     %acc = tile.alloc_fragment : !tile.fragment<64x8xf32, #tile.wgmma<warpgroups = 1>>
-    tile.gemm %A, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : !tile.fragment<64x32xbf16, #tile.wgmma<warpgroups = 1>>, memref<8x32xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x8xf32, #tile.wgmma<warpgroups = 1>>
+    tile.gemm %A, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : !tile.fragment<64x32xbf16, #tile.wgmma<warpgroups = 1>>, memref<8x32xbf16, #tile.shared<swizzle = 64>>, !tile.fragment<64x8xf32, #tile.wgmma<warpgroups = 1>>
   }
 }
 
@@ -68,10 +68,10 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
 module attributes {tile.target = #tile.target<"sm_90a">} {
   tile.kernel @on_barrier() threads(128) {
     %c0 = arith.constant 0 : index
-    %As = tile.alloc_shared {swizzle = 32 : i64} : memref<64x16xbf16, #gpu.address_space<workgroup>>
-    %Bs = tile.alloc_shared {swizzle = 32 : i64} : memref<8x16xbf16, #gpu.address_space<workgroup>>
+    %As = tile.alloc_shared : memref<64x16xbf16, #tile.shared<swizzle = 32>>
+    %Bs = tile.alloc_shared : memref<8x16xbf16, #tile.shared<swizzle = 32>>
     %acc = tile.alloc_fragment : !tile.fragment<64x8xf32, #tile.wgmma<warpgroups = 1>>
     %done = tile.alloc_barrier arrivals(128) : !tile.barrier<1>
-    tile.gemm %As, %Bs, %acc barrier %done[%c0] {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<64x16xbf16, #gpu.address_space<workgroup>>, memref<8x16xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x8xf32, #tile.wgmma<warpgroups = 1>>, !tile.barrier<1>
+    tile.gemm %As, %Bs, %acc barrier %done[%c0] {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<64x16xbf16, #tile.shared<swizzle = 32>>, memref<8x16xbf16, #tile.shared<swizzle = 32>>, !tile.fragment<64x8xf32, #tile.wgmma<warpgroups = 1>>, !tile.barrier<1>
   }
 }

@@ -59,7 +59,18 @@ tile.kernel @tmem() threads(128) {
 // Ordinary copies never read swizzled tiles.
 tile.kernel @swizzled_plain_copy(%A: memref<?x?xbf16>) threads(128) {
   %c0 = arith.constant 0 : index
-  %s = tile.alloc_shared {swizzle = 128} : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  // expected-error @below {{'tile.copy' op accesses a 128-byte swizzled shared tile with ordinary loads and stores, which is not lowered yet (TMA, wgmma and copies from fragments handle swizzled tiles)}}
-  tile.copy %A[%c0, %c0] to %s[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %s = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 128>>
+  // expected-error @below {{'tile.copy' op accesses a 128-byte swizzled shared tile with ordinary loads and stores, which is not lowered (TMA, wgmma, tcgen05 and copies from fragments handle swizzled tiles)}}
+  tile.copy %A[%c0, %c0] to %s[] : memref<?x?xbf16>, memref<64x64xbf16, #tile.shared<swizzle = 128>>
+}
+
+// -----
+
+// Ordinary loads would ignore the swizzle the tile's type states.
+tile.kernel @swizzled_load() threads(128) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 128>>
+  // expected-error @+2 {{failed to legalize operation 'memref.load' that was explicitly marked illegal}}
+  // expected-error @+1 {{'memref.load' op accesses a 128-byte swizzled shared tile with ordinary loads and stores, which is not lowered (TMA, wgmma, tcgen05 and copies from fragments handle swizzled tiles)}}
+  %v = memref.load %s[%c0, %c0] : memref<64x64xbf16, #tile.shared<swizzle = 128>>
 }

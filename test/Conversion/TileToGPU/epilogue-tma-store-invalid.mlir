@@ -19,10 +19,10 @@ tile.kernel @cut_runs() threads(128) {
 // as column blocks, which the write does not lay out.
 tile.kernel @wide_swizzled_rows() threads(128) {
   %f = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
-  %s = tile.alloc_shared {swizzle = 128} : memref<64x64xf32, #gpu.address_space<workgroup>>
+  %s = tile.alloc_shared : memref<64x64xf32, #tile.shared<swizzle = 128>>
   // expected-error @below {{'tile.copy' op writes a 128-byte swizzled shared tile whose rows are not that wide, which is not lowered yet}}
   // expected-error @below {{failed to legalize operation 'tile.copy' that was explicitly marked illegal}}
-  tile.copy %f[] to %s[] : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>, memref<64x64xf32, #gpu.address_space<workgroup>>
+  tile.copy %f[] to %s[] : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>, memref<64x64xf32, #tile.shared<swizzle = 128>>
 }
 
 // -----
@@ -30,10 +30,10 @@ tile.kernel @wide_swizzled_rows() threads(128) {
 // A swizzle moves 16-byte units; a 32-byte run would straddle two.
 tile.kernel @wide_runs() threads(32) {
   %f = tile.alloc_fragment : !tile.fragment<8x32xf32, #tile.blocked<threads = 32, vector = 8>>
-  %s = tile.alloc_shared {swizzle = 128} : memref<8x32xf32, #gpu.address_space<workgroup>>
+  %s = tile.alloc_shared : memref<8x32xf32, #tile.shared<swizzle = 128>>
   // expected-error @below {{'tile.copy' op writes runs of 32 bytes into a swizzled shared tile; at most 16 are lowered}}
   // expected-error @below {{failed to legalize operation 'tile.copy' that was explicitly marked illegal}}
-  tile.copy %f[] to %s[] : !tile.fragment<8x32xf32, #tile.blocked<threads = 32, vector = 8>>, memref<8x32xf32, #gpu.address_space<workgroup>>
+  tile.copy %f[] to %s[] : !tile.fragment<8x32xf32, #tile.blocked<threads = 32, vector = 8>>, memref<8x32xf32, #tile.shared<swizzle = 128>>
 }
 
 // -----
@@ -41,8 +41,9 @@ tile.kernel @wide_runs() threads(32) {
 // The swizzle follows absolute address bits; a view's coordinates are not.
 tile.kernel @swizzled_view() threads(128) {
   %f = tile.alloc_fragment : !tile.fragment<64x32xf32, #tile.wgmma<warpgroups = 1>>
-  %s = tile.alloc_shared {swizzle = 128} : memref<128x32xf32, #gpu.address_space<workgroup>>
-  %v = memref.subview %s[64, 0] [64, 32] [1, 1] : memref<128x32xf32, #gpu.address_space<workgroup>> to memref<64x32xf32, strided<[32, 1], offset: 2048>, #gpu.address_space<workgroup>>
-  // expected-error @below {{'tile.copy' op writes a swizzled shared tile through a view, which is not lowered yet}}
-  tile.copy %f[] to %v[] : !tile.fragment<64x32xf32, #tile.wgmma<warpgroups = 1>>, memref<64x32xf32, strided<[32, 1], offset: 2048>, #gpu.address_space<workgroup>>
+  %s = tile.alloc_shared : memref<128x32xf32, #tile.shared<swizzle = 128>>
+  %v = memref.subview %s[64, 0] [64, 32] [1, 1] : memref<128x32xf32, #tile.shared<swizzle = 128>> to memref<64x32xf32, strided<[32, 1], offset: 2048>, #tile.shared<swizzle = 128>>
+  // expected-error @+2 {{'tile.copy' op writes a swizzled shared tile through a view, which is not lowered yet}}
+  // expected-error @+1 {{failed to legalize operation 'tile.copy' that was explicitly marked illegal}}
+  tile.copy %f[] to %v[] : !tile.fragment<64x32xf32, #tile.wgmma<warpgroups = 1>>, memref<64x32xf32, strided<[32, 1], offset: 2048>, #tile.shared<swizzle = 128>>
 }

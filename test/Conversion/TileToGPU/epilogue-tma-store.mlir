@@ -17,9 +17,9 @@ tile.kernel @staged(%C: memref<?x?xf32>) threads(128) {
   %c0 = arith.constant 0 : index
   %c32 = arith.constant 32 : index
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
-  %Cs = tile.alloc_shared {swizzle = 128} : memref<64x32xf32, #gpu.address_space<workgroup>>
-  tile.copy %acc[%c0, %c32] to %Cs[] : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>, memref<64x32xf32, #gpu.address_space<workgroup>>
-  tile.copy %Cs[] to %C[%c0, %c32] {tma, async} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+  %Cs = tile.alloc_shared : memref<64x32xf32, #tile.shared<swizzle = 128>>
+  tile.copy %acc[%c0, %c32] to %Cs[] : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>, memref<64x32xf32, #tile.shared<swizzle = 128>>
+  tile.copy %Cs[] to %C[%c0, %c32] {tma, async} : memref<64x32xf32, #tile.shared<swizzle = 128>>, memref<?x?xf32>
   tile.wait_tma_stores pending(0)
 }
 
@@ -29,7 +29,7 @@ tile.kernel @staged64(%C: memref<?x?xf32>) threads(128) {
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
-  %Cs = tile.alloc_shared {swizzle = 64} : memref<64x16xf32, #gpu.address_space<workgroup>>
-  tile.copy %acc[%c0, %c16] to %Cs[] : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>, memref<64x16xf32, #gpu.address_space<workgroup>>
-  tile.copy %Cs[] to %C[%c0, %c16] {tma} : memref<64x16xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+  %Cs = tile.alloc_shared : memref<64x16xf32, #tile.shared<swizzle = 64>>
+  tile.copy %acc[%c0, %c16] to %Cs[] : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>, memref<64x16xf32, #tile.shared<swizzle = 64>>
+  tile.copy %Cs[] to %C[%c0, %c16] {tma} : memref<64x16xf32, #tile.shared<swizzle = 64>>, memref<?x?xf32>
 }

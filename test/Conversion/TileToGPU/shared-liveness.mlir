@@ -64,13 +64,13 @@ tile.kernel @loop(%g: memref<?x?xf32>, %n: index) threads(128) {
 // %b, used only afterwards, gets bytes of its own.
 tile.kernel @tma_store_async(%dst: memref<?x?xbf16>, %g: memref<?x?xbf16>) threads(128) {
   %c0 = arith.constant 0 : index
-  %a = tile.alloc_shared {swizzle = 0} : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  %b = tile.alloc_shared {swizzle = 0} : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  tile.copy %g[%c0, %c0] to %a[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
-  tile.copy %a[] to %dst[%c0, %c0] {tma, async} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<?x?xbf16>
+  %a = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 0>>
+  %b = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 0>>
+  tile.copy %g[%c0, %c0] to %a[] : memref<?x?xbf16>, memref<64x64xbf16, #tile.shared<swizzle = 0>>
+  tile.copy %a[] to %dst[%c0, %c0] {tma, async} : memref<64x64xbf16, #tile.shared<swizzle = 0>>, memref<?x?xbf16>
   tile.wait_tma_stores pending(1)
-  tile.copy %g[%c0, %c0] to %b[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
-  tile.copy %b[] to %dst[%c0, %c0] {tma} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<?x?xbf16>
+  tile.copy %g[%c0, %c0] to %b[] : memref<?x?xbf16>, memref<64x64xbf16, #tile.shared<swizzle = 0>>
+  tile.copy %b[] to %dst[%c0, %c0] {tma} : memref<64x64xbf16, #tile.shared<swizzle = 0>>, memref<?x?xbf16>
 }
 
 // -----
@@ -79,13 +79,13 @@ tile.kernel @tma_store_async(%dst: memref<?x?xbf16>, %g: memref<?x?xbf16>) threa
 // %a: %b takes %a's bytes after the wait.
 tile.kernel @tma_store_waited(%dst: memref<?x?xbf16>, %g: memref<?x?xbf16>) threads(128) {
   %c0 = arith.constant 0 : index
-  %a = tile.alloc_shared {swizzle = 0} : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  %b = tile.alloc_shared {swizzle = 0} : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  tile.copy %g[%c0, %c0] to %a[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
-  tile.copy %a[] to %dst[%c0, %c0] {tma, async} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<?x?xbf16>
+  %a = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 0>>
+  %b = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 0>>
+  tile.copy %g[%c0, %c0] to %a[] : memref<?x?xbf16>, memref<64x64xbf16, #tile.shared<swizzle = 0>>
+  tile.copy %a[] to %dst[%c0, %c0] {tma, async} : memref<64x64xbf16, #tile.shared<swizzle = 0>>, memref<?x?xbf16>
   tile.wait_tma_stores pending(0)
-  tile.copy %g[%c0, %c0] to %b[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
-  tile.copy %b[] to %dst[%c0, %c0] {tma} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<?x?xbf16>
+  tile.copy %g[%c0, %c0] to %b[] : memref<?x?xbf16>, memref<64x64xbf16, #tile.shared<swizzle = 0>>
+  tile.copy %b[] to %dst[%c0, %c0] {tma} : memref<64x64xbf16, #tile.shared<swizzle = 0>>, memref<?x?xbf16>
 }
 
 // -----
@@ -97,15 +97,15 @@ tile.kernel @tma_load(%g: memref<?x?xbf16>) threads(128) {
   %c0 = arith.constant 0 : index
   %false = arith.constant false
   %bar = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
-  %a = tile.alloc_shared {swizzle = 0} : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  %b = tile.alloc_shared {swizzle = 0} : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  %c = tile.alloc_shared {swizzle = 0} : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  tile.copy %g[%c0, %c0] to %a[] barrier %bar[%c0] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.barrier<1>
-  tile.copy %g[%c0, %c0] to %b[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %a = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 0>>
+  %b = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 0>>
+  %c = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 0>>
+  tile.copy %g[%c0, %c0] to %a[] barrier %bar[%c0] : memref<?x?xbf16>, memref<64x64xbf16, #tile.shared<swizzle = 0>>, !tile.barrier<1>
+  tile.copy %g[%c0, %c0] to %b[] : memref<?x?xbf16>, memref<64x64xbf16, #tile.shared<swizzle = 0>>
   tile.mbarrier.wait %bar[%c0], %false : !tile.barrier<1>
-  tile.copy %b[] to %g[%c0, %c0] : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<?x?xbf16>
-  tile.copy %g[%c0, %c0] to %c[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
-  tile.copy %c[] to %g[%c0, %c0] : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<?x?xbf16>
+  tile.copy %b[] to %g[%c0, %c0] : memref<64x64xbf16, #tile.shared<swizzle = 0>>, memref<?x?xbf16>
+  tile.copy %g[%c0, %c0] to %c[] : memref<?x?xbf16>, memref<64x64xbf16, #tile.shared<swizzle = 0>>
+  tile.copy %c[] to %g[%c0, %c0] : memref<64x64xbf16, #tile.shared<swizzle = 0>>, memref<?x?xbf16>
 }
 
 // -----

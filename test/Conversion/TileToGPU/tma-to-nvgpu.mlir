@@ -10,8 +10,8 @@
 tile.kernel @tma(%A: memref<?x?xbf16>, %m: index, %k: index) threads(128) {
   %c1 = arith.constant 1 : index
   %false = arith.constant false
-  %As = tile.alloc_shared {swizzle = 128} : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %As = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 128>>
   %full = tile.alloc_barrier arrivals(1) : !tile.barrier<2>
-  tile.copy %A[%m, %k] to %As[] barrier %full[%c1] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.barrier<2>
+  tile.copy %A[%m, %k] to %As[] barrier %full[%c1] : memref<?x?xbf16>, memref<64x64xbf16, #tile.shared<swizzle = 128>>, !tile.barrier<2>
   tile.mbarrier.wait %full[%c1], %false : !tile.barrier<2>
 }

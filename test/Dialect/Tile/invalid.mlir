@@ -210,7 +210,7 @@ tile.kernel @shared_layout() threads(128) {
 // -----
 
 tile.kernel @shared_space() threads(128) {
-  // expected-error @+1 {{'tile.alloc_shared' op expects a memref in #gpu.address_space<workgroup>, got 'memref<4xf32>'}}
+  // expected-error @+1 {{'tile.alloc_shared' op expects a memref in #gpu.address_space<workgroup> or #tile.shared<swizzle = N>, got 'memref<4xf32>'}}
   %s = tile.alloc_shared : memref<4xf32>
 }
 
@@ -1240,22 +1240,57 @@ func.func @wait_space(%f: memref<4xi64, #gpu.address_space<private>>, %i: index,
 // -----
 
 tile.kernel @swizzle_value() threads(128) {
-  // expected-error @+1 {{'tile.alloc_shared' op expects a swizzle of 0, 32, 64 or 128 bytes, got 16}}
-  %s = tile.alloc_shared {swizzle = 16} : memref<64x8xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{expects a swizzle of 0, 32, 64 or 128 bytes, got 16}}
+  %s = tile.alloc_shared : memref<64x8xbf16, #tile.shared<swizzle = 16>>
+}
+
+// -----
+
+tile.kernel @swizzle_attribute() threads(128) {
+  // expected-error @+1 {{'tile.alloc_shared' op takes its swizzle in its type, not as an attribute: write memref<..., #tile.shared<swizzle = N>>}}
+  %s = tile.alloc_shared {swizzle = 128} : memref<64x64xbf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @swizzled_fill() threads(128) {
+  %s = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 128>>
+  %z = arith.constant 0.0 : bf16
+  // expected-error @+1 {{'tile.fill' op accesses a 128-byte swizzled shared tile with ordinary loads and stores, which is not lowered (TMA, wgmma, tcgen05 and copies from fragments handle swizzled tiles)}}
+  tile.fill %s, %z : memref<64x64xbf16, #tile.shared<swizzle = 128>>, bf16
+}
+
+// -----
+
+tile.kernel @swizzled_read(%g: memref<?x?xbf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 64>>
+  %f = tile.alloc_fragment : !tile.fragment<64x64xbf16>
+  // expected-error @+1 {{'tile.copy' op accesses a 64-byte swizzled shared tile with ordinary loads and stores}}
+  tile.copy %s[] to %f[] : memref<64x64xbf16, #tile.shared<swizzle = 64>>, !tile.fragment<64x64xbf16>
+}
+
+// -----
+
+tile.kernel @swizzled_vector_copy(%g: memref<?x?xbf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 128>>
+  // expected-error @+1 {{'tile.copy' op accesses a 128-byte swizzled shared tile with ordinary loads and stores}}
+  tile.copy %g[%c0, %c0] to %s[] {mechanism = #tile.copy_mechanism<vector>} : memref<?x?xbf16>, memref<64x64xbf16, #tile.shared<swizzle = 128>>
 }
 
 // -----
 
 tile.kernel @swizzle_rows() threads(128) {
   // expected-error @+1 {{'tile.alloc_shared' op expects rows of a multiple of 128 bytes for a 128-byte swizzle, got 64}}
-  %s = tile.alloc_shared {swizzle = 128} : memref<64x32xbf16, #gpu.address_space<workgroup>>
+  %s = tile.alloc_shared : memref<64x32xbf16, #tile.shared<swizzle = 128>>
 }
 
 // -----
 
 tile.kernel @swizzle_wide_rows() threads(128) {
   // expected-error @+1 {{'tile.alloc_shared' op expects rows of a multiple of 32 bytes for a 32-byte swizzle, got 48}}
-  %s = tile.alloc_shared {swizzle = 32} : memref<8x12xf32, #gpu.address_space<workgroup>>
+  %s = tile.alloc_shared : memref<8x12xf32, #tile.shared<swizzle = 32>>
 }
 
 // -----
@@ -1556,9 +1591,9 @@ tile.kernel @multicast_small_slices(%A: memref<?x?xbf16>) threads(128) cluster(4
 
 tile.kernel @multicast_swizzle_slices(%A: memref<?x?xbf16>) threads(128) cluster(2, 1, 1) {
   %c0 = arith.constant 0 : index
-  %s = tile.alloc_shared {swizzle = 128} : memref<8x64xbf16, #gpu.address_space<workgroup>>
+  %s = tile.alloc_shared : memref<8x64xbf16, #tile.shared<swizzle = 128>>
   // expected-error @+1 {{'tile.copy' op multicasts slices of 512 bytes per CTA; they must be a multiple of 1024 bytes}}
-  tile.copy %A[%c0, %c0] to %s[] {multicast} : memref<?x?xbf16>, memref<8x64xbf16, #gpu.address_space<workgroup>>
+  tile.copy %A[%c0, %c0] to %s[] {multicast} : memref<?x?xbf16>, memref<8x64xbf16, #tile.shared<swizzle = 128>>
 }
 
 // -----

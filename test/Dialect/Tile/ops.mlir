@@ -184,9 +184,9 @@ tile.kernel @staged_epilogue(%C: memref<?x?xf32>) threads(128) {
   %c0 = arith.constant 0 : index
   %c32 = arith.constant 32 : index
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
-  %Cs = tile.alloc_shared {swizzle = 128} : memref<64x32xf32, #gpu.address_space<workgroup>>
-  tile.copy %acc[%c0, %c32] to %Cs[] : !tile.fragment<64x64xf32>, memref<64x32xf32, #gpu.address_space<workgroup>>
-  tile.copy %Cs[] to %C[%c0, %c32] {async, tma} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+  %Cs = tile.alloc_shared : memref<64x32xf32, #tile.shared<swizzle = 128>>
+  tile.copy %acc[%c0, %c32] to %Cs[] : !tile.fragment<64x64xf32>, memref<64x32xf32, #tile.shared<swizzle = 128>>
+  tile.copy %Cs[] to %C[%c0, %c32] {async, tma} : memref<64x32xf32, #tile.shared<swizzle = 128>>, memref<?x?xf32>
   tile.wait_tma_stores pending(1)
 }
 

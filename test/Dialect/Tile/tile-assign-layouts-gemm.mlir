@@ -1,7 +1,8 @@
 // tile-assign-layouts around tile.gemm (sm_90a): the accumulator takes
 // #tile.wgmma<warpgroups = threads / 128>, fragments that meet it in a
 // tile.elementwise take it too (transitively), and the shared operands get
-// the swizzle of their row length (32, 64 or 128 bytes; 0 otherwise). A
+// the swizzle of their row length (32, 64 or 128 bytes; 0 otherwise) in
+// their types (#tile.shared<swizzle = N>). A
 // swizzle given by hand is kept, and other shared tiles get none. The
 // inputs carry the module's tile.target and each gemm's mechanism (wgmma;
 // mma_sync in the last case), as tile-attach-target and
@@ -55,17 +56,18 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     %B256 = tile.alloc_shared : memref<8x128xbf16, #gpu.address_space<workgroup>>
     %acc256 = tile.alloc_fragment : !tile.fragment<64x8xf32>
     tile.gemm %A256, %B256, %acc256 {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<64x128xbf16, #gpu.address_space<workgroup>>, memref<8x128xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x8xf32>
-    %Ahand = tile.alloc_shared {swizzle = 0} : memref<64x64xbf16, #gpu.address_space<workgroup>>
+    %Ahand = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 0>>
     %B128 = tile.alloc_shared : memref<8x64xbf16, #gpu.address_space<workgroup>>
     %acc128 = tile.alloc_fragment : !tile.fragment<64x8xf32>
-    tile.gemm %Ahand, %B128, %acc128 {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<8x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x8xf32>
+    tile.gemm %Ahand, %B128, %acc128 {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<64x64xbf16, #tile.shared<swizzle = 0>>, memref<8x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x8xf32>
     %other = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   }
 }
 
 // -----
 
-// Ring views (as tile-pipeline-loops leaves them) reach their allocation.
+// Ring views (as tile-pipeline-loops leaves them) reach their allocation,
+// and take its swizzle in their types (#tile.shared).
 module attributes {tile.target = #tile.target<"sm_90a">} {
   tile.kernel @through_views() threads(128) {
     %c1 = arith.constant 1 : index

@@ -15,7 +15,9 @@ struct ChipInfo;
 
 /// Register fragments become their per-thread storage (a memref of the
 /// elements the layout gives one thread); barrier rings become nvgpu
-/// mbarrier groups; everything else is left alone.
+/// mbarrier groups; shared tiles in #tile.shared become plain workgroup
+/// memrefs (their swizzle stays in the original op's types); everything
+/// else is left alone.
 class TileToGPUTypeConverter : public TypeConverter {
 public:
   explicit TileToGPUTypeConverter(MLIRContext *context);
@@ -51,6 +53,12 @@ LogicalResult assignTmaParameters(ModuleOp module);
 /// lib/Conversion/TileToGPU/TensorMemoryAllocation.cpp.
 LogicalResult allocateTensorMemory(ModuleOp module);
 
+/// Whether `op` has an operand or result in #tile.shared: other dialects'
+/// such ops are illegal where the memory patterns run.
+bool hasSwizzledSharedType(Operation *op);
+/// Shared tiles, fragments and barrier rings, and other dialects' ops on
+/// #tile.shared memrefs (rebuilt on the lowered types; loads and stores of
+/// swizzled tiles refused).
 void populateTileMemoryToGPUPatterns(TileToGPUTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const ChipInfo &chip);
@@ -102,9 +110,6 @@ void populateMmaSyncPatterns(TileToGPUTypeConverter &converter,
 void populateTcgen05Patterns(TileToGPUTypeConverter &converter,
                              RewritePatternSet &patterns,
                              const ChipInfo &chip);
-/// Records on each tile.gemm the swizzles of its shared operands, and refuses
-/// ordinary copies, fills and elementwise ops on swizzled shared tiles.
-LogicalResult annotateSharedSwizzles(ModuleOp module);
 void populateTileLoopToSCFPatterns(TileToGPUTypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    const ChipInfo &chip);

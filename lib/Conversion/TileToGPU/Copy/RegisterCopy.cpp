@@ -146,22 +146,20 @@ FailureOr<RegisterCopy> RegisterCopy::prepare(CopyOp op,
   for (int64_t r = 0; !copy.slice.empty() && r < dist->runsPerThread(); ++r)
     copy.runInSlice.push_back(
         dist->layout.isRunInBox(dist->shape, r, copy.slice, dstShape));
-  // Fragment -> shared: the destination's swizzle, recorded before shared
-  // memory was lowered (null when 0).
-  if (src == MemorySpace::Fragment && dst == MemorySpace::Shared) {
-    copy.destSwizzle = op->getAttrOfType<IntegerAttr>(kSwizzleDestAttrName);
-    if (!copy.destSwizzle)
-      return op.emitOpError("has no recorded destination swizzle: lower it "
-                            "before convert-tile-memory-to-gpu, through the "
-                            "tile-to-GPU passes");
-    if (copy.destSwizzle.getInt() == 0)
-      copy.destSwizzle = {};
-  }
-  int64_t elementBits = cast<ShapedType>(dstType).getElementTypeBitWidth();
+  // Fragment -> shared: the destination's swizzle, from its type.
+  if (src == MemorySpace::Fragment && dst == MemorySpace::Shared)
+    copy.destSwizzle = getSharedSwizzle(op.getDest().getType()).value_or(0);
+  // The pattern follows absolute address bits, which the tile-relative
+  // coordinates give only from the start of the (1024-byte aligned)
+  // allocation, not through a view.
   if (copy.destSwizzle &&
-      dstShape.back() * elementBits / 8 != copy.destSwizzle.getInt())
+      !cast<MemRefType>(op.getDest().getType()).getLayout().isIdentity())
+    return op.emitOpError("writes a swizzled shared tile through a view, "
+                          "which is not lowered yet");
+  int64_t elementBits = cast<ShapedType>(dstType).getElementTypeBitWidth();
+  if (copy.destSwizzle && dstShape.back() * elementBits / 8 != copy.destSwizzle)
     return op.emitOpError("writes a ")
-           << copy.destSwizzle.getInt()
+           << copy.destSwizzle
            << "-byte swizzled shared tile whose rows are not that wide, "
               "which is not lowered yet";
   // A swizzle moves 16-byte units: a run must sit in one.
@@ -270,7 +268,7 @@ void RegisterCopy::runByRun(OpBuilder &b, Location loc) const {
                                       constIndex(rb, rl, offset));
     if (destSwizzle)
       at = swizzledCoordinates(rb, rl, at, shape, elementBytes,
-                               destSwizzle.getInt());
+                               destSwizzle);
     to.write(rb, rl, readRun(rb, rl, coords, r), at, r);
   };
   forEachRun(

@@ -58,7 +58,7 @@ struct RegisterCopy {
   /// none (false), or for some (nullopt: checked at run time).
   SmallVector<std::optional<bool>> runInSlice;
   SmallVector<int64_t> dstShape;
-  IntegerAttr destSwizzle; // null when the destination is not swizzled
+  int64_t destSwizzle = 0; // the destination's swizzle (bytes), 0 for none
   /// The destination's element type where a fragment's floats are rounded
   /// to a narrower type on the way (null otherwise).
   Type roundTo;

@@ -15,6 +15,7 @@
 #include "../Common.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 #include "tile/Target/Chip.h"
+#include "tile/Target/Swizzle.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -24,29 +25,171 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
-// {atomic_add}: the leader adds the shared tile into the global one
-// (cp.reduce.async.bulk.tensor .add), which nvgpu has no op for.
-static void reduceAdd(OpBuilder &b, Location loc, Value tensorMap,
-                      Value sharedTile, ValueRange coords, Value leader) {
-  auto tile = cast<MemRefType>(sharedTile.getType());
-  SmallVector<Value> zeros(tile.getRank(), constIndex(b, loc, 0));
-  Value source = elementPointer(
-      b, loc, sharedTile, zeros,
-      static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-  SmallVector<Value> coords32;
-  for (Value c : coords)
-    coords32.push_back(
-        arith::IndexCastUIOp::create(b, loc, b.getI32Type(), c));
-  scf::IfOp::create(b, loc, leader, [&](OpBuilder &then, Location l) {
-    NVVM::CpAsyncBulkTensorReduceOp::create(
-        then, l, tensorMap, source, NVVM::TMAReduxKind::ADD,
-        NVVM::TMAStoreMode::TILE, coords32, /*l2CacheHint=*/Value());
-    scf::YieldOp::create(then, l);
+namespace {
+// One TMA copy, as its pieces: the shared tile (lowered), its type, the
+// box each bulk copy moves, and the kernel parameter holding the map.
+// Rows wider than the swizzle are stored, and moved, as `blocks` column
+// blocks; a multicast load moves this CTA's slice (of `slices`) of each
+// block's rows into the same place in every CTA of the cluster.
+struct TmaTransfer {
+  Value sharedTile;
+  MemRefType tile;
+  int64_t swizzle;
+  TmaBox box;
+  int64_t slices;
+  Value tensorMap;
+  ValueRange globalOffsets;
+};
+} // namespace
+
+// nvgpu's TMA ops take the map as a typed descriptor of the box.
+static Value tensorMapDescriptor(OpBuilder &b, Location loc,
+                                 const TmaTransfer &t) {
+  MLIRContext *context = b.getContext();
+  auto boxType = MemRefType::get(
+      t.box.shape, t.tile.getElementType(), MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
+  // The tensor-map encoding of the swizzle (TmaParameters refused others).
+  auto kind = static_cast<nvgpu::TensorMapSwizzleKind>(
+      swizzleEncoding(t.swizzle)->tensorMap);
+  auto descType = nvgpu::TensorMapDescriptorType::get(
+      context, boxType, kind, nvgpu::TensorMapL2PromoKind::L2PROMO_128B,
+      nvgpu::TensorMapOOBKind::OOB_ZERO,
+      nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+  return UnrealizedConversionCastOp::create(b, loc, descType, t.tensorMap)
+      .getResult(0);
+}
+
+// Where the transfer's bulk copies start: the shared tile's strided
+// metadata and this CTA's rank in the cluster, where blocks or slices need
+// them (null otherwise).
+namespace {
+struct BoxOrigin {
+  memref::ExtractStridedMetadataOp meta;
+  Value rank;
+};
+} // namespace
+static BoxOrigin boxOrigin(OpBuilder &b, Location loc, const TmaTransfer &t) {
+  BoxOrigin origin;
+  if (t.box.blocks > 1 || t.slices > 1)
+    origin.meta = memref::ExtractStridedMetadataOp::create(b, loc, t.sharedTile);
+  if (t.slices > 1)
+    origin.rank = arith::IndexCastUIOp::create(
+        b, loc, b.getIndexType(),
+        NVVM::ClusterId::create(b, loc, b.getI32Type()));
+  return origin;
+}
+
+// Calls `move(tile, coords)` for each bulk copy of the transfer: the whole
+// tile, or each column block (and this CTA's slice of it) as a view of the
+// shared tile, with the global coordinates (innermost first) it starts at.
+static void forEachBox(OpBuilder &b, Location loc, const TmaTransfer &t,
+                       BoxOrigin origin,
+                       function_ref<void(Value, ValueRange)> move) {
+  ArrayRef<int64_t> box = t.box.shape;
+  int64_t boxElements = ShapedType::getNumElements(box);
+  // A box's contiguous row-major strides.
+  SmallVector<int64_t> strides(box.size(), 1);
+  for (int64_t d = box.size() - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * box[d + 1];
+  for (int64_t block = 0; block < t.box.blocks; ++block) {
+    Value view = t.sharedTile;
+    if (origin.meta) {
+      // Block b holds columns [b w, b w + w) of every row, contiguously.
+      Value offset = arith::AddIOp::create(
+          b, loc, origin.meta.getOffset(),
+          constIndex(b, loc, block * boxElements * t.slices));
+      if (t.slices > 1)
+        offset = arith::AddIOp::create(
+            b, loc, offset,
+            arith::MulIOp::create(b, loc, origin.rank,
+                                  constIndex(b, loc, boxElements)));
+      auto viewType = MemRefType::get(
+          box, t.tile.getElementType(),
+          StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
+                                 strides),
+          cast<MemRefType>(t.sharedTile.getType()).getMemorySpace());
+      view = memref::ReinterpretCastOp::create(
+          b, loc, viewType, origin.meta.getBaseBuffer(), offset,
+          getAsIndexOpFoldResult(b.getContext(), box),
+          getAsIndexOpFoldResult(b.getContext(), strides));
+    }
+    SmallVector<Value> coords(llvm::reverse(t.globalOffsets));
+    if (block > 0)
+      coords.front() = arith::AddIOp::create(
+          b, loc, coords.front(), constIndex(b, loc, block * box.back()));
+    if (t.slices > 1)
+      coords.back() = arith::AddIOp::create(
+          b, loc, coords.back(),
+          arith::MulIOp::create(b, loc, origin.rank,
+                                constIndex(b, loc, box.front())));
+    move(view, coords);
+  }
+}
+
+// A load: the leader raises the barrier's expected bytes by the tile's,
+// then issues the bulk copies, which complete on the barrier.
+static void lowerTmaLoad(OpBuilder &b, Location loc, const TmaTransfer &t,
+                         Value barrier, Value barrierIndex) {
+  Value desc = tensorMapDescriptor(b, loc, t);
+  Value leader = isThreadZero(b, loc);
+  int64_t bytes = t.tile.getNumElements() * t.tile.getElementTypeBitWidth() / 8;
+  nvgpu::MBarrierArriveExpectTxOp::create(
+      b, loc, barrier, constIndex(b, loc, bytes), barrierIndex, leader);
+  BoxOrigin origin = boxOrigin(b, loc, t);
+  Value multicastMask;
+  if (t.slices > 1)
+    multicastMask =
+        arith::ConstantIntOp::create(b, loc, (int64_t(1) << t.slices) - 1, 16);
+  forEachBox(b, loc, t, origin, [&](Value dest, ValueRange coords) {
+    nvgpu::TmaAsyncLoadOp::create(b, loc, dest, barrier, desc, coords,
+                                  barrierIndex, multicastMask, leader);
   });
 }
 
+// A store (or, {atomic_add}, a bulk tensor reduction: the leader adds the
+// shared tile into the global one with cp.reduce.async.bulk.tensor .add,
+// which nvgpu has no op for). Every thread's writes to the tile reach the
+// async proxy first; the store is complete (and the tile free again) when
+// the op returns, unless it is {async}: tile.wait_tma_stores waits then.
+static void lowerTmaStore(OpBuilder &b, Location loc, const TmaTransfer &t,
+                          bool reduce, bool async, const ChipInfo &chip) {
+  Value desc = reduce ? Value() : tensorMapDescriptor(b, loc, t);
+  Value leader = isThreadZero(b, loc);
+  publishSharedWrites(b, loc, chip);
+  BoxOrigin origin = boxOrigin(b, loc, t);
+  forEachBox(b, loc, t, origin, [&](Value source, ValueRange coords) {
+    if (!reduce) {
+      nvgpu::TmaAsyncStoreOp::create(b, loc, source, desc, coords, leader);
+      return;
+    }
+    SmallVector<Value> zeros(t.box.shape.size(), constIndex(b, loc, 0));
+    Value pointer =
+        elementPointer(b, loc, source, zeros,
+                       static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+    SmallVector<Value> coords32;
+    for (Value c : coords)
+      coords32.push_back(
+          arith::IndexCastUIOp::create(b, loc, b.getI32Type(), c));
+    buildIf(b, loc, leader, [&](OpBuilder &then) {
+      NVVM::CpAsyncBulkTensorReduceOp::create(
+          then, loc, t.tensorMap, pointer, NVVM::TMAReduxKind::ADD,
+          NVVM::TMAStoreMode::TILE, coords32, /*l2CacheHint=*/Value());
+    });
+  });
+  buildIf(b, loc, leader, [&](OpBuilder &then) {
+    NVVM::CpAsyncBulkCommitGroupOp::create(then, loc);
+    if (!async)
+      NVVM::CpAsyncBulkWaitGroupOp::create(then, loc, then.getI32IntegerAttr(0),
+                                           /*read=*/nullptr);
+  });
+  if (!async)
+    ctaBarrier(b, loc);
+}
+
 namespace {
-// tma_load and tma_store: one lowering, registered for each.
+// tma_load and tma_store: one pattern, registered for each; the work is in
+// lowerTmaLoad and lowerTmaStore.
 template <CopyMechanism Mechanism>
 struct TmaCopyLowering : MechanismPattern<CopyOp, Mechanism> {
   using MechanismPattern<CopyOp, Mechanism>::MechanismPattern;
@@ -58,151 +201,27 @@ struct TmaCopyLowering : MechanismPattern<CopyOp, Mechanism> {
     if (!op.getBarrier() && !isStore)
       return op.emitOpError("is a TMA load without a barrier to complete on "
                             "(a pipelined loop gives its producers one)");
-    Location loc = op.getLoc();
     auto param = op->getAttrOfType<IntegerAttr>(kTmaParamAttr);
-    auto swizzle = op->getAttrOfType<IntegerAttr>(kTmaSwizzleAttr);
     auto func = op->getParentOfType<gpu::GPUFuncOp>();
-    if (!param || !swizzle || !func)
+    if (!param || !func)
       return op.emitOpError("has no tensor-map parameter; run the copy "
                             "lowering on outlined kernels");
-    MLIRContext *context = this->getContext();
-    Value sharedTile = isStore ? adaptor.getSource() : adaptor.getDest();
-    ValueRange globalOffsets =
+    TmaTransfer t;
+    t.sharedTile = isStore ? adaptor.getSource() : adaptor.getDest();
+    t.globalOffsets =
         isStore ? adaptor.getDestOffsets() : adaptor.getSourceOffsets();
-    auto tile = cast<MemRefType>(
-        (isStore ? op.getSource() : op.getDest()).getType());
-    nvgpu::TensorMapSwizzleKind kind;
-    switch (swizzle.getInt()) {
-    case 0:
-      kind = nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE;
-      break;
-    case 32:
-      kind = nvgpu::TensorMapSwizzleKind::SWIZZLE_32B;
-      break;
-    case 64:
-      kind = nvgpu::TensorMapSwizzleKind::SWIZZLE_64B;
-      break;
-    case 128:
-      kind = nvgpu::TensorMapSwizzleKind::SWIZZLE_128B;
-      break;
-    default:
-      return op.emitOpError("has a tensor map swizzle of ")
-             << swizzle.getInt() << " bytes; TMA swizzles 0, 32, 64 or 128";
-    }
-    // Rows wider than the swizzle are stored, and moved, as column blocks.
-    // A multicast load moves this CTA's slice of rows of each block into
-    // the same place in every CTA of the cluster.
+    t.tile = cast<MemRefType>((isStore ? op.getSource() : op.getDest()).getType());
+    t.swizzle = getSharedSwizzle(t.tile).value_or(0);
     // (assignTmaParameters has refused a multicast copy without a cluster.)
-    int64_t slices = multicastSlices(op).value_or(1);
-    TmaBox tmaBox = getTmaBox(tile, swizzle.getInt(), slices);
-    ArrayRef<int64_t> box = tmaBox.shape;
-    int64_t blocks = tmaBox.blocks;
-    auto boxType = MemRefType::get(
-        box, tile.getElementType(), MemRefLayoutAttrInterface(),
-        gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
-    // nvgpu's TMA ops take the map as a typed descriptor; the reduction
-    // (an NVVM op) takes the parameter's pointer itself.
-    Value tensorMap = func.getArgument(param.getInt());
-    bool reduce = isStore && op.getAtomicAdd();
-    Value desc;
-    if (!reduce) {
-      auto descType = nvgpu::TensorMapDescriptorType::get(
-          context, boxType, kind, nvgpu::TensorMapL2PromoKind::L2PROMO_128B,
-          nvgpu::TensorMapOOBKind::OOB_ZERO,
-          nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-      desc = UnrealizedConversionCastOp::create(rewriter, loc, descType,
-                                                tensorMap)
-                 .getResult(0);
-    }
-    Value leader = isThreadZero(rewriter, loc);
-    if (isStore) {
-      // Every thread's writes to the tile reach the async proxy first.
-      publishSharedWrites(rewriter, loc, this->chip);
-    } else {
-      int64_t bytes =
-          tile.getNumElements() * tile.getElementTypeBitWidth() / 8;
-      nvgpu::MBarrierArriveExpectTxOp::create(
-          rewriter, loc, adaptor.getBarrier(), constIndex(rewriter, loc, bytes),
-          adaptor.getBarrierIndex(), leader);
-    }
-    int64_t boxElements = ShapedType::getNumElements(box);
-    memref::ExtractStridedMetadataOp meta;
-    if (blocks > 1 || slices > 1)
-      meta = memref::ExtractStridedMetadataOp::create(rewriter, loc, sharedTile);
-    Value rank, multicastMask;
-    if (slices > 1) {
-      rank = arith::IndexCastUIOp::create(
-          rewriter, loc, rewriter.getIndexType(),
-          NVVM::ClusterId::create(rewriter, loc, rewriter.getI32Type()));
-      multicastMask = arith::ConstantIntOp::create(
-          rewriter, loc, (int64_t(1) << slices) - 1, 16);
-    }
-    for (int64_t block = 0; block < blocks; ++block) {
-      Value dest = sharedTile;
-      if (blocks > 1 || slices > 1) {
-        // Block b holds columns [b w, b w + w) of every row, contiguously.
-        SmallVector<OpFoldResult> sizes, strides;
-        int64_t stride = 1;
-        for (int64_t d = box.size() - 1; d >= 0; --d) {
-          sizes.insert(sizes.begin(), rewriter.getIndexAttr(box[d]));
-          strides.insert(strides.begin(), rewriter.getIndexAttr(stride));
-          stride *= box[d];
-        }
-        Value offset = arith::AddIOp::create(
-            rewriter, loc, meta.getOffset(),
-            constIndex(rewriter, loc, block * boxElements * slices));
-        if (slices > 1)
-          offset = arith::AddIOp::create(
-              rewriter, loc, offset,
-              arith::MulIOp::create(rewriter, loc, rank,
-                                    constIndex(rewriter, loc, boxElements)));
-        dest = memref::ReinterpretCastOp::create(
-            rewriter, loc,
-            MemRefType::get(box, tile.getElementType(),
-                            StridedLayoutAttr::get(
-                                context, ShapedType::kDynamic,
-                                llvm::to_vector(llvm::map_range(
-                                    strides, [](OpFoldResult s) {
-                                      return *getConstantIntValue(s);
-                                    }))),
-                            tile.getMemorySpace()),
-            meta.getBaseBuffer(), offset, sizes, strides);
-      }
-      // TMA coordinates run innermost first.
-      SmallVector<Value> coords(llvm::reverse(globalOffsets));
-      if (block > 0)
-        coords.front() = arith::AddIOp::create(
-            rewriter, loc, coords.front(),
-            constIndex(rewriter, loc, block * box.back()));
-      if (slices > 1)
-        coords.back() = arith::AddIOp::create(
-            rewriter, loc, coords.back(),
-            arith::MulIOp::create(rewriter, loc, rank,
-                                  constIndex(rewriter, loc, box.front())));
-      if (reduce)
-        reduceAdd(rewriter, loc, tensorMap, dest, coords, leader);
-      else if (isStore)
-        nvgpu::TmaAsyncStoreOp::create(rewriter, loc, dest, desc, coords,
-                                       leader);
-      else
-        nvgpu::TmaAsyncLoadOp::create(rewriter, loc, dest, adaptor.getBarrier(),
-                                      desc, coords, adaptor.getBarrierIndex(),
-                                      multicastMask, leader);
-    }
-    if (isStore) {
-      // The store is complete (and the tile free again) when the op returns,
-      // unless it is asynchronous: tile.wait_tma_stores waits for it then.
-      bool async = op.getAsync();
-      scf::IfOp::create(rewriter, loc, leader, [&](OpBuilder &b, Location l) {
-        NVVM::CpAsyncBulkCommitGroupOp::create(b, l);
-        if (!async)
-          NVVM::CpAsyncBulkWaitGroupOp::create(b, l, b.getI32IntegerAttr(0),
-                                               /*read=*/nullptr);
-        scf::YieldOp::create(b, l);
-      });
-      if (!async)
-        ctaBarrier(rewriter, loc);
-    }
+    t.slices = multicastSlices(op).value_or(1);
+    t.box = getTmaBox(t.tile, t.swizzle, t.slices);
+    t.tensorMap = func.getArgument(param.getInt());
+    if (isStore)
+      lowerTmaStore(rewriter, op.getLoc(), t, op.getAtomicAdd(), op.getAsync(),
+                    this->chip);
+    else
+      lowerTmaLoad(rewriter, op.getLoc(), t, adaptor.getBarrier(),
+                   adaptor.getBarrierIndex());
     rewriter.eraseOp(op);
     return success();
   }

@@ -8,17 +8,9 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
-// The swizzles annotateSharedSwizzles recorded for A and B.
-FailureOr<std::pair<int64_t, int64_t>>
-mlir::tile::lowering::recordedSwizzles(GemmOp op) {
-  auto a = op->getAttrOfType<IntegerAttr>(kSwizzleAAttrName);
-  auto b = op->getAttrOfType<IntegerAttr>(kSwizzleBAttrName);
-  bool aShared = getMemorySpace(op.getA().getType()) == MemorySpace::Shared;
-  if ((aShared && !a) || !b)
-    return op.emitOpError("has no recorded operand swizzles: lower it before "
-                          "convert-tile-memory-to-gpu, through the "
-                          "tile-to-GPU passes");
-  return std::make_pair(a ? a.getInt() : 0, b.getInt());
+std::pair<int64_t, int64_t> mlir::tile::lowering::operandSwizzles(GemmOp op) {
+  return {getSharedSwizzle(op.getA().getType()).value_or(0),
+          getSharedSwizzle(op.getB().getType()).value_or(0)};
 }
 
 // What neither matrix instruction's lowering handles yet.

@@ -7,9 +7,8 @@
 
 namespace mlir::tile::lowering {
 
-/// The swizzles annotateSharedSwizzles recorded for A and B (0 for A in
-/// registers); a located error when they are missing.
-FailureOr<std::pair<int64_t, int64_t>> recordedSwizzles(GemmOp op);
+/// The swizzles of A and B, from their types (0 for A in registers).
+std::pair<int64_t, int64_t> operandSwizzles(GemmOp op);
 
 /// What neither matrix instruction's lowering handles yet, and the barrier
 /// a gemm completes on (one arrival per thread).

@@ -45,10 +45,8 @@ struct MmaSyncLowering : MechanismPattern<GemmOp, MmaMechanism::mma_sync> {
              << element;
     if (failed(checkF32Accumulator(op, "mma.sync")))
       return failure();
-    FailureOr<std::pair<int64_t, int64_t>> swizzles = recordedSwizzles(op);
-    if (failed(swizzles))
-      return failure();
-    if (swizzles->first != 0 || swizzles->second != 0)
+    std::pair<int64_t, int64_t> swizzles = operandSwizzles(op);
+    if (swizzles.first != 0 || swizzles.second != 0)
       return op.emitOpError("ldmatrix reads unswizzled shared tiles only");
     // A stored K x M (transpose_a) and B stored K x N (no transpose_b) are
     // read with ldmatrix.trans, which hands out the same registers.

@@ -100,13 +100,11 @@ struct Tcgen05Lowering : MechanismPattern<GemmOp, MmaMechanism::tcgen05> {
     idesc.n = c.getShape()[1];
     if (std::optional<std::string> why = tcgen05::checkMmaShape(idesc.m, idesc.n))
       return op.emitOpError("cannot issue tcgen05.mma: ") << *why;
-    FailureOr<std::pair<int64_t, int64_t>> swizzles = recordedSwizzles(op);
-    if (failed(swizzles))
-      return failure();
+    std::pair<int64_t, int64_t> swizzles = operandSwizzles(op);
     FailureOr<SharedOperand> opA =
-        describeOperand(op, "A", a, aKMajor, swizzles->first);
+        describeOperand(op, "A", a, aKMajor, swizzles.first);
     FailureOr<SharedOperand> opB =
-        describeOperand(op, "B", bType, bKMajor, swizzles->second);
+        describeOperand(op, "B", bType, bKMajor, swizzles.second);
     if (failed(opA) || failed(opB))
       return failure();
     int64_t k = aKMajor ? a.getShape()[1] : a.getShape()[0];

@@ -14,6 +14,7 @@
 #include "MmaCommon.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 #include "tile/Target/Chip.h"
+#include "tile/Target/Swizzle.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -29,8 +30,8 @@ static Value descriptor(OpBuilder &b, Location loc, Value address,
   auto i64 = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, v, 64);
   };
-  int64_t swizzle = operand.swizzle;
-  int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
+  // describeOperand accepted only swizzles the table has.
+  int64_t mode = swizzleEncoding(operand.swizzle)->wgmma;
   int64_t fixed = (int64_t(operand.leadingBytes / 16) << 16) |
                   (int64_t(operand.strideBytes / 16) << 32) | (mode << 62);
   Value start = arith::ShRUIOp::create(
@@ -169,17 +170,15 @@ struct WgmmaLowering : MechanismPattern<GemmOp, MmaMechanism::wgmma> {
     bool aKMajor = !op.getTransposeA(), bKMajor = op.getTransposeB();
     int64_t n = c.getShape()[1];
     int64_t k = aKMajor ? a.getShape()[1] : a.getShape()[0];
-    FailureOr<std::pair<int64_t, int64_t>> swizzles = recordedSwizzles(op);
-    if (failed(swizzles))
-      return failure();
+    std::pair<int64_t, int64_t> swizzles = operandSwizzles(op);
     FailureOr<SharedOperand> opA = SharedOperand{};
     if (!aInRegisters)
       opA = describeOperand(op, "A", cast<MemRefType>(a), aKMajor,
-                            swizzles->first);
+                            swizzles.first);
     if (failed(opA))
       return failure();
     FailureOr<SharedOperand> opB =
-        describeOperand(op, "B", bType, bKMajor, swizzles->second);
+        describeOperand(op, "B", bType, bKMajor, swizzles.second);
     if (failed(opB))
       return failure();
 

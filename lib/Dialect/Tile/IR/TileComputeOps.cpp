@@ -38,52 +38,105 @@ bool mlir::tile::isPipelineProducer(CopyOp copy) {
          getMemorySpace(copy.getDest().getType()) == MemorySpace::Shared;
 }
 
-// A recorded mechanism must fit the copy's direction and flags (a
-// hand-written one too): the lowering of each mechanism relies on it.
-static LogicalResult verifyMechanism(CopyOp op, MemorySpace src,
-                                     MemorySpace dst) {
+// The rules of each copy mechanism, one hook each: a recorded mechanism
+// (a hand-written one too) must fit the copy's direction and flags, since
+// its lowering (lib/Conversion/TileToGPU/Copy/) relies on them. A new
+// mechanism adds a hook here and a lowering file there.
+namespace {
+struct CopySides {
+  MemorySpace src, dst;
+  bool globalToShared() const {
+    return src == MemorySpace::Global && dst == MemorySpace::Shared;
+  }
+};
+} // namespace
+
+// The swizzle (bytes, not 0) of a shared tile `op` reads or writes with
+// ordinary loads and stores, which would ignore it; 0 when there is none.
+// Copies from fragments swizzle their addresses themselves.
+static int64_t plainlyAccessedSwizzle(CopyOp op, const CopySides &sides) {
+  if (sides.src == MemorySpace::Fragment && sides.dst == MemorySpace::Shared)
+    return 0;
+  for (Value tile : {op.getSource(), op.getDest()})
+    if (int64_t swizzle = getSharedSwizzle(tile.getType()).value_or(0))
+      return swizzle;
+  return 0;
+}
+
+
+static LogicalResult verifyVectorCopy(CopyOp op, const CopySides &sides) {
+  if (op.getBarrier() || op.getTma())
+    return op.emitOpError("is a TMA copy (barrier or {tma}); its mechanism "
+                          "must be tma_load or tma_store, not vector");
+  if (int64_t swizzle = plainlyAccessedSwizzle(op, sides))
+    return refuseSwizzledAccess(op, swizzle);
+  return success();
+}
+
+static LogicalResult verifyCpAsyncCopy(CopyOp op, const CopySides &sides) {
+  if (!sides.globalToShared() || op.getBarrier() || op.getTma())
+    return op.emitOpError("takes mechanism cp_async only for a global to "
+                          "shared copy without a barrier");
+  if (int64_t swizzle = plainlyAccessedSwizzle(op, sides))
+    return refuseSwizzledAccess(op, swizzle);
+  return success();
+}
+
+static LogicalResult verifyTmaLoadCopy(CopyOp op, const CopySides &sides) {
+  // Producers of a pipelined loop get their barrier from the pipeliner.
+  if (!sides.globalToShared() || (!op.getBarrier() && !isPipelineProducer(op)))
+    return op.emitOpError("takes mechanism tma_load only for a global to "
+                          "shared copy with a barrier (or a producer of a "
+                          "tile.pipelined_for)");
+  return success();
+}
+
+static LogicalResult verifyTmaStoreCopy(CopyOp op, const CopySides &) {
+  if (!op.getTma())
+    return op.emitOpError("takes mechanism tma_store only with {tma}");
+  return success();
+}
+
+static LogicalResult verifyTmemLoadCopy(CopyOp op, const CopySides &sides) {
+  if (sides.src != MemorySpace::Tmem || sides.dst != MemorySpace::Fragment)
+    return op.emitOpError("takes mechanism tmem_load only for a tensor "
+                          "memory to fragment copy");
+  return success();
+}
+
+static LogicalResult verifyTmemStoreCopy(CopyOp op, const CopySides &sides) {
+  if (sides.src != MemorySpace::Fragment || sides.dst != MemorySpace::Tmem)
+    return op.emitOpError("takes mechanism tmem_store only for a fragment "
+                          "to tensor memory copy");
+  return success();
+}
+
+static LogicalResult verifyMechanism(CopyOp op, const CopySides &sides) {
   std::optional<CopyMechanism> mechanism = op.getMechanism();
-  if (!mechanism)
-    return success();
+  if (!mechanism) {
+    // Before selection, a copy that will not be a TMA one (no barrier, no
+    // {tma}, not a pipelined producer) will use ordinary accesses.
+    bool tma = op.getBarrier() || op.getTma() || isPipelineProducer(op);
+    int64_t swizzle = tma ? 0 : plainlyAccessedSwizzle(op, sides);
+    return swizzle ? refuseSwizzledAccess(op, swizzle) : success();
+  }
   // Only TMA loads write the other CTAs' tiles.
   if (op.getMulticast() && *mechanism != CopyMechanism::tma_load)
     return op.emitOpError("with {multicast} takes mechanism tma_load, not ")
            << stringifyCopyMechanism(*mechanism);
-  bool globalToShared = src == MemorySpace::Global && dst == MemorySpace::Shared;
-  switch (*mechanism) {
-  case CopyMechanism::vector:
-    if (op.getBarrier() || op.getTma())
-      return op.emitOpError("is a TMA copy (barrier or {tma}); its mechanism "
-                            "must be tma_load or tma_store, not vector");
-    return success();
-  case CopyMechanism::cp_async:
-    if (!globalToShared || op.getBarrier() || op.getTma())
-      return op.emitOpError("takes mechanism cp_async only for a global to "
-                            "shared copy without a barrier");
-    return success();
-  case CopyMechanism::tma_load:
-    // Producers of a pipelined loop get their barrier from the pipeliner.
-    if (!globalToShared || (!op.getBarrier() && !isPipelineProducer(op)))
-      return op.emitOpError("takes mechanism tma_load only for a global to "
-                            "shared copy with a barrier (or a producer of a "
-                            "tile.pipelined_for)");
-    return success();
-  case CopyMechanism::tma_store:
-    if (!op.getTma())
-      return op.emitOpError("takes mechanism tma_store only with {tma}");
-    return success();
-  case CopyMechanism::tmem_load:
-    if (src != MemorySpace::Tmem || dst != MemorySpace::Fragment)
-      return op.emitOpError("takes mechanism tmem_load only for a tensor "
-                            "memory to fragment copy");
-    return success();
-  case CopyMechanism::tmem_store:
-    if (src != MemorySpace::Fragment || dst != MemorySpace::Tmem)
-      return op.emitOpError("takes mechanism tmem_store only for a fragment "
-                            "to tensor memory copy");
-    return success();
-  }
-  return success();
+  using Hook = LogicalResult (*)(CopyOp, const CopySides &);
+  static constexpr std::pair<CopyMechanism, Hook> hooks[] = {
+      {CopyMechanism::vector, verifyVectorCopy},
+      {CopyMechanism::cp_async, verifyCpAsyncCopy},
+      {CopyMechanism::tma_load, verifyTmaLoadCopy},
+      {CopyMechanism::tma_store, verifyTmaStoreCopy},
+      {CopyMechanism::tmem_load, verifyTmemLoadCopy},
+      {CopyMechanism::tmem_store, verifyTmemStoreCopy}};
+  for (auto [m, hook] : hooks)
+    if (m == *mechanism)
+      return hook(op, sides);
+  return op.emitOpError("has a mechanism with no rules: ")
+         << stringifyCopyMechanism(*mechanism);
 }
 
 /// Whether two shapes of `op`'s operands can be equal: the same rank and
@@ -109,6 +162,150 @@ int64_t mlir::tile::getMaxRunElements(ShapedType type) {
   return vector;
 }
 
+// The tile side has a static shape; the global side is addressed by one
+// offset per dimension; a fragment -> shared copy may take a slice of the
+// fragment; otherwise the shapes agree.
+static LogicalResult verifyCopyShapes(CopyOp op, MemorySpace src,
+                                      MemorySpace dst, ShapedType srcShaped,
+                                      ShapedType dstShaped) {
+  Type srcType = srcShaped, dstType = dstShaped;
+  ShapedType tile = src == MemorySpace::Global ? dstShaped : srcShaped;
+  if ((!tile.hasStaticShape() && !hasParameterizedShape(op, tile)) ||
+      tile.getRank() == 0)
+    return op.emitOpError(
+               "expects the tile side to have a static shape of rank "
+               "1 or more, got ")
+           << tile;
+  if (src == MemorySpace::Global || dst == MemorySpace::Global) {
+    bool srcIsGlobal = src == MemorySpace::Global;
+    ShapedType global = srcIsGlobal ? srcShaped : dstShaped;
+    if (global.getRank() != tile.getRank())
+      return op.emitOpError("expects the global operand's rank (")
+             << global.getRank() << ") to equal the tile's rank ("
+             << tile.getRank() << ")";
+    if (failed(verifyOffsets(op, "global", global,
+                             srcIsGlobal ? op.getSourceOffsets()
+                                         : op.getDestOffsets())))
+      return failure();
+    if (!(srcIsGlobal ? op.getDestOffsets() : op.getSourceOffsets()).empty())
+      return op.emitOpError("expects no offsets on the tile side");
+  } else if (!op.getSourceOffsets().empty() && src == MemorySpace::Fragment &&
+             dst == MemorySpace::Shared) {
+    // A slice of the fragment, of the shared tile's shape.
+    if (!op.getDestOffsets().empty())
+      return op.emitOpError("expects offsets only on the fragment");
+    if (!dstShaped.hasStaticShape() && !hasParameterizedShape(op, dstShaped))
+      return op.emitOpError("expects a shared tile of static shape for a slice "
+                            "of a fragment");
+    if (static_cast<int64_t>(op.getSourceOffsets().size()) !=
+            srcShaped.getRank() ||
+        dstShaped.getRank() != srcShaped.getRank())
+      return op.emitOpError("expects one offset per fragment dimension and a "
+                            "shared tile of the fragment's rank");
+    for (auto [i, offset] : llvm::enumerate(op.getSourceOffsets())) {
+      std::optional<int64_t> value = getConstantIntValue(offset);
+      if (!value && !op.getSourceOffsets()[i].getDefiningOp<ParamOp>() &&
+          !hasParameterizedShape(op, srcShaped))
+        return op.emitOpError("expects constant offsets into a fragment");
+      // A family's slices are checked once tile-specialize has fixed them.
+      if (!value || dstShaped.isDynamicDim(i) || srcShaped.isDynamicDim(i))
+        continue;
+      if (*value < 0 ||
+          *value + dstShaped.getDimSize(i) > srcShaped.getDimSize(i))
+        return op.emitOpError("copies a slice of ")
+               << dstShaped.getDimSize(i) << " at offset " << *value
+               << " of a fragment dimension of " << srcShaped.getDimSize(i);
+    }
+  } else {
+    if (!op.getSourceOffsets().empty() || !op.getDestOffsets().empty())
+      return op.emitOpError("expects no offsets when neither side is global "
+                            "memory (a fragment -> shared copy may take "
+                            "offsets on the fragment)");
+    if (!shapesAgree(op, srcShaped.getShape(), dstShaped.getShape()))
+      return op.emitOpError("expects equal shapes, got ")
+             << srcType << " and " << dstType;
+  }
+
+  return success();
+}
+
+// {tma}, {async} and a barrier: which copies may take them.
+static LogicalResult verifyCopyFlags(CopyOp op, MemorySpace src,
+                                     MemorySpace dst) {
+  if (op.getTma() && (src != MemorySpace::Shared ||
+                      dst != MemorySpace::Global || op.getBarrier()))
+    return op.emitOpError("takes {tma} only for shared to global copies (loads "
+                          "use TMA when they complete on a barrier)");
+  if (op.getAsync() && !op.getTma() &&
+      !(src == MemorySpace::Global && dst == MemorySpace::Shared &&
+        !op.getBarrier()))
+    return op.emitOpError("takes {async} only with {tma} (an asynchronous TMA "
+                          "store) or on a global to shared copy without a "
+                          "barrier (cp.async groups the program waits for)");
+  if (op.getBarrier()) {
+    if (src != MemorySpace::Global || dst != MemorySpace::Shared)
+      return op.emitOpError("takes a barrier only for global to shared copies, "
+                            "which complete on it asynchronously");
+    if (!op.getBarrierIndex())
+      return op.emitOpError("expects an index into the barrier ring");
+  }
+  return success();
+}
+
+// {multicast}: a TMA load whose rows the cluster's CTAs share in slices
+// TMA writes on its own.
+static LogicalResult verifyMulticastCopy(CopyOp op, MemorySpace src,
+                                         MemorySpace dst) {
+  if (!op.getMulticast())
+    return success();
+  if (src != MemorySpace::Global || dst != MemorySpace::Shared)
+    return op.emitOpError("takes {multicast} only for global to shared copies");
+  auto tile = cast<MemRefType>(op.getDest().getType());
+  if (tile.getRank() < 2)
+    return op.emitOpError("multicasts rows of a tile, so it takes a tile of "
+                          "rank 2 or more");
+  if (auto kernel = op->getParentOfType<KernelOp>()) {
+    int64_t ctas = kernel.getClusterSize();
+    if (ctas < 2)
+      return op.emitOpError("takes {multicast} only in a kernel whose cluster "
+                            "has more than one CTA");
+    if (!tile.hasStaticShape())
+      return success();
+    if (tile.getShape().front() % ctas != 0)
+      return op.emitOpError("multicasts a tile of ")
+             << tile.getShape().front() << " rows, which its cluster's " << ctas
+             << " CTAs cannot load in equal slices";
+    // Each CTA's slice is a piece TMA writes on its own.
+    int64_t sliceBytes =
+        tile.getNumElements() / ctas * tile.getElementTypeBitWidth() / 8;
+    int64_t alignment = tmaPieceAlignment(op.getDest().getType());
+    if (sliceBytes % alignment != 0)
+      return op.emitOpError("multicasts slices of ")
+             << sliceBytes << " bytes per CTA; they must be a multiple of "
+             << alignment << " bytes";
+  }
+  return success();
+}
+
+// {atomic_add}: f32 partial sums added into global memory.
+static LogicalResult verifyAtomicAddCopy(CopyOp op, MemorySpace src,
+                                         MemorySpace dst, Type srcElement,
+                                         Type dstElement) {
+  if (!op.getAtomicAdd())
+    return success();
+  bool f32 = srcElement.isF32() && dstElement.isF32();
+  bool toGlobal = dst == MemorySpace::Global;
+  bool fromShared = src == MemorySpace::Shared;
+  if (!f32 || !toGlobal ||
+      !(src == MemorySpace::Fragment || (fromShared && op.getTma())))
+    return op.emitOpError("takes {atomic_add} only for an f32 fragment, or an "
+                          "f32 shared tile copied by {tma}, to f32 global "
+                          "memory (partial sums added into the result); got ")
+           << op.getSource().getType() << " to " << op.getDest().getType()
+           << (f32 && toGlobal && fromShared ? " without {tma}" : "");
+  return success();
+}
+
 LogicalResult CopyOp::verify() {
   Type srcType = getSource().getType(), dstType = getDest().getType();
   MemorySpace src = getMemorySpace(srcType), dst = getMemorySpace(dstType);
@@ -127,7 +324,8 @@ LogicalResult CopyOp::verify() {
   Type dstElement = verifiedAs(dstShaped.getElementType());
   bool rounds = src == MemorySpace::Fragment &&
                 (dst == MemorySpace::Global || dst == MemorySpace::Shared) &&
-                srcElement.isF32() && (dstElement.isBF16() || dstElement.isF16());
+                srcElement.isF32() &&
+                (dstElement.isBF16() || dstElement.isF16());
   if (srcElement != dstElement && !rounds)
     return emitOpError("expects equal element types, got ")
            << srcElement << " and " << dstElement
@@ -135,120 +333,11 @@ LogicalResult CopyOp::verify() {
               "it rounds f32 to bf16 or f16; convert with tile.elementwise "
               "otherwise)";
 
-  // The on-chip side is the tile; the global side is addressed by offsets.
-  ShapedType tile = src == MemorySpace::Global ? dstShaped : srcShaped;
-  if ((!tile.hasStaticShape() && !hasParameterizedShape(*this, tile)) ||
-      tile.getRank() == 0)
-    return emitOpError("expects the tile side to have a static shape of rank "
-                       "1 or more, got ")
-           << tile;
-  if (src == MemorySpace::Global || dst == MemorySpace::Global) {
-    bool srcIsGlobal = src == MemorySpace::Global;
-    ShapedType global = srcIsGlobal ? srcShaped : dstShaped;
-    if (global.getRank() != tile.getRank())
-      return emitOpError("expects the global operand's rank (")
-             << global.getRank() << ") to equal the tile's rank ("
-             << tile.getRank() << ")";
-    if (failed(verifyOffsets(*this, "global",
-                             global, srcIsGlobal ? getSourceOffsets()
-                                                 : getDestOffsets())))
-      return failure();
-    if (!(srcIsGlobal ? getDestOffsets() : getSourceOffsets()).empty())
-      return emitOpError("expects no offsets on the tile side");
-  } else if (!getSourceOffsets().empty() && src == MemorySpace::Fragment &&
-             dst == MemorySpace::Shared) {
-    // A slice of the fragment, of the shared tile's shape.
-    if (!getDestOffsets().empty())
-      return emitOpError("expects offsets only on the fragment");
-    if (!dstShaped.hasStaticShape() && !hasParameterizedShape(*this, dstShaped))
-      return emitOpError("expects a shared tile of static shape for a slice "
-                         "of a fragment");
-    if (static_cast<int64_t>(getSourceOffsets().size()) != srcShaped.getRank() ||
-        dstShaped.getRank() != srcShaped.getRank())
-      return emitOpError("expects one offset per fragment dimension and a "
-                         "shared tile of the fragment's rank");
-    for (auto [i, offset] : llvm::enumerate(getSourceOffsets())) {
-      std::optional<int64_t> value = getConstantIntValue(offset);
-      if (!value && !getSourceOffsets()[i].getDefiningOp<ParamOp>() &&
-          !hasParameterizedShape(*this, srcShaped))
-        return emitOpError("expects constant offsets into a fragment");
-      // A family's slices are checked once tile-specialize has fixed them.
-      if (!value || dstShaped.isDynamicDim(i) || srcShaped.isDynamicDim(i))
-        continue;
-      if (*value < 0 ||
-          *value + dstShaped.getDimSize(i) > srcShaped.getDimSize(i))
-        return emitOpError("copies a slice of ")
-               << dstShaped.getDimSize(i) << " at offset " << *value
-               << " of a fragment dimension of " << srcShaped.getDimSize(i);
-    }
-  } else {
-    if (!getSourceOffsets().empty() || !getDestOffsets().empty())
-      return emitOpError("expects no offsets when neither side is global "
-                         "memory (a fragment -> shared copy may take "
-                         "offsets on the fragment)");
-    if (!shapesAgree(*this, srcShaped.getShape(), dstShaped.getShape()))
-      return emitOpError("expects equal shapes, got ")
-             << srcType << " and " << dstType;
-  }
-
-  if (getTma() && (src != MemorySpace::Shared || dst != MemorySpace::Global ||
-                   getBarrier()))
-    return emitOpError("takes {tma} only for shared to global copies (loads "
-                       "use TMA when they complete on a barrier)");
-  if (getAsync() && !getTma() &&
-      !(src == MemorySpace::Global && dst == MemorySpace::Shared &&
-        !getBarrier()))
-    return emitOpError("takes {async} only with {tma} (an asynchronous TMA "
-                       "store) or on a global to shared copy without a "
-                       "barrier (cp.async groups the program waits for)");
-  if (getBarrier()) {
-    if (src != MemorySpace::Global || dst != MemorySpace::Shared)
-      return emitOpError("takes a barrier only for global to shared copies, "
-                         "which complete on it asynchronously");
-    if (!getBarrierIndex())
-      return emitOpError("expects an index into the barrier ring");
-  }
-  if (getMulticast()) {
-    if (src != MemorySpace::Global || dst != MemorySpace::Shared)
-      return emitOpError("takes {multicast} only for global to shared copies");
-    auto tile = cast<MemRefType>(getDest().getType());
-    if (tile.getRank() < 2)
-      return emitOpError("multicasts rows of a tile, so it takes a tile of "
-                         "rank 2 or more");
-    if (auto kernel = (*this)->getParentOfType<KernelOp>()) {
-      int64_t ctas = kernel.getClusterSize();
-      if (ctas < 2)
-        return emitOpError("takes {multicast} only in a kernel whose cluster "
-                           "has more than one CTA");
-      if (!tile.hasStaticShape())
-        return verifyBarrierIndex(*this, getBarrier(), getBarrierIndex());
-      if (tile.getShape().front() % ctas != 0)
-        return emitOpError("multicasts a tile of ")
-               << tile.getShape().front() << " rows, which its cluster's "
-               << ctas << " CTAs cannot load in equal slices";
-      // Each CTA's slice is a piece TMA writes on its own.
-      int64_t sliceBytes = tile.getNumElements() / ctas *
-                           tile.getElementTypeBitWidth() / 8;
-      int64_t alignment = tmaPieceAlignment(getSharedAllocation(getDest()));
-      if (sliceBytes % alignment != 0)
-        return emitOpError("multicasts slices of ")
-               << sliceBytes << " bytes per CTA; they must be a multiple of "
-               << alignment << " bytes";
-    }
-  }
-  if (getAtomicAdd()) {
-    bool f32 = srcElement.isF32() && dstElement.isF32();
-    bool toGlobal = dst == MemorySpace::Global;
-    bool fromShared = src == MemorySpace::Shared;
-    if (!f32 || !toGlobal ||
-        !(src == MemorySpace::Fragment || (fromShared && getTma())))
-      return emitOpError("takes {atomic_add} only for an f32 fragment, or an "
-                         "f32 shared tile copied by {tma}, to f32 global "
-                         "memory (partial sums added into the result); got ")
-             << srcType << " to " << dstType
-             << (f32 && toGlobal && fromShared ? " without {tma}" : "");
-  }
-  if (failed(verifyMechanism(*this, src, dst)))
+  if (failed(verifyCopyShapes(*this, src, dst, srcShaped, dstShaped)) ||
+      failed(verifyCopyFlags(*this, src, dst)) ||
+      failed(verifyMulticastCopy(*this, src, dst)) ||
+      failed(verifyAtomicAddCopy(*this, src, dst, srcElement, dstElement)) ||
+      failed(verifyMechanism(*this, CopySides{src, dst})))
     return failure();
   return verifyBarrierIndex(*this, getBarrier(), getBarrierIndex());
 }
@@ -400,6 +489,8 @@ LogicalResult FillOp::verify() {
   if (getValue().getType() != elementType)
     return emitOpError("expects a value of the element type ")
            << elementType << ", got " << getValue().getType();
+  if (int64_t swizzle = getSharedSwizzle(getDest().getType()).value_or(0))
+    return refuseSwizzledAccess(*this, swizzle);
   return success();
 }
 
@@ -417,6 +508,8 @@ LogicalResult ElementwiseOp::verifyRegions() {
     if (space != MemorySpace::Fragment && space != MemorySpace::Shared)
       return emitOpError("works on fragments and shared-memory tiles, got ")
              << describe(operand.getType()) << " memory";
+    if (int64_t swizzle = getSharedSwizzle(operand.getType()).value_or(0))
+      return refuseSwizzledAccess(*this, swizzle);
     auto shaped = cast<ShapedType>(operand.getType());
     if ((!shaped.hasStaticShape() && !hasParameterizedShape(*this, shaped)) ||
         shaped.getShape().size() != shape.size())

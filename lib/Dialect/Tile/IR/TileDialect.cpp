@@ -3,6 +3,7 @@
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "TileOpsCommon.h"
+#include "tile/Target/Swizzle.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -54,6 +55,8 @@ MemorySpace mlir::tile::getMemorySpace(Type type) {
   Attribute space = memref.getMemorySpace();
   if (!space)
     return MemorySpace::Global;
+  if (isa<SharedAttr>(space))
+    return MemorySpace::Shared;
   if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space)) {
     switch (gpuSpace.getValue()) {
     case gpu::AddressSpace::Global:
@@ -72,6 +75,46 @@ MemorySpace mlir::tile::getMemorySpace(Type type) {
       return MemorySpace::Shared;
   }
   return MemorySpace::Other;
+}
+
+std::optional<int64_t> mlir::tile::getSharedSwizzle(Type type) {
+  if (getMemorySpace(type) != MemorySpace::Shared)
+    return std::nullopt;
+  auto shared =
+      dyn_cast_if_present<SharedAttr>(cast<MemRefType>(type).getMemorySpace());
+  return shared ? shared.getSwizzle() : 0;
+}
+
+MemRefType mlir::tile::withSharedSwizzle(MemRefType type, int64_t swizzle) {
+  return MemRefType::get(type.getShape(), type.getElementType(),
+                         type.getLayout(),
+                         SharedAttr::get(type.getContext(), swizzle));
+}
+
+MemRefType mlir::tile::withoutSharedSwizzle(MemRefType type) {
+  if (!isa_and_present<SharedAttr>(type.getMemorySpace()))
+    return type;
+  return MemRefType::get(
+      type.getShape(), type.getElementType(), type.getLayout(),
+      gpu::AddressSpaceAttr::get(type.getContext(),
+                                 gpu::AddressSpace::Workgroup));
+}
+
+LogicalResult mlir::tile::refuseSwizzledAccess(Operation *op,
+                                              int64_t swizzle) {
+  return op->emitOpError("accesses a ")
+         << swizzle
+         << "-byte swizzled shared tile with ordinary loads and stores, "
+            "which is not lowered (TMA, wgmma, tcgen05 and copies from "
+            "fragments handle swizzled tiles)";
+}
+
+LogicalResult SharedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 int64_t swizzle) {
+  if (!swizzleEncoding(swizzle))
+    return emitError() << "expects a swizzle of 0, 32, 64 or 128 bytes, got "
+                       << swizzle;
+  return success();
 }
 
 StringRef mlir::tile::stringifyMemorySpace(MemorySpace space) {

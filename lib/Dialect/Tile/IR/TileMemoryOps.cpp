@@ -50,8 +50,13 @@ LogicalResult AllocSharedOp::verify() {
     return emitOpError("expects elements of whole bytes, got ")
            << type.getElementType();
   if (getMemorySpace(type) != MemorySpace::Shared)
-    return emitOpError("expects a memref in #gpu.address_space<workgroup>, got ")
+    return emitOpError("expects a memref in #gpu.address_space<workgroup> "
+                       "or #tile.shared<swizzle = N>, got ")
            << type;
+  // The swizzle was an attribute before it moved into the type.
+  if ((*this)->hasAttr("swizzle"))
+    return emitOpError("takes its swizzle in its type, not as an attribute: "
+                       "write memref<..., #tile.shared<swizzle = N>>");
   if (!type.getLayout().isIdentity())
     return emitOpError("expects the identity layout: the lowering picks the "
                        "shared-memory layout");
@@ -71,15 +76,13 @@ LogicalResult AllocSharedOp::verify() {
       return emitOpError("needs more shared memory than any chip has (")
              << maxBytes << " bytes per CTA at most) for " << type
              << "; split the tile or keep it in global memory";
-  if (std::optional<uint64_t> swizzle = getSwizzle()) {
-    int64_t rowBytes = type.getShape().back() * type.getElementTypeBitWidth() / 8;
-    if (*swizzle != 0 && *swizzle != 32 && *swizzle != 64 && *swizzle != 128)
-      return emitOpError("expects a swizzle of 0, 32, 64 or 128 bytes, got ")
-             << *swizzle;
-    if (*swizzle != 0 && rowBytes % static_cast<int64_t>(*swizzle) != 0)
+  if (int64_t swizzle = *getSharedSwizzle(type)) {
+    int64_t rowBytes =
+        type.getShape().back() * type.getElementTypeBitWidth() / 8;
+    if (rowBytes % swizzle != 0)
       return emitOpError("expects rows of a multiple of ")
-             << *swizzle << " bytes for a " << *swizzle
-             << "-byte swizzle, got " << rowBytes;
+             << swizzle << " bytes for a " << swizzle << "-byte swizzle, got "
+             << rowBytes;
   }
   return verifyInKernel(*this);
 }

@@ -704,8 +704,8 @@ int64_t mlir::tile::getKernelThreads(Operation *op) {
   return 0;
 }
 
-int64_t mlir::tile::tmaPieceAlignment(AllocSharedOp alloc) {
-  return alloc && alloc.getSwizzle().value_or(0) ? 1024 : 128;
+int64_t mlir::tile::tmaPieceAlignment(Type sharedTile) {
+  return getSharedSwizzle(sharedTile).value_or(0) ? 1024 : 128;
 }
 
 AllocSharedOp mlir::tile::getSharedAllocation(Value memref) {

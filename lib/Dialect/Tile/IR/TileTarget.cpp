@@ -39,14 +39,6 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                          "an array")) ||
       failed(verifyDeclared<IntegerAttr, D::TmaParamAttrHelper>(op, attribute,
                                                                 integer)) ||
-      failed(verifyDeclared<IntegerAttr, D::TmaSwizzleAttrHelper>(
-          op, attribute, integer)) ||
-      failed(verifyDeclared<IntegerAttr, D::SwizzleAAttrHelper>(op, attribute,
-                                                                integer)) ||
-      failed(verifyDeclared<IntegerAttr, D::SwizzleBAttrHelper>(op, attribute,
-                                                                integer)) ||
-      failed(verifyDeclared<IntegerAttr, D::SwizzleDestAttrHelper>(
-          op, attribute, integer)) ||
       failed(verifyDeclared<IntegerAttr, D::SharedOffsetAttrHelper>(
           op, attribute, integer)) ||
       failed(verifyDeclared<DenseI64ArrayAttr, D::ScratchRequestAttrHelper>(

@@ -70,6 +70,27 @@ static LogicalResult setCheckedLayout(Operation *op, Value fragment,
   return success();
 }
 
+// Writes `swizzle` into the type of the shared tile `tile` and of the views
+// of it (which keep their memory space), so that every op reading them
+// sees it.
+static LogicalResult setSharedSwizzle(Value tile, int64_t swizzle) {
+  tile.setType(withSharedSwizzle(cast<MemRefType>(tile.getType()), swizzle));
+  for (Operation *user : tile.getUsers()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(user);
+    if (!view || view.getViewSource() != tile)
+      continue;
+    for (Value result : user->getResults()) {
+      if (getMemorySpace(result.getType()) != MemorySpace::Shared)
+        return user->emitOpError("views a shared tile as ")
+               << result.getType()
+               << ", which tile-assign-layouts cannot give its swizzle";
+      if (failed(setSharedSwizzle(result, swizzle)))
+        return failure();
+    }
+  }
+  return success();
+}
+
 namespace {
 struct TileAssignLayoutsPass
     : public tile::impl::TileAssignLayoutsBase<TileAssignLayoutsPass> {
@@ -97,7 +118,8 @@ struct TileAssignLayoutsPass
       bool swizzled = wgmma || *mechanism == MmaMechanism::tcgen05;
       for (Value operand : {Value(gemm.getA()), Value(gemm.getB())}) {
         AllocSharedOp alloc = getSharedAllocation(operand);
-        if (!alloc || alloc.getSwizzle())
+        // A swizzle written in the type stays.
+        if (!alloc || isa<SharedAttr>(alloc.getType().getMemorySpace()))
           continue;
         auto type = cast<MemRefType>(alloc.getType());
         int64_t rowBytes =
@@ -109,7 +131,8 @@ struct TileAssignLayoutsPass
           swizzle = rowBytes;
         else if (swizzled && rowBytes % 128 == 0)
           swizzle = 128;
-        alloc.setSwizzle(swizzle);
+        if (failed(setSharedSwizzle(alloc.getResult(), swizzle)))
+          return WalkResult::interrupt();
       }
       auto c = dyn_cast<FragmentType>(gemm.getC().getType());
       if (!c)

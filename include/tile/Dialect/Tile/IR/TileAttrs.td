@@ -92,6 +92,41 @@ def Tile_TargetAttr : AttrDef<Tile_Dialect, "Target"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+def Tile_SharedAttr : AttrDef<Tile_Dialect, "Shared"> {
+  let mnemonic = "shared";
+  let summary = "shared memory addressed through a swizzle";
+  let description = [{
+    The memory space of a shared tile whose swizzle is known: CTA shared
+    memory (as `#gpu.address_space<workgroup>`) in which the 16-byte chunks
+    of each row are XOR-permuted over `swizzle`-byte spans (0, 32, 64 or
+    128; 0 for none), the layout TMA writes and wgmma and tcgen05 read
+    without bank conflicts. Rows wider than the swizzle are stored as
+    blocks of columns, each `swizzle` bytes wide and contiguous.
+
+    The swizzle is a property of the memory a tile lives in, not of the
+    indices: views of the tile (`memref.subview`, a pipelined ring's
+    slots) keep it, and every lowering that needs it (TMA copies, matrix
+    descriptors, stores from registers) reads it from the operand's type,
+    whichever pass lowered the allocation. `tile.alloc_shared` may write it
+    (`memref<128x64xbf16, #tile.shared<swizzle = 128>>`); a tile in
+    `#gpu.address_space<workgroup>` has its swizzle chosen by
+    `tile-assign-layouts` where a matrix instruction reads it, and none
+    otherwise. The lowering maps this memory space to
+    `#gpu.address_space<workgroup>`.
+
+    Ordinary loads and stores (`memref.load`, `tile.fill`,
+    `tile.elementwise`, register copies) do not swizzle their addresses,
+    so they refuse a tile whose swizzle is not 0.
+  }];
+  let parameters = (ins "int64_t":$swizzle);
+  let assemblyFormat = "`<` `swizzle` `=` $swizzle `>`";
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Kernel families
 //===----------------------------------------------------------------------===//
 

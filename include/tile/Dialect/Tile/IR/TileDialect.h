@@ -62,9 +62,24 @@ bool layoutsHoldAlike(FragmentLayoutAttrInterface a,
 enum class MemorySpace { Global, Shared, Fragment, Tmem, Other };
 
 /// Classifies a tile-typed value's storage: memrefs by address space
-/// (none or 1 is global, workgroup or 3 is shared), fragments and tmem by type.
+/// (none or 1 is global; workgroup, #tile.shared or 3 is shared), fragments
+/// and tmem by type.
 MemorySpace getMemorySpace(Type type);
 StringRef stringifyMemorySpace(MemorySpace space);
+
+/// The swizzle of a shared tile of type `type` in bytes: its
+/// #tile.shared<swizzle = N>, or 0 for a tile in
+/// #gpu.address_space<workgroup> (none chosen); nullopt when `type` is not
+/// a shared memref.
+std::optional<int64_t> getSharedSwizzle(Type type);
+/// The error for an op that would read or write a `swizzle`-byte swizzled
+/// shared tile with ordinary loads and stores (which ignore the swizzle).
+LogicalResult refuseSwizzledAccess(Operation *op, int64_t swizzle);
+/// `type` in #tile.shared<swizzle = `swizzle`>.
+MemRefType withSharedSwizzle(MemRefType type, int64_t swizzle);
+/// `type` with #tile.shared<...> replaced by #gpu.address_space<workgroup>
+/// (what the lowering makes of it); other types unchanged.
+MemRefType withoutSharedSwizzle(MemRefType type);
 
 /// Attributes the lowering leaves on kernels for the runtime's description
 /// (tile-translate --kernel-info): dynamic shared memory bytes, and the TMA
@@ -85,10 +100,6 @@ constexpr llvm::StringLiteral kSignatureAttrName =
 /// description's grid record.
 constexpr llvm::StringLiteral kGridRuleAttrName =
     TileDialect::GridRuleAttrHelper::getNameStr();
-/// Recorded by the tile-to-GPU conversion on a fragment -> shared tile.copy
-/// before shared memory is lowered: the destination's swizzle, which the
-/// copy applies to the addresses it writes.
-constexpr llvm::StringLiteral kSwizzleDestAttrName = TileDialect::SwizzleDestAttrHelper::getNameStr();
 
 /// Threads per CTA of the kernel holding `op`: its tile.kernel, or after
 /// outlining its gpu.func's known block size; 0 when there is none.
@@ -101,8 +112,8 @@ AllocSharedOp getSharedAllocation(Value memref);
 
 /// Where a part of a shared tile that TMA writes on its own may start, in
 /// bytes from the tile's start: 128 (TMA), or 1024 (the swizzle pattern's
-/// period) when `alloc` is swizzled. Null `alloc`: 128.
-int64_t tmaPieceAlignment(AllocSharedOp alloc);
+/// period) when the shared tile of type `sharedTile` is swizzled.
+int64_t tmaPieceAlignment(Type sharedTile);
 
 /// The most elements a fragment may have (2^24): more could never fit the
 /// registers of a CTA, and no lowering should unroll over them.

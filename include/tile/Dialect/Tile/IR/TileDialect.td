@@ -40,10 +40,8 @@ def Tile_Dialect : Dialect {
     op: `tile.dynamic_shared_bytes` and `tile.tma` (on an outlined kernel:
     its dynamic shared memory and the tensor maps it takes, which
     `tile-translate --kernel-info` writes for the runtime),
-    `tile.tma_param` / `tile.tma_swizzle` (a TMA copy's tensor-map
-    parameter and swizzle), `tile.swizzle_a` / `tile.swizzle_b` /
-    `tile.swizzle_dest` (shared operands' swizzles, recorded before shared
-    memory is lowered), `tile.shared_offset` (a shared tile's offset),
+    `tile.tma_param` (a TMA copy's tensor-map parameter),
+    `tile.shared_offset` (a shared tile's offset),
     `tile.scratch_request` / `tile.scratch_offset` (shared scratch a
     lowering asked for and got), `tile.family` / `tile.config` (the family
     and parameter values a specialised kernel was made from), `tile.signature`
@@ -60,16 +58,9 @@ def Tile_Dialect : Dialect {
     // On a gpu.func: one dictionary per tensor map the kernel takes as an
     // extra parameter (param, arg, type, box, swizzle; kernel description).
     "::mlir::ArrayAttr":$tma,
-    // On a TMA tile.copy: the kernel parameter of its tensor map, and the
-    // swizzle the map is encoded with.
+    // On a TMA tile.copy: the kernel parameter of its tensor map (the
+    // swizzle it is encoded with is the shared tile's, in its type).
     "::mlir::IntegerAttr":$tma_param,
-    "::mlir::IntegerAttr":$tma_swizzle,
-    // On a tile.gemm: the swizzles of its shared A and B; on a fragment ->
-    // shared tile.copy: the destination's. Recorded before shared memory
-    // is lowered, which loses the tile.alloc_shared.
-    "::mlir::IntegerAttr":$swizzle_a,
-    "::mlir::IntegerAttr":$swizzle_b,
-    "::mlir::IntegerAttr":$swizzle_dest,
     // On a tile.alloc_shared: its byte offset in dynamic shared memory.
     "::mlir::IntegerAttr":$shared_offset,
     // On an op whose lowering needs shared scratch: [bytes, alignment]

@@ -14,18 +14,19 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared"> {
   let description = [{
     Allocates a tile in the CTA's shared memory for the whole kernel. The
     result is a `memref` in `#gpu.address_space<workgroup>`, so upstream
-    memref ops can read it too. The lowering picks the layout (swizzle) that
-    TMA writes and the matrix instructions read.
+    memref ops can read it too, or in `#tile.shared<swizzle = N>`, which
+    says how its rows are swizzled (0, 32, 64 or 128 bytes: the XOR
+    swizzle of 16-byte chunks that TMA writes and wgmma reads without bank
+    conflicts). Where the type does not say, `tile-assign-layouts` chooses
+    the swizzle for tiles a matrix instruction reads and writes it into
+    the type; other tiles are not swizzled.
 
     Example:
 
     ```mlir
     %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+    %Cs = tile.alloc_shared : memref<128x32xf32, #tile.shared<swizzle = 128>>
     ```
-
-    `swizzle` (0, 32, 64 or 128 bytes; absent = chosen by
-    `tile-assign-layouts`) is the XOR swizzle of 16-byte chunks within rows
-    that TMA writes and wgmma reads without bank conflicts.
 
     In a kernel family, a dimension may be `?` with its size given by an
     index operand, one per `?` in order (a parameter, or arithmetic on
@@ -35,17 +36,17 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared"> {
 
     Rules: static shape of positive dimensions, integer or float elements of
     whole bytes, at most the shared memory of the largest chip (232448
-    bytes, computed without overflow), identity layout, workgroup memory
+    bytes, computed without overflow), identity layout, shared memory
     space, and must be inside a `tile.kernel`. With a swizzle, the innermost
     dimension spans a multiple of the swizzle's bytes; rows wider than
     the swizzle are stored as blocks of columns, each `swizzle` bytes wide
     and contiguous (the layout TMA boxes and MN-major wgmma operands use).
   }];
-  let arguments = (ins Variadic<Index>:$sizes, OptionalAttr<I64Attr>:$swizzle);
+  let arguments = (ins Variadic<Index>:$sizes);
   let results = (outs Res<AnyMemRef, "", [MemAllocAt<0, FullEffect>]>:$result);
   let assemblyFormat = "(`[` $sizes^ `]`)? attr-dict `:` qualified(type($result))";
   let builders = [OpBuilder<(ins "::mlir::Type":$type), [{
-    build($_builder, $_state, type, ::mlir::ValueRange(), ::mlir::IntegerAttr());
+    build($_builder, $_state, type, ::mlir::ValueRange());
   }]>];
   let hasVerifier = 1;
 }

@@ -77,7 +77,7 @@ LogicalResult LoopPipeliner::buildRing(CopyOp copy) {
   }
   // Each slot is a piece TMA writes on its own.
   int64_t tileBytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
-  int64_t slotAlignment = tmaPieceAlignment(alloc);
+  int64_t slotAlignment = tmaPieceAlignment(alloc.getType());
   if (tileBytes % slotAlignment != 0)
     return copy.emitOpError("pipelines a shared tile of ")
            << tileBytes << " bytes; ring slots need a multiple of "
@@ -89,7 +89,7 @@ LogicalResult LoopPipeliner::buildRing(CopyOp copy) {
       b, alloc.getLoc(),
       MemRefType::get(shape, type.getElementType(),
                       MemRefLayoutAttrInterface(), type.getMemorySpace()),
-      ValueRange(), alloc.getSwizzleAttr());
+      ValueRange());
   rings.push_back({alloc, ring});
   return success();
 }
