@@ -14,6 +14,19 @@
 using namespace mlir;
 using namespace mlir::tile;
 
+void mlir::tile::buildTileToGPUPipeline(
+    OpPassManager &pm, const TileToGPUPipelineOptions &options) {
+  pm.addPass(createConvertTileKernelToGPU());
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.nest<gpu::GPUFuncOp>().addPass(createTileAllocateTensorMemory());
+  device.addPass(createTileAssignSharedOffsets({options.skipOversizedConfigs}));
+  device.nest<gpu::GPUFuncOp>().addPass(createTileAssignTmaParameters());
+  device.addPass(createConvertTileOpsToGPU());
+  OpPassManager &kernels = device.nest<gpu::GPUFuncOp>();
+  kernels.addPass(createTileEraseRedundantBarriers());
+  kernels.addPass(createConvertTileWarpSpecializeToNVVM());
+}
+
 void mlir::tile::buildTileToNVVMPipeline(
     OpPassManager &pm, const TileToNVVMPipelineOptions &options) {
   pm.addPass(createTileAttachTarget({options.chip}));
@@ -27,7 +40,9 @@ void mlir::tile::buildTileToNVVMPipeline(
   pm.addPass(createTileSelectInstructions());
   pm.addPass(createTileAssignLayouts());
   pm.addPass(createTilePipelineLoops());
-  pm.addPass(createConvertTileToGPU({options.skipFailingConfigs}));
+  TileToGPUPipelineOptions toGPU;
+  toGPU.skipOversizedConfigs = options.skipFailingConfigs;
+  buildTileToGPUPipeline(pm, toGPU);
   // Kernel by kernel, in parallel threads (a family's configurations are
   // kernels of one gpu.module): what follows conversion takes most of the
   // pipeline's time.
@@ -55,34 +70,48 @@ void mlir::tile::buildTileToNVVMPipeline(
   device.addPass(createReconcileUnrealizedCastsPass());
 }
 
-// The pipeline's passes are anchored on builtin.module (they outline
-// kernels into gpu.modules and nest under them), so it cannot run nested
+// The pipelines' first passes are anchored on builtin.module (they outline
+// kernels into gpu.modules and nest under them), so they cannot run nested
 // under another op: adding them to a func.func or tile.kernel pass manager
 // would abort in OpPassManager::addPass. Refuse with an error instead.
-static LogicalResult
-addTileToNVVMPipeline(OpPassManager &pm, StringRef optionsText,
-                      function_ref<LogicalResult(const Twine &)> errorHandler) {
-  StringRef anchor = pm.getOpAnchorName();
-  if (anchor != ModuleOp::getOperationName())
-    return errorHandler(
-        "the tile-to-nvvm pipeline runs on a builtin.module, not nested "
-        "under '" +
-        anchor +
-        "': write --pass-pipeline='builtin.module(tile-to-nvvm)' or "
-        "--tile-to-nvvm");
-  TileToNVVMPipelineOptions options;
-  if (failed(options.parseFromString(optionsText)))
-    return failure();
-  buildTileToNVVMPipeline(pm, options);
-  return success();
+template <typename Options>
+static void registerModulePipeline(
+    StringRef name, StringRef description,
+    void (*build)(OpPassManager &, const Options &)) {
+  std::string argument = name.str();
+  registerPassPipeline(
+      name, description,
+      [argument, build](OpPassManager &pm, StringRef optionsText,
+                        function_ref<LogicalResult(const Twine &)> error) {
+        StringRef anchor = pm.getOpAnchorName();
+        if (anchor != ModuleOp::getOperationName())
+          return error("the " + argument +
+                       " pipeline runs on a builtin.module, not nested "
+                       "under '" +
+                       anchor + "': write --pass-pipeline='builtin.module(" +
+                       argument + ")' or --" + argument);
+        Options options;
+        if (failed(options.parseFromString(optionsText)))
+          return failure();
+        build(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(Options());
+      });
 }
 
 void mlir::tile::registerTilePipelines() {
-  registerPassPipeline(
+  registerModulePipeline<TileToNVVMPipelineOptions>(
       "tile-to-nvvm",
       "Lowers tile kernels to the LLVM and NVVM dialects for a chip",
-      addTileToNVVMPipeline,
-      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
-        optHandler(TileToNVVMPipelineOptions());
-      });
+      buildTileToNVVMPipeline);
+  registerModulePipeline<TileToGPUPipelineOptions>(
+      "convert-tile-to-gpu",
+      "Runs the tile-to-GPU conversion's steps in order: "
+      "convert-tile-kernel-to-gpu, tile-allocate-tensor-memory, "
+      "tile-assign-shared-offsets, tile-assign-tma-parameters, "
+      "convert-tile-ops-to-gpu, tile-erase-redundant-barriers, "
+      "convert-tile-warp-specialize-to-nvvm",
+      buildTileToGPUPipeline);
 }

@@ -38,11 +38,28 @@ struct TileToNVVMPipelineOptions
       llvm::cl::init(false)};
 };
 
+struct TileToGPUPipelineOptions
+    : public PassPipelineOptions<TileToGPUPipelineOptions> {
+  PassOptions::Option<bool> skipOversizedConfigs{
+      *this, "skip-oversized-configs",
+      llvm::cl::desc("Leave out, with a warning, a family's configuration "
+                     "whose shared memory exceeds the chip's"),
+      llvm::cl::init(false)};
+};
+
+/// `convert-tile-to-gpu`: the tile-to-GPU conversion's steps in their
+/// order, each a pass of its own: outlining (on the module), tensor memory
+/// and TMA parameters (per kernel), shared offsets (per gpu.module), every
+/// tile op's patterns (per gpu.module), then barrier clean-up and the warp
+/// split (per kernel).
+void buildTileToGPUPipeline(OpPassManager &pm,
+                            const TileToGPUPipelineOptions &options);
+
 /// tile -> gpu/nvgpu -> LLVM + NVVM dialects, ready for tile-translate.
 void buildTileToNVVMPipeline(OpPassManager &pm,
                              const TileToNVVMPipelineOptions &options);
 
-/// Registers `tile-to-nvvm`.
+/// Registers `tile-to-nvvm` and `convert-tile-to-gpu`.
 void registerTilePipelines();
 } // namespace mlir::tile
 

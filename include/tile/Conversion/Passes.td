@@ -26,22 +26,20 @@ def ConvertTileKernelToGPU : TileToGPUPass<"convert-tile-kernel-to-gpu",
   }]>;
 
 def ConvertTileMemoryToGPU : TileToGPUPass<"convert-tile-memory-to-gpu",
-    "Allocates shared tiles, register fragments and barrier rings", [{
-    Every `tile.alloc_tmem` of an outlined kernel gets a column range of
-    one tensor-memory allocation (`tcgen05.alloc` by warp 0 at the start,
-    `tcgen05.dealloc` at the end, at most 512 columns; sm_100a).
-    Every `tile.alloc_shared` of an outlined kernel (and every scratch
-    request of a lowering) gets an offset in the kernel's dynamic shared
-    memory, placed by liveness: tiles whose lifetimes do not overlap share
-    bytes (aligned for TMA and swizzling; the kernel's total is
-    `tile.dynamic_shared_bytes`, which the runtime's kernel description
-    carries), and becomes a view of it;
-    `tile.alloc_fragment` becomes a per-thread `memref.alloca` holding the
-    elements its layout gives the thread (promoted to registers later);
-    `tile.alloc_barrier` also becomes `nvgpu.mbarrier.create` plus an
-    initialisation by thread 0 and a CTA barrier. Fragments need layouts
-    (`tile-assign-layouts`). A kernel that needs more shared memory than
-    the target chip gives a CTA is refused.
+    "Lowers shared tiles, register fragments and barrier rings", [{
+    Needs `tile-allocate-tensor-memory` and `tile-assign-shared-offsets`
+    first (an allocation without its offset is an error that names the
+    pass to run). Each `tile.alloc_shared` becomes a view of the kernel's
+    dynamic shared memory at its offset, in `#gpu.address_space<workgroup>`
+    (a `#tile.shared` swizzle stays in the types of the ops that read the
+    tile, where their lowerings find it, in whatever order the passes run);
+    other dialects' ops on such tiles (views, casts) are rebuilt on the
+    lowered types, and ordinary loads and stores of swizzled tiles are
+    refused. `tile.alloc_fragment` becomes a per-thread `memref.alloca`
+    holding the elements its layout gives the thread (promoted to
+    registers later); `tile.alloc_barrier` becomes `nvgpu.mbarrier.create`
+    plus an initialisation by thread 0 and a CTA barrier. Fragments need
+    layouts (`tile-assign-layouts`).
   }]>;
 
 def ConvertTileCopyToGPU : TileToGPUPass<"convert-tile-copy-to-gpu",
@@ -57,7 +55,8 @@ def ConvertTileCopyToGPU : TileToGPUPass<"convert-tile-copy-to-gpu",
     - `cp_async` (CpAsync.cpp): cp.async runs, committed and waited for
       unless the copy is `{async}`.
     - `tma_load` / `tma_store` (Tma.cpp): bulk tensor copies through the
-      kernel's tensor-map parameters (assigned here), loads completing on
+      kernel's tensor-map parameters (`tile-assign-tma-parameters` first),
+      loads completing on
       their mbarrier, multicast slices; `tile.wait_tma_stores`.
     - `tmem_load` / `tmem_store` (Tmem.cpp, sm_100a): `tcgen05.ld/st`
       32x32b between a 128-lane tensor-memory tile and a
@@ -140,8 +139,104 @@ def ConvertTileDistributedToNVVM : TileToGPUPass<
     the kernel.
   }]>;
 
-def ConvertTileWarpSpecializeToNVVM : TileToGPUPass<
-    "convert-tile-warp-specialize-to-nvvm",
+// The steps of the tile-to-GPU conversion that are not pattern sets, one
+// pass each. Per-kernel steps are op-agnostic (they work on the kernels
+// under the op they run on), so that `tile-opt --<step>` runs them on a
+// module and `convert-tile-to-gpu` (lib/Conversion/Pipelines.cpp) nests
+// them on each gpu.func, kernels in parallel; steps that erase kernels or
+// declare functions run on the gpu.module.
+class TileKernelStep<string name, string anchor, string summary_,
+                     string description_>
+    : Pass<name, anchor> {
+  let summary = summary_;
+  let description = description_;
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect"
+  ];
+}
+
+def TileAllocateTensorMemory : TileKernelStep<"tile-allocate-tensor-memory", "",
+    "Packs a kernel's tensor-memory tiles into one allocation", [{
+    Runs on outlined kernels (`convert-tile-kernel-to-gpu`), before
+    `tile-assign-shared-offsets` (the allocation's address lives in a
+    shared slot it adds). Every `tile.alloc_tmem` of the kernel gets a
+    column range of one tensor-memory allocation (`tcgen05.alloc` by warp 0
+    at the start, `tcgen05.dealloc` at the end, at most 512 columns;
+    sm_100a) and `tile.dealloc_tmem` goes away. A `tile.alloc_tmem` left
+    for `convert-tile-memory-to-gpu` is an error naming this pass.
+  }]>;
+
+def TileAssignSharedOffsets : TileKernelStep<"tile-assign-shared-offsets",
+    "::mlir::gpu::GPUModuleOp",
+    "Places a kernel's shared tiles and scratch in its dynamic shared memory", [{
+    Runs on outlined kernels, after `tile-allocate-tensor-memory` and
+    before `convert-tile-memory-to-gpu`, which lowers each tile at the
+    offset recorded here (`tile.shared_offset`). Every `tile.alloc_shared`
+    (and every scratch request of a lowering) gets an offset in the
+    kernel's dynamic shared memory, placed by liveness: tiles whose
+    lifetimes do not overlap share bytes (1024-byte aligned, for TMA and
+    swizzling), with a CTA barrier where bytes change hands; the kernel's
+    total is `tile.dynamic_shared_bytes`, which the runtime's kernel
+    description carries. Anchored on the gpu.module because it may erase
+    kernels: one whose shared memory exceeds the chip's is an error; with
+    `skip-oversized-configs`, a family's configuration (a kernel with
+    `tile.family`) is instead left out with a warning naming it.
+  }]> {
+  let options = [
+    Option<"skipOversizedConfigs", "skip-oversized-configs", "bool",
+           /*default=*/"false",
+           "Leave out, with a warning, a family's configuration whose shared "
+           "memory exceeds the chip's">
+  ];
+}
+
+def TileAssignTmaParameters : TileKernelStep<"tile-assign-tma-parameters", "",
+    "Gives a kernel one tensor-map parameter per TMA box it copies", [{
+    Runs on outlined kernels, before `convert-tile-copy-to-gpu`. Each
+    distinct (global argument, box, swizzle) that the kernel's
+    `tma_load`/`tma_store` copies use becomes an extra kernel parameter (a
+    pointer to the 128-byte CUtensorMap the runtime encodes), recorded in
+    `tile.tma` for the kernel description; each copy names its parameter
+    in `tile.tma_param`. The swizzle is the shared tile's, from its type.
+    Does nothing on chips without TMA. A TMA copy lowered without its
+    parameter is an error naming this pass.
+  }]>;
+
+def ConvertTileOpsToGPU : TileKernelStep<"convert-tile-ops-to-gpu",
+    "::mlir::gpu::GPUModuleOp",
+    "Lowers every tile op of the outlined kernels in one conversion", [{
+    One partial conversion with the patterns of
+    `convert-tile-{memory,copy,elementwise,reduce}-to-gpu`,
+    `convert-tile-gemm-to-nvvm`, `convert-tile-mbarrier-to-nvgpu`,
+    `convert-tile-distributed-to-nvvm` and the loop ops. Needs what those
+    need (offsets, tensor-map parameters, mechanisms, layouts); any tile op
+    left but `tile.warp_specialize` (lowered last, once its contents are)
+    is an error naming the op that has no lowering. Anchored on the
+    gpu.module: NVSHMEM calls declare functions there.
+  }]> {
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+  ];
+}
+
+def TileEraseRedundantBarriers : TileKernelStep<"tile-erase-redundant-barriers", "",
+    "Drops CTA barriers that only side-effect-free ops separate", [{
+    Lowered copies each synchronise the CTA on entry and on exit (with an
+    async-proxy fence where TMA reads what they wrote), so back-to-back
+    copies and waits meet barrier after barrier. A `gpu.barrier` is
+    dropped when only side-effect-free ops separate it from the previous
+    one, with its fences when that barrier was fenced alike. Runs after the
+    tile ops are lowered and before `convert-tile-warp-specialize-to-nvvm`
+    (which turns CTA barriers into named ones).
+  }]>;
+
+def ConvertTileWarpSpecializeToNVVM : TileKernelStep<
+    "convert-tile-warp-specialize-to-nvvm", "",
     "Splits warp-specialised kernels into producer and consumer branches", [{
     Runs after the other tile-to-GPU conversions (it rewrites the thread ids
     and CTA barriers they produced). Each `tile.warp_specialize` becomes a
@@ -154,30 +249,6 @@ def ConvertTileWarpSpecializeToNVVM : TileToGPUPass<
     the role's (team's) threads; the ids are allocated from 1 in role order,
     one per role or team that has a barrier, and more than 15 is an error.
   }]>;
-
-def ConvertTileToGPU : TileToGPUPass<"convert-tile-to-gpu",
-    "Runs every tile-to-GPU conversion at once", [{
-    Kernel outlining followed by one conversion with all patterns of
-    `convert-tile-{memory,copy,elementwise}-to-gpu`,
-    `convert-tile-gemm-to-nvvm`, `convert-tile-mbarrier-to-nvgpu` and
-    `convert-tile-distributed-to-nvvm`, then
-    redundant CTA barriers are dropped (a barrier only side-effect-free ops
-    separate from the previous one) and `convert-tile-warp-specialize-to-nvvm`
-    runs. Any tile op left is an error naming the op that has no lowering
-    yet. Reads the chip from `tile.target`; copies and gemms need their
-    mechanism (`tile-select-instructions`).
-
-    A kernel whose shared memory exceeds the chip's is an error; with
-    `skip-oversized-configs`, a family's configuration (a kernel with
-    `tile.family`) is instead left out with a warning naming it.
-  }]> {
-  let options = [
-    Option<"skipOversizedConfigs", "skip-oversized-configs", "bool",
-           /*default=*/"false",
-           "Leave out, with a warning, a family's configuration whose shared "
-           "memory exceeds the chip's">
-  ];
-}
 
 def TilePromoteFragments : Pass<"tile-promote-fragments"> {
   let summary = "Keeps lowered fragments in SSA values instead of allocas";

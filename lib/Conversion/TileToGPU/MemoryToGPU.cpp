@@ -25,8 +25,9 @@ struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto offset = op->getAttrOfType<IntegerAttr>(kSharedOffsetAttrName);
     if (!offset)
-      return op.emitOpError("has no shared-memory offset; it must be inside "
-                            "an outlined kernel");
+      return op.emitOpError("has no shared-memory offset: run "
+                            "tile-assign-shared-offsets on the outlined "
+                            "kernel first");
     rewriter.replaceOp(op, createSharedView(rewriter, op.getLoc(),
                                             cast<MemRefType>(op.getType()),
                                             offset.getInt()));
@@ -102,6 +103,20 @@ struct SwizzledSharedTypeLowering : ConversionPattern {
   }
 };
 
+// tile-allocate-tensor-memory replaces tensor-memory allocations (one
+// allocation per kernel); any left means it did not run.
+template <typename OpT>
+struct UnallocatedTmemLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    return op.emitOpError("has no tensor-memory columns: run "
+                          "tile-allocate-tensor-memory on the outlined "
+                          "kernel first");
+  }
+};
+
 // Thread 0 initialises every barrier of the ring; the CTA waits for it.
 struct AllocBarrierLowering : ChipPattern<AllocBarrierOp> {
   using ChipPattern::ChipPattern;
@@ -130,6 +145,8 @@ void mlir::tile::populateTileMemoryToGPUPatterns(
     TileToGPUTypeConverter &converter, RewritePatternSet &patterns,
     const ChipInfo &chip) {
   patterns.add<AllocSharedLowering, AllocFragmentLowering,
-               SwizzledSharedTypeLowering>(converter, patterns.getContext());
+               SwizzledSharedTypeLowering, UnallocatedTmemLowering<AllocTmemOp>,
+               UnallocatedTmemLowering<DeallocTmemOp>>(converter,
+                                                       patterns.getContext());
   patterns.add<AllocBarrierLowering>(converter, patterns.getContext(), chip);
 }

@@ -308,11 +308,11 @@ static int64_t place(MutableArrayRef<Piece> pieces) {
   return top;
 }
 
-LogicalResult mlir::tile::assignSharedOffsets(ModuleOp module,
+LogicalResult mlir::tile::assignSharedOffsets(Operation *root,
                                               const ChipInfo &chip,
                                               bool skipOversizedConfigs) {
   SmallVector<gpu::GPUFuncOp> oversized;
-  WalkResult result = module.walk([&](gpu::GPUFuncOp func) {
+  WalkResult result = root->walk([&](gpu::GPUFuncOp func) {
     if (failed(collectScratchRequests(func)))
       return WalkResult::interrupt();
     KernelLiveness liveness(func);
@@ -393,7 +393,7 @@ LogicalResult mlir::tile::assignSharedOffsets(ModuleOp module,
   for (gpu::GPUFuncOp func : oversized)
     func.erase();
   bool anyKernel = false;
-  module.walk([&](gpu::GPUFuncOp func) { anyKernel |= func.isKernel(); });
+  root->walk([&](gpu::GPUFuncOp func) { anyKernel |= func.isKernel(); });
   if (!anyKernel)
     return emitError(where, "every configuration needs more shared memory "
                             "than ")

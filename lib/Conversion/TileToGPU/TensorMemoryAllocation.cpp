@@ -116,9 +116,9 @@ static LogicalResult allocateInKernel(gpu::GPUFuncOp func,
   return success();
 }
 
-LogicalResult mlir::tile::allocateTensorMemory(ModuleOp module) {
+LogicalResult mlir::tile::allocateTensorMemory(Operation *root) {
   SmallVector<gpu::GPUFuncOp> funcs;
-  module.walk([&](gpu::GPUFuncOp func) { funcs.push_back(func); });
+  root->walk([&](gpu::GPUFuncOp func) { funcs.push_back(func); });
   for (gpu::GPUFuncOp func : funcs) {
     SmallVector<AllocTmemOp> allocs;
     func.walk([&](AllocTmemOp alloc) { allocs.push_back(alloc); });

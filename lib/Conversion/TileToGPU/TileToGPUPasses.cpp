@@ -25,7 +25,11 @@ namespace mlir::tile {
 #define GEN_PASS_DEF_CONVERTTILEMBARRIERTONVGPU
 #define GEN_PASS_DEF_CONVERTTILEDISTRIBUTEDTONVVM
 #define GEN_PASS_DEF_CONVERTTILEWARPSPECIALIZETONVVM
-#define GEN_PASS_DEF_CONVERTTILETOGPU
+#define GEN_PASS_DEF_TILEALLOCATETENSORMEMORY
+#define GEN_PASS_DEF_TILEASSIGNSHAREDOFFSETS
+#define GEN_PASS_DEF_TILEASSIGNTMAPARAMETERS
+#define GEN_PASS_DEF_CONVERTTILEOPSTOGPU
+#define GEN_PASS_DEF_TILEERASEREDUNDANTBARRIERS
 #include "tile/Conversion/Passes.h.inc"
 } // namespace mlir::tile
 
@@ -35,12 +39,12 @@ using namespace mlir::tile;
 using PopulateFn = void (*)(TileToGPUTypeConverter &, RewritePatternSet &,
                             const ChipInfo &);
 
-static LogicalResult convert(ModuleOp module, ArrayRef<PopulateFn> populate,
+static LogicalResult convert(Operation *root, ArrayRef<PopulateFn> populate,
                              function_ref<void(ConversionTarget &)> illegal) {
-  const ChipInfo *chip = getTargetChip(module);
+  const ChipInfo *chip = getTargetChip(root);
   if (!chip)
     return failure();
-  MLIRContext *context = module.getContext();
+  MLIRContext *context = root->getContext();
   TileToGPUTypeConverter converter(context);
   RewritePatternSet patterns(context);
   for (PopulateFn fn : populate)
@@ -48,48 +52,9 @@ static LogicalResult convert(ModuleOp module, ArrayRef<PopulateFn> populate,
   ConversionTarget target(*context);
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
   illegal(target);
-  return applyPartialConversion(module, target, std::move(patterns));
+  return applyPartialConversion(root, target, std::move(patterns));
 }
 
-
-// Lowered copies each synchronise the CTA on entry and on exit (with an
-// async-proxy fence where TMA reads what they wrote), so back-to-back copies
-// and waits meet barrier after barrier. A barrier is redundant when only
-// side-effect-free ops separate it from the previous one, and so is a
-// fenced one when that previous barrier was fenced too.
-// The nearest op before `op` in its block that has side effects.
-static Operation *previousEffect(Operation *op) {
-  do
-    op = op->getPrevNode();
-  while (op && isMemoryEffectFree(op));
-  return op;
-}
-
-static void eraseRedundantBarriers(ModuleOp module) {
-  SmallVector<Operation *> redundant;
-  module.walk([&](gpu::BarrierOp barrier) {
-    SmallVector<Operation *> fences;
-    Operation *prev = previousEffect(barrier);
-    while (auto fence = dyn_cast_or_null<NVVM::FenceProxyOp>(prev)) {
-      fences.push_back(fence);
-      prev = previousEffect(fence);
-    }
-    if (!isa_and_present<gpu::BarrierOp>(prev))
-      return;
-    // The earlier barrier's fence must be of every kind this one has.
-    auto earlier = dyn_cast_or_null<NVVM::FenceProxyOp>(previousEffect(prev));
-    for (Operation *op : fences) {
-      auto fence = cast<NVVM::FenceProxyOp>(op);
-      if (!earlier || fence.getKind() != earlier.getKind() ||
-          fence.getSpace() != earlier.getSpace())
-        return;
-    }
-    redundant.push_back(barrier);
-    llvm::append_range(redundant, fences);
-  });
-  for (Operation *op : redundant)
-    op->erase();
-}
 
 namespace {
 struct ConvertTileKernelToGPUPass
@@ -106,10 +71,7 @@ struct ConvertTileMemoryToGPUPass
     : tile::impl::ConvertTileMemoryToGPUBase<ConvertTileMemoryToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
-    const ChipInfo *target = getTargetChip(getOperation());
-    if (!target || failed(allocateTensorMemory(getOperation())) ||
-        failed(assignSharedOffsets(getOperation(), *target)) ||
-        failed(convert(getOperation(), {populateTileMemoryToGPUPatterns},
+    if (failed(convert(getOperation(), {populateTileMemoryToGPUPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalOp<AllocSharedOp, AllocFragmentOp,
                                         AllocBarrierOp, AllocTmemOp,
@@ -128,10 +90,7 @@ struct ConvertTileCopyToGPUPass
     : tile::impl::ConvertTileCopyToGPUBase<ConvertTileCopyToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
-    const ChipInfo *target = getTargetChip(getOperation());
-    if (!target ||
-        (target->has(Feature::Tma) && failed(assignTmaParameters(getOperation()))) ||
-        failed(convert(getOperation(), {populateTileCopyToGPUPatterns},
+    if (failed(convert(getOperation(), {populateTileCopyToGPUPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalOp<CopyOp, WaitTmaStoresOp>();
                        })))
@@ -220,18 +179,42 @@ struct ConvertTileWarpSpecializeToNVVMPass
   }
 };
 
-struct ConvertTileToGPUPass
-    : tile::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
+struct TileAllocateTensorMemoryPass
+    : tile::impl::TileAllocateTensorMemoryBase<TileAllocateTensorMemoryPass> {
   using Base::Base;
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    const ChipInfo *target = getTargetChip(module);
-    if (!target || failed(outlineTileKernels(module, *target)) ||
-        failed(allocateTensorMemory(module)) ||
-        failed(assignSharedOffsets(module, *target, skipOversizedConfigs)) ||
-        (target->has(Feature::Tma) && failed(assignTmaParameters(module))))
-      return signalPassFailure();
-    if (failed(convert(module,
+    if (failed(allocateTensorMemory(getOperation())))
+      signalPassFailure();
+  }
+};
+
+struct TileAssignSharedOffsetsPass
+    : tile::impl::TileAssignSharedOffsetsBase<TileAssignSharedOffsetsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    const ChipInfo *target = getTargetChip(getOperation());
+    if (!target || failed(assignSharedOffsets(getOperation(), *target,
+                                              skipOversizedConfigs)))
+      signalPassFailure();
+  }
+};
+
+struct TileAssignTmaParametersPass
+    : tile::impl::TileAssignTmaParametersBase<TileAssignTmaParametersPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    const ChipInfo *target = getTargetChip(getOperation());
+    if (!target ||
+        (target->has(Feature::Tma) && failed(assignTmaParameters(getOperation()))))
+      signalPassFailure();
+  }
+};
+
+struct ConvertTileOpsToGPUPass
+    : tile::impl::ConvertTileOpsToGPUBase<ConvertTileOpsToGPUPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (failed(convert(getOperation(),
                        {populateTileMemoryToGPUPatterns,
                         populateTileGemmToNVVMPatterns,
                         populateTileCopyToGPUPatterns,
@@ -253,10 +236,14 @@ struct ConvertTileToGPUPass
                            return isa<WarpSpecializeOp>(op->getParentOp());
                          });
                        })))
-      return signalPassFailure();
-    eraseRedundantBarriers(module);
-    if (failed(lowerWarpSpecialize(module)))
       signalPassFailure();
   }
+};
+
+struct TileEraseRedundantBarriersPass
+    : tile::impl::TileEraseRedundantBarriersBase<
+          TileEraseRedundantBarriersPass> {
+  using Base::Base;
+  void runOnOperation() override { eraseRedundantBarriers(getOperation()); }
 };
 } // namespace

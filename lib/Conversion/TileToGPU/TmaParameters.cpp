@@ -31,8 +31,8 @@ static std::optional<StringRef> tmaElementType(Type type) {
   return std::nullopt;
 }
 
-LogicalResult mlir::tile::assignTmaParameters(ModuleOp module) {
-  WalkResult result = module.walk([&](gpu::GPUFuncOp func) {
+LogicalResult mlir::tile::assignTmaParameters(Operation *root) {
+  WalkResult result = root->walk([&](gpu::GPUFuncOp func) {
     MLIRContext *context = func.getContext();
     Builder b(context);
     SmallVector<Attribute> entries;

@@ -183,9 +183,9 @@ static LogicalResult lowerOne(WarpSpecializeOp ws) {
   return success();
 }
 
-LogicalResult mlir::tile::lowerWarpSpecialize(ModuleOp module) {
+LogicalResult mlir::tile::lowerWarpSpecialize(Operation *root) {
   SmallVector<WarpSpecializeOp> ops;
-  module.walk([&](WarpSpecializeOp op) { ops.push_back(op); });
+  root->walk([&](WarpSpecializeOp op) { ops.push_back(op); });
   for (WarpSpecializeOp ws : ops)
     if (failed(lowerOne(ws)))
       return failure();

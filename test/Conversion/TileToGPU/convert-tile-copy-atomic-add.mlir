@@ -3,7 +3,7 @@
 // aligned runs of two f32 as one `.v2` reduction and the elements of a
 // partial or unaligned run one by one; before sm_90 (no vector reductions)
 // every element alone.
-// RUN: tile-opt %s --split-input-file --convert-tile-copy-to-gpu
+// RUN: tile-opt %s --split-input-file --tile-assign-tma-parameters --convert-tile-copy-to-gpu
 
 module attributes {tile.target = #tile.target<"sm_90a">} {
   tile.kernel @add_wgmma_tile(%C: memref<?x?xf32>, %m: index, %n: index) threads(128) {

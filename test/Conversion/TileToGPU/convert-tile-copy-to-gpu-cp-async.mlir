@@ -1,7 +1,7 @@
 // convert-tile-copy-to-gpu alone, mechanism cp_async (what
 // tile-select-instructions picks for global -> shared copies of 16-byte runs
 // on chips with cp.async). The shared tile stays a tile op.
-// RUN: tile-opt %s --split-input-file --convert-tile-copy-to-gpu
+// RUN: tile-opt %s --split-input-file --tile-assign-tma-parameters --convert-tile-copy-to-gpu
 
 // 8 x 32 f32: 64 runs of 4 (16 bytes) for 128 threads, so threads 64 and up
 // do nothing; row = 4 * tid / 32, column = 4 * tid mod 32. When the global

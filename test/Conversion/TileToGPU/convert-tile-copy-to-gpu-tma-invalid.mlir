@@ -3,7 +3,7 @@
 // convert-tile-kernel-to-gpu writes) and carry the module's tile.target and
 // the copies' tma_load mechanism (tile-select-instructions); shared tiles
 // and barriers are still tile ops.
-// RUN: tile-opt %s --split-input-file --convert-tile-copy-to-gpu --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --split-input-file --tile-assign-tma-parameters --convert-tile-copy-to-gpu --verify-diagnostics -o /dev/null
 
 // TMA reads through a tensor map of a kernel argument; a view of one has none.
 module attributes {gpu.container_module, tile.target = #tile.target<"sm_90a">} {

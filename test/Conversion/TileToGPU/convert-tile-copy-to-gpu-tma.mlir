@@ -1,10 +1,10 @@
 // convert-tile-copy-to-gpu alone, mechanisms tma_load and tma_store (sm_90a).
-// The input is already outlined (what convert-tile-kernel-to-gpu writes): the
-// copy pass gives each gpu.func its tensor-map parameters, which it can only
-// do for kernels that are gpu.funcs. The mechanisms and swizzles are what
+// The input is already outlined (what convert-tile-kernel-to-gpu writes):
+// tile-assign-tma-parameters gives each gpu.func its tensor-map parameters,
+// which it can only do for kernels that are gpu.funcs. The mechanisms and swizzles are what
 // tile-select-instructions and tile-assign-layouts would write; shared tiles
 // and barriers are still tile ops (convert-tile-memory-to-gpu allocates them).
-// RUN: tile-opt %s --split-input-file --convert-tile-copy-to-gpu
+// RUN: tile-opt %s --split-input-file --tile-assign-tma-parameters --convert-tile-copy-to-gpu
 
 // A copy that completes on a barrier: the kernel gains one !llvm.ptr
 // tensor-map parameter, listed in its tile.tma attribute for the runtime

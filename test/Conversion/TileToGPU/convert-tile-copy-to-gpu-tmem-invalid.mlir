@@ -1,6 +1,6 @@
 // What the tensor-memory copy lowering refuses (sm_100a), each with a
 // located error. convert-tile-copy-to-gpu alone, on outlined input.
-// RUN: tile-opt %s --split-input-file --convert-tile-copy-to-gpu --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --split-input-file --tile-assign-tma-parameters --convert-tile-copy-to-gpu --verify-diagnostics -o /dev/null
 
 // A copy from shared to tensor memory (tcgen05.cp) has no mechanism:
 // tile-select-instructions refuses it (tile-select-instructions-invalid.mlir),

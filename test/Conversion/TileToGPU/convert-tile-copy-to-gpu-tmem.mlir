@@ -1,7 +1,7 @@
 // convert-tile-copy-to-gpu alone, mechanisms tmem_load and tmem_store
 // (sm_100a), on fragments with the #tile.tmem_32x32b layout that
 // tile-assign-layouts gives.
-// RUN: tile-opt %s --split-input-file --convert-tile-copy-to-gpu
+// RUN: tile-opt %s --split-input-file --tile-assign-tma-parameters --convert-tile-copy-to-gpu
 
 // Two warpgroups read a 128 x 256 f32 accumulator: each thread's address is
 // the tile's plus lane 32 (warp mod 4) in bits 16.. and its warpgroup's

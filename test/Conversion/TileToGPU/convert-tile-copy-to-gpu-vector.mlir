@@ -2,7 +2,7 @@
 // tile-select-instructions (mechanism) and tile-assign-layouts (#tile.blocked
 // fragments) would write; fragments and shared tiles stay tile ops (the
 // casts stand for convert-tile-memory-to-gpu's allocas and views).
-// RUN: tile-opt %s --split-input-file --convert-tile-copy-to-gpu
+// RUN: tile-opt %s --split-input-file --tile-assign-tma-parameters --convert-tile-copy-to-gpu
 
 // global -> fragment, one run of 4 per thread at %i + 4 * tid: a 16-byte
 // vector load when in bounds and aligned, else a masked load (zeros outside).

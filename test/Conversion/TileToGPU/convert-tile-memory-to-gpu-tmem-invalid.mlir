@@ -1,6 +1,6 @@
 // More than the 512 columns of a CTA, on outlined input (tile.kernel's
 // verifier refuses the same before outlining: invalid.mlir).
-// RUN: tile-opt %s --convert-tile-memory-to-gpu --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --tile-allocate-tensor-memory --tile-assign-shared-offsets --convert-tile-memory-to-gpu --verify-diagnostics -o /dev/null
 
 module attributes {gpu.container_module, tile.target = #tile.target<"sm_100a">} {
   gpu.module @tile_kernels {

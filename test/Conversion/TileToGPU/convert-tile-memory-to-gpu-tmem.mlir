@@ -1,5 +1,5 @@
 // convert-tile-memory-to-gpu alone: the tensor memory of a kernel (sm_100a).
-// RUN: tile-opt %s --split-input-file --allow-unregistered-dialect --convert-tile-memory-to-gpu
+// RUN: tile-opt %s --split-input-file --allow-unregistered-dialect --tile-allocate-tensor-memory --tile-assign-shared-offsets --convert-tile-memory-to-gpu
 
 // Three buffers of 256, 32 (a 16-column tile rounded up) and 128 columns
 // share one allocation of 512 columns (256 + 128 + 32 = 416, rounded up to

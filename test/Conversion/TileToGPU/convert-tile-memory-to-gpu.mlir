@@ -3,7 +3,7 @@
 // pass places allocations in the dynamic shared memory and entry block of a
 // gpu.func and refuses anything else. Fragments carry the layout
 // tile-assign-layouts would give them.
-// RUN: tile-opt %s --split-input-file --convert-tile-memory-to-gpu
+// RUN: tile-opt %s --split-input-file --tile-allocate-tensor-memory --tile-assign-shared-offsets --convert-tile-memory-to-gpu
 
 // Two shared tiles: two views of the kernel's dynamic shared memory at
 // distinct 1024-byte aligned offsets; the kernel records its total.

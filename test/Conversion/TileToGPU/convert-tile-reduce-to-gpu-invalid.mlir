@@ -2,7 +2,7 @@
 // (layouts are checked already where the scratch is requested, by
 // convert-tile-memory-to-gpu; element types by the lowering, followed by
 // the conversion driver's "failed to legalize").
-// RUN: tile-opt %s --split-input-file --tile-attach-target=chip=sm_90a --convert-tile-kernel-to-gpu --convert-tile-memory-to-gpu --convert-tile-reduce-to-gpu --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --split-input-file --tile-attach-target=chip=sm_90a --convert-tile-kernel-to-gpu --tile-allocate-tensor-memory --tile-assign-shared-offsets --convert-tile-memory-to-gpu --convert-tile-reduce-to-gpu --verify-diagnostics -o /dev/null
 
 // A destination layout that is not the source's sliced along dim.
 tile.kernel @wrong_slice() threads(128) {

@@ -1,7 +1,7 @@
 // convert-tile-reduce-to-gpu alone, after the kernel is outlined and its
 // shared memory placed (convert-tile-memory-to-gpu asks for the reduction's
 // scratch). The fragments carry the layouts tile-assign-layouts gives them.
-// RUN: tile-opt %s --split-input-file --tile-attach-target=chip=sm_90a --convert-tile-kernel-to-gpu --convert-tile-memory-to-gpu --convert-tile-reduce-to-gpu
+// RUN: tile-opt %s --split-input-file --tile-attach-target=chip=sm_90a --convert-tile-kernel-to-gpu --tile-allocate-tensor-memory --tile-assign-shared-offsets --convert-tile-memory-to-gpu --convert-tile-reduce-to-gpu
 
 // Row sums of a 4x1024 bf16 tile over 128 threads: each thread holds one
 // 8-element run per row; it sums each run in f32 (extf), then five

@@ -1,6 +1,6 @@
 // What assignSharedOffsets refuses (convert-tile-memory-to-gpu), and what
 // liveness lets fit.
-// RUN: tile-opt %s --split-input-file --tile-attach-target=chip=sm_90a --convert-tile-kernel-to-gpu --convert-tile-memory-to-gpu --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --split-input-file --tile-attach-target=chip=sm_90a --convert-tile-kernel-to-gpu --tile-allocate-tensor-memory --tile-assign-shared-offsets --convert-tile-memory-to-gpu --verify-diagnostics -o /dev/null
 
 // Two 128 KiB tiles used one after the other share their bytes: 129 KiB in
 // all, within sm_90a's 227 KiB (the bump allocator needed 257 KiB).

@@ -5,7 +5,7 @@
 // output: each tile's offset (the constant added to the base realigned to
 // 1024 bytes, before its memref.view), the syncs, and the kernel's
 // tile.dynamic_shared_bytes.
-// RUN: tile-opt %s --split-input-file --tile-attach-target=chip=sm_90a --convert-tile-kernel-to-gpu --convert-tile-memory-to-gpu
+// RUN: tile-opt %s --split-input-file --tile-attach-target=chip=sm_90a --convert-tile-kernel-to-gpu --tile-allocate-tensor-memory --tile-assign-shared-offsets --convert-tile-memory-to-gpu
 
 // Used one after the other: %b reuses %a's bytes (both at 0, 16 KiB + 1 KiB
 // in all instead of 32 KiB + 1 KiB), after a sync before %b's first copy.

@@ -35,13 +35,13 @@ LogicalResult outlineTileKernels(ModuleOp module, const ChipInfo &chip);
 /// `skipOversizedConfigs` erases such a kernel made from a family (a
 /// configuration; tile.family) with a warning naming it. See
 /// lib/Conversion/TileToGPU/SharedMemoryAllocation.{h,cpp}.
-LogicalResult assignSharedOffsets(ModuleOp module, const ChipInfo &chip,
+LogicalResult assignSharedOffsets(Operation *root, const ChipInfo &chip,
                                   bool skipOversizedConfigs = false);
 
 /// Gives each kernel one tensor-map parameter per distinct (global argument,
 /// box, swizzle) its asynchronous copies use, and records them for the
 /// runtime. Copies learn their parameter through an attribute.
-LogicalResult assignTmaParameters(ModuleOp module);
+LogicalResult assignTmaParameters(Operation *root);
 
 /// Packs every tile.alloc_tmem of each outlined kernel into one tensor-memory
 /// allocation (columns rounded up to a power of two of at least 32, checked
@@ -51,7 +51,7 @@ LogicalResult assignTmaParameters(ModuleOp module);
 /// their column addresses and erases tile.dealloc_tmem. Runs before
 /// assignSharedOffsets (the slot is a shared tile). See
 /// lib/Conversion/TileToGPU/TensorMemoryAllocation.cpp.
-LogicalResult allocateTensorMemory(ModuleOp module);
+LogicalResult allocateTensorMemory(Operation *root);
 
 /// Whether `op` has an operand or result in #tile.shared: other dialects'
 /// such ops are illegal where the memory patterns run.
@@ -136,7 +136,11 @@ void populateNvshmemCommunicationPatterns(TileToGPUTypeConverter &converter,
 /// (setmaxnreg), then its warps run its region with thread ids counted
 /// from the role's (team's) first thread and CTA barriers turned into the
 /// named barriers allocated for it.
-LogicalResult lowerWarpSpecialize(ModuleOp module);
+LogicalResult lowerWarpSpecialize(Operation *root);
+/// Drops each gpu.barrier that only side-effect-free ops separate from the
+/// previous one (and its async-proxy fences, when that barrier was fenced
+/// alike). See lib/Conversion/TileToGPU/RedundantBarriers.cpp.
+void eraseRedundantBarriers(Operation *root);
 } // namespace tile
 } // namespace mlir
 

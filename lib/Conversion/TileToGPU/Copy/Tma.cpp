@@ -204,8 +204,9 @@ struct TmaCopyLowering : MechanismPattern<CopyOp, Mechanism> {
     auto param = op->getAttrOfType<IntegerAttr>(kTmaParamAttr);
     auto func = op->getParentOfType<gpu::GPUFuncOp>();
     if (!param || !func)
-      return op.emitOpError("has no tensor-map parameter; run the copy "
-                            "lowering on outlined kernels");
+      return op.emitOpError("has no tensor-map parameter: run "
+                            "tile-assign-tma-parameters on the outlined "
+                            "kernel first");
     TmaTransfer t;
     t.sharedTile = isStore ? adaptor.getSource() : adaptor.getDest();
     t.globalOffsets =
