@@ -24,7 +24,7 @@ void mlir::tile::buildTileToGPUPipeline(
   device.addPass(createConvertTileOpsToGPU());
   OpPassManager &kernels = device.nest<gpu::GPUFuncOp>();
   kernels.addPass(createTileEraseRedundantBarriers());
-  kernels.addPass(createConvertTileWarpSpecializeToNVVM());
+  kernels.addPass(createConvertTileWarpSpecializeToGPU());
 }
 
 void mlir::tile::buildTileToNVVMPipeline(
@@ -112,6 +112,6 @@ void mlir::tile::registerTilePipelines() {
       "convert-tile-kernel-to-gpu, tile-allocate-tensor-memory, "
       "tile-assign-shared-offsets, tile-assign-tma-parameters, "
       "convert-tile-ops-to-gpu, tile-erase-redundant-barriers, "
-      "convert-tile-warp-specialize-to-nvvm",
+      "convert-tile-warp-specialize-to-gpu",
       buildTileToGPUPipeline);
 }

@@ -132,6 +132,10 @@ std::string tile::toIdentifier(const std::string &text) {
   return id;
 }
 
+// One function, longer than the rest, on purpose: it writes the header and
+// the source top to bottom, in the order a reader meets them in the
+// generated files, each part a few lines of text around the helpers above;
+// split, the order of the output would be spread over several functions.
 std::optional<std::string> tile::generateLauncher(
     const std::vector<rt::KernelInfo> &kernels, const std::string &image,
     const std::string &kernelInfoText, const std::string &cppNamespace,

@@ -191,6 +191,9 @@ public:
 
 // mlirTranslateMain's options and processing; it opens -o (truncating it)
 // before translating, which would destroy a good file on a failed run.
+// Most of its length is the options, which are function-local statics so
+// that they register only when tile-translate runs (as mlirTranslateMain's
+// are).
 int mlir::tile::tileTranslateMain(int argc, char **argv) {
   static llvm::cl::opt<std::string> inputFilename(
       llvm::cl::Positional, llvm::cl::desc("<input file>"),

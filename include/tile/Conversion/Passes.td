@@ -83,7 +83,7 @@ def ConvertTileReduceToGPU : TileToGPUPass<"convert-tile-reduce-to-gpu",
     holds the results of its rows, in the `#tile.slice` layout.
   }]>;
 
-def ConvertTileGemmToNVVM : TileToGPUPass<"convert-tile-gemm-to-nvvm",
+def ConvertTileGemmToGPU : TileToGPUPass<"convert-tile-gemm-to-gpu",
     "Lowers tile.gemm by the matrix instruction tile-select-instructions chose", [{
     One pattern set per `#tile.mma_mechanism` (lib/Conversion/TileToGPU/Mma/):
     - `wgmma` (Wgmma.cpp, sm_90a): A and B in swizzled shared tiles (either
@@ -106,7 +106,7 @@ def ConvertTileGemmToNVVM : TileToGPUPass<"convert-tile-gemm-to-nvvm",
     fail with an error naming them; so does a gemm without a mechanism.
   }]>;
 
-def ConvertTileMBarrierToNVGPU : TileToGPUPass<"convert-tile-mbarrier-to-nvgpu",
+def ConvertTileMBarrierToGPU : TileToGPUPass<"convert-tile-mbarrier-to-gpu",
     "Lowers the tile.mbarrier ops to nvgpu mbarrier ops", [{
     `arrive` (every thread, one elected thread with `leader`, or one lane
     per warp on every CTA of the cluster with `cluster`: `mapa` +
@@ -116,8 +116,8 @@ def ConvertTileMBarrierToNVGPU : TileToGPUPass<"convert-tile-mbarrier-to-nvgpu",
     (`fence.mbarrier_init` + `barrier.cluster.arrive/wait`).
   }]>;
 
-def ConvertTileDistributedToNVVM : TileToGPUPass<
-    "convert-tile-distributed-to-nvvm",
+def ConvertTileDistributedToGPU : TileToGPUPass<
+    "convert-tile-distributed-to-gpu",
     "Lowers put, get, signal, wait, fence, quiet, barrier_all, rank and num_ranks", [{
     `level cluster` (lib/Conversion/TileToGPU/Distributed/Cluster.cpp): the
     CTAs of the kernel's cluster through distributed shared memory: puts
@@ -209,8 +209,8 @@ def ConvertTileOpsToGPU : TileKernelStep<"convert-tile-ops-to-gpu",
     "Lowers every tile op of the outlined kernels in one conversion", [{
     One partial conversion with the patterns of
     `convert-tile-{memory,copy,elementwise,reduce}-to-gpu`,
-    `convert-tile-gemm-to-nvvm`, `convert-tile-mbarrier-to-nvgpu`,
-    `convert-tile-distributed-to-nvvm` and the loop ops. Needs what those
+    `convert-tile-gemm-to-gpu`, `convert-tile-mbarrier-to-gpu`,
+    `convert-tile-distributed-to-gpu` and the loop ops. Needs what those
     need (offsets, tensor-map parameters, mechanisms, layouts); any tile op
     left but `tile.warp_specialize` (lowered last, once its contents are)
     is an error naming the op that has no lowering. Anchored on the
@@ -231,12 +231,12 @@ def TileEraseRedundantBarriers : TileKernelStep<"tile-erase-redundant-barriers",
     copies and waits meet barrier after barrier. A `gpu.barrier` is
     dropped when only side-effect-free ops separate it from the previous
     one, with its fences when that barrier was fenced alike. Runs after the
-    tile ops are lowered and before `convert-tile-warp-specialize-to-nvvm`
+    tile ops are lowered and before `convert-tile-warp-specialize-to-gpu`
     (which turns CTA barriers into named ones).
   }]>;
 
-def ConvertTileWarpSpecializeToNVVM : TileKernelStep<
-    "convert-tile-warp-specialize-to-nvvm", "",
+def ConvertTileWarpSpecializeToGPU : TileKernelStep<
+    "convert-tile-warp-specialize-to-gpu", "",
     "Splits warp-specialised kernels into producer and consumer branches", [{
     Runs after the other tile-to-GPU conversions (it rewrites the thread ids
     and CTA barriers they produced). Each `tile.warp_specialize` becomes a

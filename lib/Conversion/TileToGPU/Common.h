@@ -1,4 +1,12 @@
 //===- Common.h - helpers shared by the tile-to-GPU patterns ----*- C++ -*-===//
+//
+// Implemented by concern: TypeConverter.cpp (TileToGPUTypeConverter),
+// Distribution.cpp (tiles spread over threads), GlobalAccess.cpp (guarded
+// runs of global memory: bounds, alignment, predicated inline-PTX loads
+// and stores) and Common.cpp (small builders: thread ids, barriers,
+// addresses, inline PTX, TMA boxes).
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef TILE_LIB_CONVERSION_TILETOGPU_COMMON_H
 #define TILE_LIB_CONVERSION_TILETOGPU_COMMON_H

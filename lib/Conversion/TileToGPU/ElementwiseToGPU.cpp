@@ -33,7 +33,7 @@ static FailureOr<Distribution> chooseDistribution(Operation *op,
   }
   if (chosen)
     return *chosen;
-  int64_t threads = getKernelThreads(op);
+  int64_t threads = getThreadsRunning(op);
   if (threads < 1)
     return op->emitOpError("is not inside a kernel with a thread count");
   return Distribution::forMemRef(cast<ShapedType>(tiles.back().getType()),

@@ -38,7 +38,7 @@ void mlir::tile::populateTileCopyToGPUPatterns(
   patterns.add<UnselectedLowering<CopyOp>>(converter, patterns.getContext());
 }
 
-void mlir::tile::populateTileGemmToNVVMPatterns(
+void mlir::tile::populateTileGemmToGPUPatterns(
     TileToGPUTypeConverter &converter, RewritePatternSet &patterns,
     const ChipInfo &chip) {
   populateWgmmaPatterns(converter, patterns, chip);

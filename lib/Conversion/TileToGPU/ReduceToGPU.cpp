@@ -186,6 +186,130 @@ static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x,
 }
 
 namespace {
+using GroupValues = SmallVector<SmallVector<Value>>;
+} // namespace
+
+// Level 1: in each thread, the values of each group of runs:
+// values[g][j] for group g, destination element j of its run.
+static GroupValues reduceInThreads(OpBuilder &b, Location loc,
+                                   const ReducePlan &plan, ReduceKind kind,
+                                   Type acc, Value source) {
+  const Distribution &src = plan.source;
+  bool innermost = plan.dim + 1 == int64_t(src.shape.size());
+  SmallVector<SmallVector<Value>> values;
+  for (ArrayRef<int64_t> group : plan.groups) {
+    SmallVector<Value> row;
+    for (int64_t j = 0; j < plan.outWidth; ++j) {
+      Value value;
+      for (int64_t r : group)
+        for (int64_t v = innermost ? 0 : j;
+             v < (innermost ? src.vector : j + 1); ++v) {
+          Value element = extend(
+              b, loc,
+              memref::LoadOp::create(
+                  b, loc, source,
+                  ValueRange{constIndex(b, loc, r * src.vector + v)}),
+              acc);
+          value = value ? combine(b, loc, kind, value, element) : element;
+        }
+      row.push_back(value);
+    }
+    values.push_back(row);
+  }
+  return values;
+}
+
+// Level 2: butterfly shuffles over the lanes along the reduced dimension.
+static void reduceAcrossLanes(OpBuilder &b, Location loc,
+                              const ReducePlan &plan, ReduceKind kind,
+                              GroupValues &values) {
+  for (int64_t bit : plan.laneBits)
+    for (SmallVector<Value> &row : values)
+      for (Value &value : row) {
+        Value other = gpu::ShuffleOp::create(
+                          b, loc, value, int32_t(1) << bit, 32,
+                          gpu::ShuffleMode::XOR)
+                          .getShuffleResult();
+        value = combine(b, loc, kind, value, other);
+      }
+}
+
+// Level 3: across warps through shared scratch: the lanes that hold a
+// warp's partial result write it, and every thread combines its warps'.
+static LogicalResult reduceAcrossWarps(OpBuilder &b, Location loc, ReduceOp op,
+                                       const ReducePlan &plan, Type acc,
+                                       GroupValues &values) {
+  ReduceKind kind = op.getKind();
+  auto scratchType = MemRefType::get(
+      {plan.warps(), plan.outputs}, acc, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(op.getContext(),
+                                 gpu::AddressSpace::Workgroup));
+  Value scratch = createScratchView(b, loc, op, scratchType);
+  if (!scratch)
+    return op.emitOpError("has no shared scratch placed for its cross-warp "
+                          "step: run tile-assign-shared-offsets on the "
+                          "outlined kernel first");
+  Value tid = threadId(b, loc);
+  auto cst = [&](int64_t v) { return constIndex(b, loc, v); };
+  Value warp = arith::DivUIOp::create(b, loc, tid, cst(32));
+  // Destination elements by linear index in the destination's shape.
+  auto dest = cast<FragmentType>(op.getDest().getType());
+  auto destLayout = cast<FragmentLayoutAttrInterface>(dest.getLayout());
+  auto linearIndex = [&](OpBuilder &at, int64_t g, int64_t j) {
+    SmallVector<Value> coords = destLayout.buildRunCoordinates(
+        at, loc, dest.getShape(), tid, g);
+    Value linear = constIndex(at, loc, 0);
+    for (auto [d, c] : llvm::enumerate(coords)) {
+      if (d + 1 == coords.size() && j)
+        c = arith::AddIOp::create(at, loc, c, constIndex(at, loc, j));
+      linear = arith::AddIOp::create(
+          at, loc,
+          arith::MulIOp::create(at, loc, linear,
+                                constIndex(at, loc, dest.getShape()[d])),
+          c);
+    }
+    return linear;
+  };
+  int64_t writerMask = plan.copyLaneMask;
+  for (int64_t bit : plan.laneBits)
+    writerMask |= int64_t(1) << bit;
+  // Protects the scratch from the previous execution's readers.
+  ctaBarrier(b, loc);
+  Value writer = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(b, loc, tid, cst(writerMask)), cst(0));
+  buildIf(b, loc, writer, [&](OpBuilder &then) {
+    for (auto [g, row] : llvm::enumerate(values))
+      for (auto [j, value] : llvm::enumerate(row))
+        memref::StoreOp::create(then, loc, value, scratch,
+                                ValueRange{warp, linearIndex(then, g, j)});
+  });
+  ctaBarrier(b, loc);
+  int64_t warpMask = 0;
+  for (int64_t bit : plan.warpBits)
+    warpMask |= int64_t(1) << (bit - 5);
+  Value baseWarp = arith::AndIOp::create(b, loc, warp, cst(~warpMask));
+  int64_t combos = int64_t(1) << plan.warpBits.size();
+  for (auto [g, row] : llvm::enumerate(values))
+    for (auto [j, value] : llvm::enumerate(row)) {
+      Value linear = linearIndex(b, g, j);
+      Value total;
+      for (int64_t c = 0; c < combos; ++c) {
+        int64_t deposit = 0;
+        for (auto [k, bit] : llvm::enumerate(plan.warpBits))
+          if (c & (int64_t(1) << k))
+            deposit |= int64_t(1) << (bit - 5);
+        Value from = arith::OrIOp::create(b, loc, baseWarp, cst(deposit));
+        Value partial = memref::LoadOp::create(b, loc, scratch,
+                                               ValueRange{from, linear});
+        total = total ? combine(b, loc, kind, total, partial) : partial;
+      }
+      value = total;
+    }
+  return success();
+}
+
+namespace {
 struct ReduceLowering : ChipPattern<ReduceOp> {
   using ChipPattern::ChipPattern;
   LogicalResult
@@ -198,115 +322,14 @@ struct ReduceLowering : ChipPattern<ReduceOp> {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     ReduceKind kind = op.getKind();
-    const Distribution &src = plan->source;
     Type destElement =
         cast<FragmentType>(op.getDest().getType()).getElementType();
-    bool innermost = plan->dim + 1 == int64_t(src.shape.size());
-
-    // Level 1: values[g][j] for group g, destination element j of its run.
-    SmallVector<SmallVector<Value>> values;
-    for (ArrayRef<int64_t> group : plan->groups) {
-      SmallVector<Value> row;
-      for (int64_t j = 0; j < plan->outWidth; ++j) {
-        Value value;
-        for (int64_t r : group)
-          for (int64_t v = innermost ? 0 : j;
-               v < (innermost ? src.vector : j + 1); ++v) {
-            Value element = extend(
-                b, loc,
-                memref::LoadOp::create(
-                    b, loc, adaptor.getSource(),
-                    ValueRange{constIndex(b, loc, r * src.vector + v)}),
-                *acc);
-            value = value ? combine(b, loc, kind, value, element) : element;
-          }
-        row.push_back(value);
-      }
-      values.push_back(row);
-    }
-
-    // Level 2: butterfly shuffles over the lanes along dim.
-    for (int64_t bit : plan->laneBits)
-      for (SmallVector<Value> &row : values)
-        for (Value &value : row) {
-          Value other = gpu::ShuffleOp::create(
-                            b, loc, value, int32_t(1) << bit, 32,
-                            gpu::ShuffleMode::XOR)
-                            .getShuffleResult();
-          value = combine(b, loc, kind, value, other);
-        }
-
-    // Level 3: across warps through shared scratch.
-    if (!plan->warpBits.empty()) {
-      auto scratchType = MemRefType::get(
-          {plan->warps(), plan->outputs}, *acc, MemRefLayoutAttrInterface(),
-          gpu::AddressSpaceAttr::get(op.getContext(),
-                                     gpu::AddressSpace::Workgroup));
-      Value scratch = createScratchView(b, loc, op, scratchType);
-      if (!scratch)
-        return op.emitOpError("has no shared scratch placed for its "
-                              "cross-warp step; run the shared-memory "
-                              "allocation (convert-tile-memory-to-gpu) "
-                              "first");
-      Value tid = threadId(b, loc);
-      auto cst = [&](int64_t v) { return constIndex(b, loc, v); };
-      Value warp = arith::DivUIOp::create(b, loc, tid, cst(32));
-      // Destination elements by linear index in the destination's shape.
-      auto dest = cast<FragmentType>(op.getDest().getType());
-      auto destLayout = cast<FragmentLayoutAttrInterface>(dest.getLayout());
-      auto linearIndex = [&](OpBuilder &at, int64_t g, int64_t j) {
-        SmallVector<Value> coords = destLayout.buildRunCoordinates(
-            at, loc, dest.getShape(), tid, g);
-        Value linear = constIndex(at, loc, 0);
-        for (auto [d, c] : llvm::enumerate(coords)) {
-          if (d + 1 == coords.size() && j)
-            c = arith::AddIOp::create(at, loc, c, constIndex(at, loc, j));
-          linear = arith::AddIOp::create(
-              at, loc,
-              arith::MulIOp::create(at, loc, linear,
-                                    constIndex(at, loc, dest.getShape()[d])),
-              c);
-        }
-        return linear;
-      };
-      int64_t writerMask = plan->copyLaneMask;
-      for (int64_t bit : plan->laneBits)
-        writerMask |= int64_t(1) << bit;
-      // Protects the scratch from the previous execution's readers.
-      ctaBarrier(b, loc);
-      Value writer = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::eq,
-          arith::AndIOp::create(b, loc, tid, cst(writerMask)), cst(0));
-      buildIf(b, loc, writer, [&](OpBuilder &then) {
-        for (auto [g, row] : llvm::enumerate(values))
-          for (auto [j, value] : llvm::enumerate(row))
-            memref::StoreOp::create(then, loc, value, scratch,
-                                    ValueRange{warp, linearIndex(then, g, j)});
-      });
-      ctaBarrier(b, loc);
-      int64_t warpMask = 0;
-      for (int64_t bit : plan->warpBits)
-        warpMask |= int64_t(1) << (bit - 5);
-      Value baseWarp = arith::AndIOp::create(b, loc, warp, cst(~warpMask));
-      int64_t combos = int64_t(1) << plan->warpBits.size();
-      for (auto [g, row] : llvm::enumerate(values))
-        for (auto [j, value] : llvm::enumerate(row)) {
-          Value linear = linearIndex(b, g, j);
-          Value total;
-          for (int64_t c = 0; c < combos; ++c) {
-            int64_t deposit = 0;
-            for (auto [k, bit] : llvm::enumerate(plan->warpBits))
-              if (c & (int64_t(1) << k))
-                deposit |= int64_t(1) << (bit - 5);
-            Value from = arith::OrIOp::create(b, loc, baseWarp, cst(deposit));
-            Value partial = memref::LoadOp::create(b, loc, scratch,
-                                                   ValueRange{from, linear});
-            total = total ? combine(b, loc, kind, total, partial) : partial;
-          }
-          value = total;
-        }
-    }
-
+    GroupValues values =
+        reduceInThreads(b, loc, *plan, kind, *acc, adaptor.getSource());
+    reduceAcrossLanes(b, loc, *plan, kind, values);
+    if (!plan->warpBits.empty() &&
+        failed(reduceAcrossWarps(b, loc, op, *plan, *acc, values)))
+      return failure();
     for (auto [g, row] : llvm::enumerate(values))
       for (auto [j, value] : llvm::enumerate(row))
         memref::StoreOp::create(

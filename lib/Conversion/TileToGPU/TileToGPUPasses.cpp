@@ -21,10 +21,10 @@ namespace mlir::tile {
 #define GEN_PASS_DEF_CONVERTTILECOPYTOGPU
 #define GEN_PASS_DEF_CONVERTTILEELEMENTWISETOGPU
 #define GEN_PASS_DEF_CONVERTTILEREDUCETOGPU
-#define GEN_PASS_DEF_CONVERTTILEGEMMTONVVM
-#define GEN_PASS_DEF_CONVERTTILEMBARRIERTONVGPU
-#define GEN_PASS_DEF_CONVERTTILEDISTRIBUTEDTONVVM
-#define GEN_PASS_DEF_CONVERTTILEWARPSPECIALIZETONVVM
+#define GEN_PASS_DEF_CONVERTTILEGEMMTOGPU
+#define GEN_PASS_DEF_CONVERTTILEMBARRIERTOGPU
+#define GEN_PASS_DEF_CONVERTTILEDISTRIBUTEDTOGPU
+#define GEN_PASS_DEF_CONVERTTILEWARPSPECIALIZETOGPU
 #define GEN_PASS_DEF_TILEALLOCATETENSORMEMORY
 #define GEN_PASS_DEF_TILEASSIGNSHAREDOFFSETS
 #define GEN_PASS_DEF_TILEASSIGNTMAPARAMETERS
@@ -123,11 +123,11 @@ struct ConvertTileReduceToGPUPass
   }
 };
 
-struct ConvertTileGemmToNVVMPass
-    : tile::impl::ConvertTileGemmToNVVMBase<ConvertTileGemmToNVVMPass> {
+struct ConvertTileGemmToGPUPass
+    : tile::impl::ConvertTileGemmToGPUBase<ConvertTileGemmToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(convert(getOperation(), {populateTileGemmToNVVMPatterns},
+    if (failed(convert(getOperation(), {populateTileGemmToGPUPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalOp<GemmOp, WaitGemmsOp, CommitGemmsOp>();
                        })))
@@ -135,12 +135,12 @@ struct ConvertTileGemmToNVVMPass
   }
 };
 
-struct ConvertTileMBarrierToNVGPUPass
-    : tile::impl::ConvertTileMBarrierToNVGPUBase<ConvertTileMBarrierToNVGPUPass> {
+struct ConvertTileMBarrierToGPUPass
+    : tile::impl::ConvertTileMBarrierToGPUBase<ConvertTileMBarrierToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
     if (failed(convert(getOperation(),
-                       {populateTileMBarrierToNVGPUPatterns},
+                       {populateTileMBarrierToGPUPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalOp<MBarrierArriveOp, MBarrierExpectTxOp,
                                         MBarrierWaitOp, BarrierAllOp>();
@@ -149,13 +149,13 @@ struct ConvertTileMBarrierToNVGPUPass
   }
 };
 
-struct ConvertTileDistributedToNVVMPass
-    : tile::impl::ConvertTileDistributedToNVVMBase<
-          ConvertTileDistributedToNVVMPass> {
+struct ConvertTileDistributedToGPUPass
+    : tile::impl::ConvertTileDistributedToGPUBase<
+          ConvertTileDistributedToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
     if (failed(convert(getOperation(),
-                       {populateTileDistributedToNVVMPatterns},
+                       {populateTileDistributedToGPUPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalOp<PutOp, GetOp, SignalOp, WaitOp,
                                         FenceOp, QuietOp, RankOp,
@@ -169,9 +169,9 @@ struct ConvertTileDistributedToNVVMPass
   }
 };
 
-struct ConvertTileWarpSpecializeToNVVMPass
-    : tile::impl::ConvertTileWarpSpecializeToNVVMBase<
-          ConvertTileWarpSpecializeToNVVMPass> {
+struct ConvertTileWarpSpecializeToGPUPass
+    : tile::impl::ConvertTileWarpSpecializeToGPUBase<
+          ConvertTileWarpSpecializeToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
     if (failed(lowerWarpSpecialize(getOperation())))
@@ -216,12 +216,12 @@ struct ConvertTileOpsToGPUPass
   void runOnOperation() override {
     if (failed(convert(getOperation(),
                        {populateTileMemoryToGPUPatterns,
-                        populateTileGemmToNVVMPatterns,
+                        populateTileGemmToGPUPatterns,
                         populateTileCopyToGPUPatterns,
                         populateTileElementwiseToGPUPatterns,
                         populateTileReduceToGPUPatterns,
-                        populateTileMBarrierToNVGPUPatterns,
-                        populateTileDistributedToNVVMPatterns,
+                        populateTileMBarrierToGPUPatterns,
+                        populateTileDistributedToGPUPatterns,
                         populateTileLoopToSCFPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalDialect<TileDialect>();

@@ -4,7 +4,7 @@
 // (@f ld/st.global.v4.b32 in predicated inline PTX, the fragment in one
 // memref.alloca), with the mbarrier created, initialised by thread 0 and
 // arrived on through nvgpu.
-// RUN: tile-opt %s --tile-attach-target --tile-select-instructions --convert-tile-kernel-to-gpu --tile-assign-layouts --tile-allocate-tensor-memory --tile-assign-shared-offsets --convert-tile-memory-to-gpu --tile-assign-tma-parameters --convert-tile-copy-to-gpu --convert-tile-elementwise-to-gpu --convert-tile-mbarrier-to-nvgpu --reconcile-unrealized-casts
+// RUN: tile-opt %s --tile-attach-target --tile-select-instructions --convert-tile-kernel-to-gpu --tile-assign-layouts --tile-allocate-tensor-memory --tile-assign-shared-offsets --convert-tile-memory-to-gpu --tile-assign-tma-parameters --convert-tile-copy-to-gpu --convert-tile-elementwise-to-gpu --convert-tile-mbarrier-to-gpu --reconcile-unrealized-casts
 
 tile.kernel @scale(%a: memref<?xf32>, %f: f32) threads(128) {
   %c0 = arith.constant 0 : index

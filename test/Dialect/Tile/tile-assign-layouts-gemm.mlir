@@ -96,7 +96,7 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
 
 // M- and N-major operands (A stored K x M, B stored K x N): 128-byte
 // swizzles for their 64-element (128-byte) column blocks
-// (convert-tile-gemm-to-nvvm-wgmma-mn-major.mlir lowers this gemm).
+// (convert-tile-gemm-to-gpu-wgmma-mn-major.mlir lowers this gemm).
 module attributes {tile.target = #tile.target<"sm_90a">} {
   tile.kernel @mn_major() threads(128) {
     %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>

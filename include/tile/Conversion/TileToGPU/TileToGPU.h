@@ -95,7 +95,7 @@ void populateTileReduceToGPUPatterns(TileToGPUTypeConverter &converter,
 FailureOr<int64_t> reduceScratchBytes(ReduceOp op);
 /// Every matrix instruction's patterns (Mma/*.cpp), and a located error for
 /// gemms without a mechanism.
-void populateTileGemmToNVVMPatterns(TileToGPUTypeConverter &converter,
+void populateTileGemmToGPUPatterns(TileToGPUTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const ChipInfo &chip);
 /// tile.gemm {mechanism = wgmma} and tile.wait_gemms; {mechanism =
@@ -113,14 +113,14 @@ void populateTcgen05Patterns(TileToGPUTypeConverter &converter,
 void populateTileLoopToSCFPatterns(TileToGPUTypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    const ChipInfo &chip);
-void populateTileMBarrierToNVGPUPatterns(TileToGPUTypeConverter &converter,
+void populateTileMBarrierToGPUPatterns(TileToGPUTypeConverter &converter,
                                          RewritePatternSet &patterns,
                                          const ChipInfo &chip);
 /// Every distributed op (put, get, signal, wait, fence, quiet, rank,
 /// num_ranks) at both levels: the cluster's CTAs through distributed shared
 /// memory (Distributed/Cluster.cpp) and the job's GPUs through NVSHMEM
 /// (Distributed/Nvshmem.cpp).
-void populateTileDistributedToNVVMPatterns(TileToGPUTypeConverter &converter,
+void populateTileDistributedToGPUPatterns(TileToGPUTypeConverter &converter,
                                            RewritePatternSet &patterns,
                                            const ChipInfo &chip);
 void populateClusterCommunicationPatterns(TileToGPUTypeConverter &converter,

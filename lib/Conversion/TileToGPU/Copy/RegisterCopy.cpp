@@ -114,7 +114,7 @@ FailureOr<RegisterCopy> RegisterCopy::prepare(CopyOp op,
   else if (dst == MemorySpace::Fragment)
     dist = Distribution::forFragment(dstType);
   else {
-    int64_t threads = getKernelThreads(op);
+    int64_t threads = getThreadsRunning(op);
     if (threads < 1)
       return op.emitOpError("is not inside a kernel with a thread count");
     dist = Distribution::forMemRef(

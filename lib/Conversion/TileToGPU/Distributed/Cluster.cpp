@@ -40,7 +40,7 @@ static ScopeThreads scopeThreads(OpBuilder &b, Location loc, Operation *op,
                 b, loc, b.getIndexType(),
                 NVVM::LaneIdOp::create(b, loc, b.getI32Type())),
             32, true};
-  return {threadId(b, loc), getKernelThreads(op), false};
+  return {threadId(b, loc), getThreadsRunning(op), false};
 }
 
 // Every thread of the scope has reached this point (and its stores are

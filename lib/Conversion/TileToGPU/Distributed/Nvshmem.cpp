@@ -323,7 +323,7 @@ void mlir::tile::populateNvshmemCommunicationPatterns(
                                            "nvshmem_n_pes");
 }
 
-void mlir::tile::populateTileDistributedToNVVMPatterns(
+void mlir::tile::populateTileDistributedToGPUPatterns(
     TileToGPUTypeConverter &converter, RewritePatternSet &patterns,
     const ChipInfo &chip) {
   populateClusterCommunicationPatterns(converter, patterns, chip);

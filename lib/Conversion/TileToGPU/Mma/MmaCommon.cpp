@@ -26,7 +26,7 @@ LogicalResult mlir::tile::lowering::checkLoweredForms(GemmOp op,
   // product and arrives once it is complete in that thread.
   if (Value barrier = op.getBarrier()) {
     auto alloc = barrier.getDefiningOp<AllocBarrierOp>();
-    int64_t threads = getKernelThreads(op);
+    int64_t threads = getThreadsRunning(op);
     if (!alloc)
       return op.emitOpError("completes on a barrier that is not a "
                             "tile.alloc_barrier of the kernel");

@@ -19,41 +19,86 @@ using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
 namespace {
+// What an mma.sync gemm multiplies, checked against what the lowering
+// handles. A stored K x M (transpose_a) and B stored K x N (no transpose_b)
+// are read with ldmatrix.trans, which hands out the same registers.
+struct MmaSyncForm {
+  MmaLayoutAttr layout;
+  FragmentType c;
+  NVVM::MMATypes inputType;
+  bool aKRows, bKRows;
+  int64_t k;
+};
+} // namespace
+
+static FailureOr<MmaSyncForm> checkMmaSyncForm(GemmOp op) {
+  MmaSyncForm form;
+  form.c = dyn_cast<FragmentType>(op.getC().getType());
+  form.layout =
+      form.c ? dyn_cast_if_present<MmaLayoutAttr>(form.c.getLayout()) : nullptr;
+  if (!form.layout)
+    return op.emitOpError("expects C in a fragment with the #tile.mma "
+                          "layout (tile-assign-layouts)");
+  if (failed(checkLoweredForms(op, /*registersA=*/false)))
+    return failure();
+  auto a = cast<MemRefType>(op.getA().getType());
+  Type element = a.getElementType();
+  if (element.isBF16())
+    form.inputType = NVVM::MMATypes::bf16;
+  else if (element.isF16())
+    form.inputType = NVVM::MMATypes::f16;
+  else
+    return op.emitOpError("mma.sync lowering handles bf16 and f16 inputs "
+                          "so far, got ")
+           << element;
+  if (failed(checkF32Accumulator(op, "mma.sync")))
+    return failure();
+  std::pair<int64_t, int64_t> swizzles = operandSwizzles(op);
+  if (swizzles.first != 0 || swizzles.second != 0)
+    return op.emitOpError("ldmatrix reads unswizzled shared tiles only");
+  form.aKRows = op.getTransposeA();
+  form.bKRows = !op.getTransposeB();
+  form.k = form.aKRows ? a.getShape()[0] : a.getShape()[1];
+  if (form.k % 16 != 0)
+    return op.emitOpError("needs K to be a multiple of 16, got ") << form.k;
+  return form;
+}
+
+// `num` 8x8 b16 matrices of `tile` from this lane's row address `at`
+// (ldmatrix, .trans when `trans`), as their 32-bit registers.
+static SmallVector<Value> loadMatrices(OpBuilder &b, Location loc, Value tile,
+                                       std::pair<Value, Value> at, int64_t num,
+                                       bool trans) {
+  MLIRContext *context = b.getContext();
+  Value ptr = elementPointer(b, loc, tile, {at.first, at.second}, 3);
+  auto type = LLVM::LLVMStructType::getLiteral(
+      context, SmallVector<Type>(num, b.getI32Type()));
+  Value frag = NVVM::LdMatrixOp::create(
+      b, loc, type, ptr, b.getI32IntegerAttr(num),
+      NVVM::MMALayoutAttr::get(context, trans ? NVVM::MMALayout::col
+                                              : NVVM::MMALayout::row),
+      NVVM::LdStMatrixShapeAttr::get(context, 8, 8),
+      NVVM::LdStMatrixEltTypeAttr::get(context, NVVM::LdStMatrixEltType::B16));
+  SmallVector<Value> regs;
+  for (int64_t r = 0; r < num; ++r)
+    regs.push_back(LLVM::ExtractValueOp::create(b, loc, frag, r));
+  return regs;
+}
+
+namespace {
 struct MmaSyncLowering : MechanismPattern<GemmOp, MmaMechanism::mma_sync> {
   using MechanismPattern::MechanismPattern;
 
   LogicalResult lower(GemmOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
-    auto c = dyn_cast<FragmentType>(op.getC().getType());
-    auto layout =
-        c ? dyn_cast_if_present<MmaLayoutAttr>(c.getLayout()) : nullptr;
-    if (!layout)
-      return op.emitOpError("expects C in a fragment with the #tile.mma "
-                            "layout (tile-assign-layouts)");
-    if (failed(checkLoweredForms(op, /*registersA=*/false)))
+    FailureOr<MmaSyncForm> form = checkMmaSyncForm(op);
+    if (failed(form))
       return failure();
-    auto a = cast<MemRefType>(op.getA().getType());
-    Type element = a.getElementType();
-    NVVM::MMATypes inputType;
-    if (element.isBF16())
-      inputType = NVVM::MMATypes::bf16;
-    else if (element.isF16())
-      inputType = NVVM::MMATypes::f16;
-    else
-      return op.emitOpError("mma.sync lowering handles bf16 and f16 inputs "
-                            "so far, got ")
-             << element;
-    if (failed(checkF32Accumulator(op, "mma.sync")))
-      return failure();
-    std::pair<int64_t, int64_t> swizzles = operandSwizzles(op);
-    if (swizzles.first != 0 || swizzles.second != 0)
-      return op.emitOpError("ldmatrix reads unswizzled shared tiles only");
-    // A stored K x M (transpose_a) and B stored K x N (no transpose_b) are
-    // read with ldmatrix.trans, which hands out the same registers.
-    bool aKRows = op.getTransposeA(), bKRows = !op.getTransposeB();
-    int64_t k = aKRows ? a.getShape()[0] : a.getShape()[1];
-    if (k % 16 != 0)
-      return op.emitOpError("needs K to be a multiple of 16, got ") << k;
+    FragmentType c = form->c;
+    MmaLayoutAttr layout = form->layout;
+    bool aKRows = form->aKRows, bKRows = form->bKRows;
+    int64_t k = form->k;
+    NVVM::MMATypes inputType = form->inputType;
 
     Location loc = op.getLoc();
     MLIRContext *context = getContext();
@@ -101,23 +146,10 @@ struct MmaSyncLowering : MechanismPattern<GemmOp, MmaMechanism::mma_sync> {
       return kRows ? std::pair{kk, mn} : std::pair{mn, kk};
     };
 
-    Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type();
+    Type f32 = rewriter.getF32Type();
     auto ldmatrix = [&](Value tile, std::pair<Value, Value> at, int64_t num,
                         bool trans) {
-      Value ptr = elementPointer(rewriter, loc, tile, {at.first, at.second}, 3);
-      auto type = LLVM::LLVMStructType::getLiteral(
-          context, SmallVector<Type>(num, i32));
-      Value frag = NVVM::LdMatrixOp::create(
-          rewriter, loc, type, ptr, rewriter.getI32IntegerAttr(num),
-          NVVM::MMALayoutAttr::get(context, trans ? NVVM::MMALayout::col
-                                                  : NVVM::MMALayout::row),
-          NVVM::LdStMatrixShapeAttr::get(context, 8, 8),
-          NVVM::LdStMatrixEltTypeAttr::get(context,
-                                           NVVM::LdStMatrixEltType::B16));
-      SmallVector<Value> regs;
-      for (int64_t r = 0; r < num; ++r)
-        regs.push_back(LLVM::ExtractValueOp::create(rewriter, loc, frag, r));
-      return regs;
+      return loadMatrices(rewriter, loc, tile, at, num, trans);
     };
 
     Value acc = adaptor.getC();

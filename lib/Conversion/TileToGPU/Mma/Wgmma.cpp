@@ -119,119 +119,157 @@ static SmallVector<Value> registersOfA(OpBuilder &b, Location loc,
 }
 
 namespace {
+// What a wgmma gemm multiplies, checked against what the lowering handles.
+// A is K-major unless transposed (K x M); B is K-major when transposed
+// (N x K), M- or N-major otherwise (K x N).
+struct WgmmaForm {
+  WgmmaLayoutAttr layout;
+  FragmentType c;
+  ShapedType a;
+  bool aInRegisters;
+  bool aKMajor, bKMajor;
+  StringRef inputName; // bf16, f16 or tf32 (f32 inputs)
+  int64_t blocks;      // 64-row blocks per warpgroup
+  int64_t n, k;
+  int64_t kStep; // K elements per wgmma: 32 bytes
+  SharedOperand opA, opB;
+};
+} // namespace
+
+static FailureOr<WgmmaForm> checkWgmmaForm(GemmOp op) {
+  WgmmaForm form;
+  form.c = dyn_cast<FragmentType>(op.getC().getType());
+  form.layout = form.c ? dyn_cast_if_present<WgmmaLayoutAttr>(form.c.getLayout())
+                       : nullptr;
+  if (!form.layout)
+    return op.emitOpError("expects C in a fragment with the #tile.wgmma "
+                          "layout (tile-assign-layouts)");
+  if (failed(checkLoweredForms(op, /*registersA=*/true)))
+    return failure();
+  form.a = cast<ShapedType>(op.getA().getType());
+  form.aInRegisters = isa<FragmentType>(form.a);
+  Type element = form.a.getElementType();
+  // f32 inputs multiply as tf32, as the tensor cores do.
+  if (element.isBF16())
+    form.inputName = "bf16";
+  else if (element.isF16())
+    form.inputName = "f16";
+  else if (element.isF32())
+    form.inputName = "tf32";
+  else
+    return op.emitOpError("wgmma lowering handles bf16, f16 and f32 (tf32) "
+                          "inputs so far, got ")
+           << element;
+  if (failed(checkF32Accumulator(op, "wgmma")))
+    return failure();
+  // A from registers: C's layout (the pairs of its 64 x K slice are
+  // wgmma's A registers, K step by K step), 16-bit elements.
+  if (form.aInRegisters) {
+    if (cast<FragmentType>(form.a).getLayout() != form.layout)
+      return op.emitOpError("expects A in registers to have C's layout ")
+             << form.layout << " (tile-assign-layouts gives it)";
+    if (element.isF32())
+      return op.emitOpError("takes A from registers for bf16 and f16 only; "
+                            "tf32 A must be in shared memory");
+    if (form.layout.getBlocks() != 1)
+      return op.emitOpError("takes A from registers only with one 64-row "
+                            "block per warpgroup; with ")
+             << form.layout << " keep A in shared memory";
+  }
+  form.blocks = form.layout.getBlocks();
+  form.aKMajor = !op.getTransposeA();
+  form.bKMajor = op.getTransposeB();
+  form.n = form.c.getShape()[1];
+  form.k = form.aKMajor ? form.a.getShape()[1] : form.a.getShape()[0];
+  std::pair<int64_t, int64_t> swizzles = operandSwizzles(op);
+  if (!form.aInRegisters) {
+    FailureOr<SharedOperand> opA =
+        describeOperand(op, "A", cast<MemRefType>(form.a), form.aKMajor,
+                        swizzles.first);
+    if (failed(opA))
+      return failure();
+    form.opA = *opA;
+  }
+  FailureOr<SharedOperand> opB =
+      describeOperand(op, "B", cast<MemRefType>(op.getB().getType()),
+                      form.bKMajor, swizzles.second);
+  if (failed(opB))
+    return failure();
+  form.opB = *opB;
+  form.kStep = 256 / form.a.getElementTypeBitWidth();
+  if (form.k % form.kStep != 0)
+    return op.emitOpError("needs K to be a multiple of ") << form.kStep;
+  return form;
+}
+
+// The shared address of this warpgroup's rows of A.
+static Value warpgroupRowsOfA(OpBuilder &b, Location loc, const WgmmaForm &form,
+                              Value sharedA) {
+  Value warpgroup = arith::IndexCastUIOp::create(
+      b, loc, b.getI64Type(),
+      arith::DivUIOp::create(b, loc, threadId(b, loc),
+                             constIndex(b, loc, 128)));
+  return arith::AddIOp::create(
+      b, loc, sharedAddress(b, loc, sharedA),
+      arith::MulIOp::create(b, loc, warpgroup,
+                            arith::ConstantIntOp::create(
+                                b, loc, form.blocks * form.opA.mn64Bytes, 64)));
+}
+
+// Per 64-row block of the warpgroup's rows, A's operands for each K step
+// (a descriptor from `addrA`, or four registers of `registersA`), and B's
+// descriptors from `addrB`, which the blocks share.
+static void kStepOperands(OpBuilder &b, Location loc, const WgmmaForm &form,
+                          Value addrA, Value registersA, Value addrB,
+                          SmallVector<SmallVector<SmallVector<Value>>> &aSteps,
+                          SmallVector<Value> &bSteps) {
+  aSteps.assign(form.blocks, {});
+  auto offset = [&](Value address, int64_t bytes) -> Value {
+    return arith::AddIOp::create(b, loc, address,
+                                 arith::ConstantIntOp::create(b, loc, bytes, 64));
+  };
+  for (int64_t kk = 0; kk < form.k / form.kStep; ++kk) {
+    for (int64_t block = 0; block < form.blocks; ++block)
+      aSteps[block].push_back(
+          form.aInRegisters
+              ? registersOfA(b, loc, registersA, kk)
+              : SmallVector<Value>{descriptor(
+                    b, loc,
+                    offset(addrA, block * form.opA.mn64Bytes +
+                                      kk * form.opA.kStepBytes),
+                    form.opA)});
+    bSteps.push_back(descriptor(
+        b, loc, offset(addrB, kk * form.opB.kStepBytes), form.opB));
+  }
+}
+
+namespace {
 struct WgmmaLowering : MechanismPattern<GemmOp, MmaMechanism::wgmma> {
   using MechanismPattern::MechanismPattern;
 
   LogicalResult lower(GemmOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
-    auto c = dyn_cast<FragmentType>(op.getC().getType());
-    auto layout = c ? dyn_cast_if_present<WgmmaLayoutAttr>(c.getLayout())
-                    : nullptr;
-    if (!layout)
-      return op.emitOpError("expects C in a fragment with the #tile.wgmma "
-                            "layout (tile-assign-layouts)");
-    if (failed(checkLoweredForms(op, /*registersA=*/true)))
+    FailureOr<WgmmaForm> form = checkWgmmaForm(op);
+    if (failed(form))
       return failure();
-    auto a = cast<ShapedType>(op.getA().getType());
-    bool aInRegisters = isa<FragmentType>(a);
-    auto bType = cast<MemRefType>(op.getB().getType());
-    Type element = a.getElementType();
-    // f32 inputs multiply as tf32, as the tensor cores do.
-    StringRef inputName;
-    if (element.isBF16())
-      inputName = "bf16";
-    else if (element.isF16())
-      inputName = "f16";
-    else if (element.isF32())
-      inputName = "tf32";
-    else
-      return op.emitOpError("wgmma lowering handles bf16, f16 and f32 (tf32) "
-                            "inputs so far, got ")
-             << element;
-    if (failed(checkF32Accumulator(op, "wgmma")))
-      return failure();
-    // A from registers: C's layout (the pairs of its 64 x K slice are
-    // wgmma's A registers, K step by K step), 16-bit elements.
-    if (aInRegisters) {
-      if (cast<FragmentType>(a).getLayout() != layout)
-        return op.emitOpError("expects A in registers to have C's layout ")
-               << layout << " (tile-assign-layouts gives it)";
-      if (element.isF32())
-        return op.emitOpError("takes A from registers for bf16 and f16 only; "
-                              "tf32 A must be in shared memory");
-      if (layout.getBlocks() != 1)
-        return op.emitOpError("takes A from registers only with one 64-row "
-                              "block per warpgroup; with ")
-               << layout << " keep A in shared memory";
-    }
-    int64_t blocks = layout.getBlocks();
-    // A is K-major unless transposed (K x M); B is K-major when transposed
-    // (N x K), M- or N-major otherwise (K x N).
-    bool aKMajor = !op.getTransposeA(), bKMajor = op.getTransposeB();
-    int64_t n = c.getShape()[1];
-    int64_t k = aKMajor ? a.getShape()[1] : a.getShape()[0];
-    std::pair<int64_t, int64_t> swizzles = operandSwizzles(op);
-    FailureOr<SharedOperand> opA = SharedOperand{};
-    if (!aInRegisters)
-      opA = describeOperand(op, "A", cast<MemRefType>(a), aKMajor,
-                            swizzles.first);
-    if (failed(opA))
-      return failure();
-    FailureOr<SharedOperand> opB =
-        describeOperand(op, "B", bType, bKMajor, swizzles.second);
-    if (failed(opB))
-      return failure();
-
     Location loc = op.getLoc();
-    Value addrA;
-    if (!aInRegisters) {
-      Value warpgroup = arith::IndexCastUIOp::create(
-          rewriter, loc, rewriter.getI64Type(),
-          arith::DivUIOp::create(rewriter, loc, threadId(rewriter, loc),
-                                 constIndex(rewriter, loc, 128)));
-      addrA = arith::AddIOp::create(
-          rewriter, loc, sharedAddress(rewriter, loc, adaptor.getA()),
-          arith::MulIOp::create(rewriter, loc, warpgroup,
-                                arith::ConstantIntOp::create(
-                                    rewriter, loc, blocks * opA->mn64Bytes,
-                                    64)));
-    }
+    int64_t blocks = form->blocks;
+    Value addrA = form->aInRegisters
+                      ? Value()
+                      : warpgroupRowsOfA(rewriter, loc, *form, adaptor.getA());
     Value addrB = sharedAddress(rewriter, loc, adaptor.getB());
-
     // The accumulators wgmma reads; it returns them as a struct.
-    Value acc = adaptor.getC();
     SmallVector<Value> accumulators;
-    int64_t slots = cast<FragmentLayoutAttrInterface>(Attribute(layout))
-                        .getSlotsPerThread(c.getShape());
+    int64_t slots = cast<FragmentLayoutAttrInterface>(Attribute(form->layout))
+                        .getSlotsPerThread(form->c.getShape());
     for (int64_t i = 0; i < slots; ++i)
-      accumulators.push_back(memref::LoadOp::create(
-          rewriter, loc, acc, ValueRange{constIndex(rewriter, loc, i)}));
-
-    // Each wgmma takes 32 bytes of K: 16 bf16/f16 or 8 tf32 elements.
-    int64_t kStep = 256 / a.getElementTypeBitWidth();
-    if (k % kStep != 0)
-      return op.emitOpError("needs K to be a multiple of ") << kStep;
-    // Per 64-row block of the warpgroup's rows, A's K steps; B's are shared.
-    SmallVector<SmallVector<SmallVector<Value>>> aSteps(blocks);
+      accumulators.push_back(
+          memref::LoadOp::create(rewriter, loc, adaptor.getC(),
+                                 ValueRange{constIndex(rewriter, loc, i)}));
+    SmallVector<SmallVector<SmallVector<Value>>> aSteps;
     SmallVector<Value> bSteps;
-    auto offset = [&](Value address, int64_t bytes) -> Value {
-      return arith::AddIOp::create(
-          rewriter, loc, address,
-          arith::ConstantIntOp::create(rewriter, loc, bytes, 64));
-    };
-    for (int64_t kk = 0; kk < k / kStep; ++kk) {
-      for (int64_t block = 0; block < blocks; ++block)
-        aSteps[block].push_back(
-            aInRegisters
-                ? registersOfA(rewriter, loc, adaptor.getA(), kk)
-                : SmallVector<Value>{descriptor(
-                      rewriter, loc,
-                      offset(addrA, block * opA->mn64Bytes +
-                                        kk * opA->kStepBytes),
-                      *opA)});
-      bSteps.push_back(descriptor(
-          rewriter, loc, offset(addrB, kk * opB->kStepBytes), *opB));
-    }
+    kStepOperands(rewriter, loc, *form, addrA, adaptor.getA(), addrB, aSteps,
+                  bSteps);
     // The fence orders every write of the accumulator and A registers
     // (A's words are packed above) before the wgmmas read them.
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
@@ -242,8 +280,8 @@ struct WgmmaLowering : MechanismPattern<GemmOp, MmaMechanism::wgmma> {
       inouts.push_back(wgmmaSequence(
           rewriter, loc,
           ArrayRef<Value>(accumulators).slice(block * perBlock, perBlock),
-          aSteps[block], bSteps, n, kStep, inputName, aKMajor, bKMajor,
-          op.getClearAccum()));
+          aSteps[block], bSteps, form->n, form->kStep, form->inputName,
+          form->aKMajor, form->bKMajor, op.getClearAccum()));
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     // An {async} product stays in flight until a tile.wait_gemms; otherwise
     // (and before arriving on a barrier: wgmma groups cannot arrive on an
@@ -254,7 +292,7 @@ struct WgmmaLowering : MechanismPattern<GemmOp, MmaMechanism::wgmma> {
     for (int64_t i = 0; i < slots; ++i) {
       Value v = LLVM::ExtractValueOp::create(rewriter, loc,
                                              inouts[i / perBlock], i % perBlock);
-      memref::StoreOp::create(rewriter, loc, v, acc,
+      memref::StoreOp::create(rewriter, loc, v, adaptor.getC(),
                               ValueRange{constIndex(rewriter, loc, i)});
     }
     arriveOnCompletion(rewriter, loc, adaptor.getBarrier(),

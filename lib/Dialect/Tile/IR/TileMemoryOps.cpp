@@ -100,7 +100,7 @@ LogicalResult AllocFragmentOp::verify() {
     return emitOpError("takes a layout only on a static shape; let "
                        "tile-assign-layouts choose it after tile-specialize");
   if (failed(layout.verifyShape([&] { return emitOpError(); },
-                                getType().getShape(), getKernelThreads(*this))))
+                                getType().getShape(), getThreadsRunning(*this))))
     return failure();
   return verifyRegisterBudget([&] { return emitOpError(); }, getType(),
                               layout);

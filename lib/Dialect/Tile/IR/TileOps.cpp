@@ -58,6 +58,8 @@ LogicalResult mlir::tile::detail::verifyOffsets(Operation *op, StringRef side,
 // KernelOp
 //===----------------------------------------------------------------------===//
 
+// The kernel's custom syntax, clause by clause in the order it is written
+// (print below mirrors it); each clause is a few lines.
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   StringAttr name;
   if (parser.parseSymbolName(name, getSymNameAttrName(result.name),
@@ -686,11 +688,11 @@ LogicalResult WarpSpecializeOp::verify() {
     if (failed(verifyRole(*this, i)))
       return failure();
   }
-  int64_t threads = getKernelThreads(*this);
+  int64_t threads = getThreadsRunning(*this);
   return threads ? verifyRoleThreads(*this, threads) : success();
 }
 
-int64_t mlir::tile::getKernelThreads(Operation *op) {
+int64_t mlir::tile::getThreadsRunning(Operation *op) {
   // Layouts in a warp-specialised kernel spread over the threads of the
   // role (or team) that runs them.
   Region *region = nullptr;

@@ -146,7 +146,7 @@ struct TileAssignLayoutsPass
       auto a = dyn_cast<FragmentType>(gemm.getA().getType());
       if (a && !a.getLayout() && isa_and_present<WgmmaLayoutAttr>(cLayout) &&
           failed(setCheckedLayout(gemm, gemm.getA(), cLayout,
-                                  getKernelThreads(gemm))))
+                                  getThreadsRunning(gemm))))
         return WalkResult::interrupt();
       return WalkResult::advance();
     });
@@ -171,7 +171,7 @@ struct TileAssignLayoutsPass
                                                               : copy.getSource();
       if (cast<FragmentType>(fragment.getType()).getLayout())
         return WalkResult::advance();
-      int64_t threads = getKernelThreads(copy);
+      int64_t threads = getThreadsRunning(copy);
       return failed(setTmemLayout(copy, fragment, threads))
                  ? WalkResult::interrupt()
                  : WalkResult::advance();
@@ -191,7 +191,7 @@ struct TileAssignLayoutsPass
 
   LogicalResult assignAccumulatorLayout(GemmOp gemm, FragmentType c,
                                         MmaMechanism mechanism) {
-    int64_t threads = getKernelThreads(gemm);
+    int64_t threads = getThreadsRunning(gemm);
     if (mechanism == MmaMechanism::tcgen05)
       return setTmemLayout(gemm, gemm.getC(), threads);
     if (mechanism == MmaMechanism::mma_sync) {
@@ -294,7 +294,7 @@ struct TileAssignLayoutsPass
 
   LogicalResult assignBlockedGroup(AllocFragmentOp alloc) {
     FragmentType type = alloc.getType();
-    int64_t threads = getKernelThreads(alloc);
+    int64_t threads = getThreadsRunning(alloc);
     if (threads < 1)
       return alloc.emitOpError("has no enclosing kernel with a thread count");
     // The narrowest element type decides the run: 16-byte accesses for it.
@@ -336,7 +336,7 @@ struct TileAssignLayoutsPass
       changed = true;
       Operation *owner = v.getDefiningOp();
       return setCheckedLayout(op, v, layout,
-                              getKernelThreads(owner ? owner : op));
+                              getThreadsRunning(owner ? owner : op));
     };
     while (changed) {
       changed = false;

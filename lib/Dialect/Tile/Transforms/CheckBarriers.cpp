@@ -66,7 +66,7 @@ int64_t teamsRunning(Operation *op) {
 
 /// Threads running `op` (every team of its role); 0 when unknown.
 int64_t threadsRunning(Operation *op) {
-  return getKernelThreads(op) * teamsRunning(op);
+  return getThreadsRunning(op) * teamsRunning(op);
 }
 
 /// Whether `index` is the same in every thread running it: it does not

@@ -262,31 +262,11 @@ LogicalResult refineAllocations(KernelOp kernel,
   return success();
 }
 
-/// Specialises `kernel` in place to `values`.
-LogicalResult specialize(KernelOp kernel, const Assignment &values,
-                         StringRef family,
-                         const FrozenRewritePatternSet &patterns) {
-  MLIRContext *ctx = kernel.getContext();
-  llvm::StringMap<IntegerAttr> integers;
-  llvm::StringMap<Type> types;
-  SmallVector<NamedAttribute> config;
-  for (auto [decl, value] : values) {
-    if (auto type = dyn_cast<TypeAttr>(value))
-      types[decl.getName().getValue()] = type.getValue();
-    else
-      integers[decl.getName().getValue()] = cast<IntegerAttr>(value);
-    config.push_back({decl.getName(), value});
-  }
-  // threads(NAME), cluster(.., NAME, ..), stages(NAME) and pingpong(NAME)
-  // name declared integer parameters (the verifiers check it).
-  auto i32Value = [&](StringRef name) {
-    IntegerAttr value = integers.lookup(name);
-    return static_cast<int32_t>(std::clamp<int64_t>(
-        value ? paramValue(value) : 0, INT32_MIN, INT32_MAX));
-  };
-
-  // Element-type parameters: every !tile.type_param becomes its type, and
-  // float constants of it are converted to that type's semantics.
+// Element-type parameters: every !tile.type_param of `kernel` becomes its
+// type in `types`, and float constants of it are converted to that type's
+// semantics; one left (undeclared) is an error.
+static LogicalResult substituteTypeParams(KernelOp kernel,
+                                         const llvm::StringMap<Type> &types) {
   if (!types.empty()) {
     AttrTypeReplacer replacer;
     replacer.addReplacement([&](TypeParamType param) -> std::optional<Type> {
@@ -329,6 +309,35 @@ LogicalResult specialize(KernelOp kernel, const Assignment &values,
     if (leftover.wasInterrupted())
       return failure();
   }
+
+  return success();
+}
+
+/// Specialises `kernel` in place to `values`.
+LogicalResult specialize(KernelOp kernel, const Assignment &values,
+                         StringRef family,
+                         const FrozenRewritePatternSet &patterns) {
+  MLIRContext *ctx = kernel.getContext();
+  llvm::StringMap<IntegerAttr> integers;
+  llvm::StringMap<Type> types;
+  SmallVector<NamedAttribute> config;
+  for (auto [decl, value] : values) {
+    if (auto type = dyn_cast<TypeAttr>(value))
+      types[decl.getName().getValue()] = type.getValue();
+    else
+      integers[decl.getName().getValue()] = cast<IntegerAttr>(value);
+    config.push_back({decl.getName(), value});
+  }
+  // threads(NAME), cluster(.., NAME, ..), stages(NAME) and pingpong(NAME)
+  // name declared integer parameters (the verifiers check it).
+  auto i32Value = [&](StringRef name) {
+    IntegerAttr value = integers.lookup(name);
+    return static_cast<int32_t>(std::clamp<int64_t>(
+        value ? paramValue(value) : 0, INT32_MIN, INT32_MAX));
+  };
+
+  if (failed(substituteTypeParams(kernel, types)))
+    return failure();
 
   if (std::optional<StringRef> name = kernel.getThreadsParam()) {
     kernel.setThreads(i32Value(*name));
@@ -399,149 +408,170 @@ struct TileSpecializePass : tile::impl::TileSpecializeBase<TileSpecializePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // values=NAME=VALUE,...
-    llvm::StringMap<std::string> given;
+    given.clear();
+    badValue = false;
+    if (failed(parseValues(module)) || failed(inlineHelpers(module)) ||
+        failed(checkValuesDeclared(module)))
+      return signalPassFailure();
+    // Kernels that are not families may still size tiles with constants.
+    SmallVector<KernelOp> families;
+    for (auto kernel : module.getOps<KernelOp>()) {
+      if (kernel.getParamsAttr())
+        families.push_back(kernel);
+      else if (failed(refineAllocations(kernel, patterns)))
+        return signalPassFailure();
+    }
+    SymbolTable symbols(module);
+    for (KernelOp family : families)
+      if (failed(specializeFamily(family, symbols)))
+        return signalPassFailure();
+  }
+
+private:
+  /// `values` (NAME=VALUE,...) into `given`.
+  LogicalResult parseValues(ModuleOp module) {
     for (StringRef entry : values) {
       auto [name, text] = entry.split('=');
       name = name.trim();
       text = text.trim();
-      if (name.empty() || text.empty()) {
-        module.emitError("tile-specialize: expects values as NAME=VALUE "
-                         "(an integer, true/false, or a type), got '")
-            << entry << "'";
-        return signalPassFailure();
-      }
+      if (name.empty() || text.empty())
+        return module.emitError("tile-specialize: expects values as "
+                                "NAME=VALUE (an integer, true/false, or a "
+                                "type), got '")
+               << entry << "'";
       given[name] = text.str();
     }
-    // A value of `values` for `decl`: an integer or flag, or a type.
-    bool badValue = false;
-    auto parseGiven = [&](KernelOp kernel, ParamAttr decl) -> Attribute {
-      auto it = given.find(decl.getName().getValue());
-      if (it == given.end())
-        return {};
-      StringRef text = it->second;
-      if (decl.isTypeParam()) {
-        if (Type type = parseType(text, &getContext()))
-          return TypeAttr::get(type);
-      } else {
-        int64_t value = 0;
-        bool parsed = text == "true" || text == "false"
-                          ? (value = text == "true", true)
-                          : !text.getAsInteger(0, value);
-        if (parsed)
-          return paramValueAttr(decl.getType(), value);
-      }
-      kernel.emitOpError("cannot take ")
-          << decl.getName().getValue() << " = '" << text
-          << "' (tile-specialize's values): expected "
-          << (decl.isTypeParam() ? "a type" : "an integer");
-      badValue = true;
-      return {};
-    };
+    return success();
+  }
 
-    if (failed(inlineHelpers(module)))
-      return signalPassFailure();
-
+  /// Every name `values` sets is a parameter of some kernel.
+  LogicalResult checkValuesDeclared(ModuleOp module) {
     llvm::StringSet<> declared;
-    SmallVector<KernelOp> families;
-    for (auto kernel : module.getOps<KernelOp>()) {
+    for (auto kernel : module.getOps<KernelOp>())
       if (ArrayAttr params = kernel.getParamsAttr())
         for (ParamAttr decl : params.getAsRange<ParamAttr>())
           declared.insert(decl.getName().getValue());
-      if (kernel.getParamsAttr())
-        families.push_back(kernel);
-    }
     for (const auto &entry : given)
-      if (!declared.contains(entry.getKey())) {
-        module.emitError("tile-specialize: values sets ")
-            << entry.getKey()
-            << ", which no kernel of the module declares as a parameter";
-        return signalPassFailure();
-      }
-
-    // Kernels that are not families may still size tiles with constants.
-    for (auto kernel : module.getOps<KernelOp>())
-      if (!kernel.getParamsAttr() &&
-          failed(refineAllocations(kernel, patterns)))
-        return signalPassFailure();
-
-    SymbolTable symbols(module);
-    for (KernelOp family : families) {
-      StringRef name = family.getSymName();
-      struct Planned {
-        Assignment values;
-        std::string symbol;
-      };
-      SmallVector<Planned> planned;
-      auto lookup = [](DictionaryAttr dict) {
-        return [dict](ParamAttr decl) -> Attribute {
-          return dict ? dict.get(decl.getName()) : Attribute();
-        };
-      };
-      if (!given.empty() || !family.getConfigsAttr()) {
-        FailureOr<Assignment> values = assign(
-            family, [&](ParamAttr decl) { return parseGiven(family, decl); },
-            given.empty() ? "the defaults" : "tile-specialize's values");
-        if (failed(values) || badValue)
-          return signalPassFailure();
-        planned.push_back({*values, name.str()});
-      } else {
-        for (auto [i, config] : llvm::enumerate(
-                 family.getConfigsAttr().getAsRange<DictionaryAttr>())) {
-          FailureOr<Assignment> values = assign(
-              family, lookup(config), ("configuration " + std::to_string(i)));
-          if (failed(values))
-            return signalPassFailure();
-          planned.push_back({*values, mangle(name, *values)});
-        }
-      }
-
-      OpBuilder b(family);
-      for (Planned &plan : planned) {
-        auto kernel = cast<KernelOp>(b.clone(*family));
-        if (plan.symbol != name) {
-          if (symbols.lookup(plan.symbol)) {
-            family.emitOpError("configuration ")
-                << formatAssignment(plan.values) << " would be named @"
-                << plan.symbol << ", which the module already defines";
-            return signalPassFailure();
-          }
-          kernel.setSymName(plan.symbol);
-        }
-        if (skipInvalid) {
-          // The configuration's errors become one warning that names it.
-          std::string errors;
-          LogicalResult result = success();
-          {
-            ScopedDiagnosticHandler collect(
-                &getContext(), [&](Diagnostic &diag) {
-                  if (diag.getSeverity() != DiagnosticSeverity::Error)
-                    return failure();
-                  errors += (errors.empty() ? "" : "; ") + diag.str();
-                  return success();
-                });
-            result = specialize(kernel, plan.values, name, patterns);
-          }
-          if (succeeded(result))
-            continue;
-          family.emitWarning("skips configuration ")
-              << formatAssignment(plan.values) << " (@" << plan.symbol
-              << "): " << errors;
-          kernel.erase();
-          continue;
-        }
-        if (succeeded(specialize(kernel, plan.values, name, patterns)))
-          continue;
-        family.emitOpError("fails to specialise for configuration ")
-            << formatAssignment(plan.values) << " (@" << plan.symbol
-            << "); the error above names what is wrong";
-        return signalPassFailure();
-      }
-      family.erase();
-    }
+      if (!declared.contains(entry.getKey()))
+        return module.emitError("tile-specialize: values sets ")
+               << entry.getKey()
+               << ", which no kernel of the module declares as a parameter";
+    return success();
   }
 
-private:
+  /// The value `values` gives `decl` of `kernel` (an integer or flag, or a
+  /// type); null when it gives none, or, with an error and `badValue` set,
+  /// when it cannot be one.
+  Attribute givenValue(KernelOp kernel, ParamAttr decl) {
+    auto it = given.find(decl.getName().getValue());
+    if (it == given.end())
+      return {};
+    StringRef text = it->second;
+    if (decl.isTypeParam()) {
+      if (Type type = parseType(text, &getContext()))
+        return TypeAttr::get(type);
+    } else {
+      int64_t value = 0;
+      bool parsed = text == "true" || text == "false"
+                        ? (value = text == "true", true)
+                        : !text.getAsInteger(0, value);
+      if (parsed)
+        return paramValueAttr(decl.getType(), value);
+    }
+    kernel.emitOpError("cannot take ")
+        << decl.getName().getValue() << " = '" << text
+        << "' (tile-specialize's values): expected "
+        << (decl.isTypeParam() ? "a type" : "an integer");
+    badValue = true;
+    return {};
+  }
+
+  struct Planned {
+    Assignment values;
+    std::string symbol;
+  };
+
+  /// The kernels to make of `family`: one at `values` (or the defaults),
+  /// or one per configuration, each with its name.
+  FailureOr<SmallVector<Planned>> planKernels(KernelOp family) {
+    StringRef name = family.getSymName();
+    SmallVector<Planned> planned;
+    if (!given.empty() || !family.getConfigsAttr()) {
+      FailureOr<Assignment> assigned = assign(
+          family, [&](ParamAttr decl) { return givenValue(family, decl); },
+          given.empty() ? "the defaults" : "tile-specialize's values");
+      if (failed(assigned) || badValue)
+        return failure();
+      planned.push_back({*assigned, name.str()});
+      return planned;
+    }
+    for (auto [i, entry] : llvm::enumerate(
+             family.getConfigsAttr().getAsRange<DictionaryAttr>())) {
+      DictionaryAttr config = entry;
+      FailureOr<Assignment> assigned = assign(
+          family,
+          [config](ParamAttr decl) -> Attribute {
+            return config ? config.get(decl.getName()) : Attribute();
+          },
+          ("configuration " + std::to_string(i)));
+      if (failed(assigned))
+        return failure();
+      planned.push_back({*assigned, mangle(name, *assigned)});
+    }
+    return planned;
+  }
+
+  /// Replaces `family` by its kernels. With skipInvalid, a configuration
+  /// that fails is left out with one warning that names it.
+  LogicalResult specializeFamily(KernelOp family, SymbolTable &symbols) {
+    StringRef name = family.getSymName();
+    FailureOr<SmallVector<Planned>> planned = planKernels(family);
+    if (failed(planned))
+      return failure();
+    OpBuilder b(family);
+    for (Planned &plan : *planned) {
+      auto kernel = cast<KernelOp>(b.clone(*family));
+      if (plan.symbol != name) {
+        if (symbols.lookup(plan.symbol))
+          return family.emitOpError("configuration ")
+                 << formatAssignment(plan.values) << " would be named @"
+                 << plan.symbol << ", which the module already defines";
+        kernel.setSymName(plan.symbol);
+      }
+      if (!skipInvalid) {
+        if (succeeded(specialize(kernel, plan.values, name, patterns)))
+          continue;
+        return family.emitOpError("fails to specialise for configuration ")
+               << formatAssignment(plan.values) << " (@" << plan.symbol
+               << "); the error above names what is wrong";
+      }
+      // The configuration's errors become one warning that names it.
+      std::string errors;
+      LogicalResult result = success();
+      {
+        ScopedDiagnosticHandler collect(&getContext(), [&](Diagnostic &diag) {
+          if (diag.getSeverity() != DiagnosticSeverity::Error)
+            return failure();
+          errors += (errors.empty() ? "" : "; ") + diag.str();
+          return success();
+        });
+        result = specialize(kernel, plan.values, name, patterns);
+      }
+      if (succeeded(result))
+        continue;
+      family.emitWarning("skips configuration ")
+          << formatAssignment(plan.values) << " (@" << plan.symbol
+          << "): " << errors;
+      kernel.erase();
+    }
+    family.erase();
+    return success();
+  }
+
+  /// This run's `values`, by name, and whether one of them could not be
+  /// read as its parameter's value.
+  llvm::StringMap<std::string> given;
+  bool badValue = false;
   FrozenRewritePatternSet patterns;
 };
 } // namespace

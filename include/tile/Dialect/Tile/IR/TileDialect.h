@@ -101,9 +101,11 @@ constexpr llvm::StringLiteral kSignatureAttrName =
 constexpr llvm::StringLiteral kGridRuleAttrName =
     TileDialect::GridRuleAttrHelper::getNameStr();
 
-/// Threads per CTA of the kernel holding `op`: its tile.kernel, or after
-/// outlining its gpu.func's known block size; 0 when there is none.
-int64_t getKernelThreads(Operation *op);
+/// The threads that run `op` together: inside a tile.warp_specialize, its
+/// role's (or team's); otherwise the kernel's threads per CTA (its
+/// tile.kernel, or after outlining its gpu.func's known block size). 0 when
+/// there is none. Layouts spread over these threads.
+int64_t getThreadsRunning(Operation *op);
 
 class AllocSharedOp;
 /// The tile.alloc_shared a shared memref views (through subviews and casts),

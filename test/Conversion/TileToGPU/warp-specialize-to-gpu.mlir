@@ -36,7 +36,7 @@ tile.kernel @roles(%A: memref<?x?xf32>, %C: memref<?x?xf32>) threads(384) {
 // is left (only the kernel attributes the runtime reads), the roles' six
 // barriers are named ones and the only gpu.barrier is the CTA-wide one after
 // the mbarrier initialisation.
-// RUN: tile-opt %s --tile-attach-target --tile-select-instructions --convert-tile-kernel-to-gpu --tile-assign-tma-parameters --convert-tile-copy-to-gpu --tile-allocate-tensor-memory --tile-assign-shared-offsets --convert-tile-memory-to-gpu --convert-tile-mbarrier-to-nvgpu --convert-tile-warp-specialize-to-nvvm | grep -oE 'nvvm.setmaxregister +(increase|decrease) [0-9]+|nvvm.barrier id|gpu.barrier|tile\.[a-z_]+ ' | sort | uniq -c
+// RUN: tile-opt %s --tile-attach-target --tile-select-instructions --convert-tile-kernel-to-gpu --tile-assign-tma-parameters --convert-tile-copy-to-gpu --tile-allocate-tensor-memory --tile-assign-shared-offsets --convert-tile-memory-to-gpu --convert-tile-mbarrier-to-gpu --convert-tile-warp-specialize-to-gpu | grep -oE 'nvvm.setmaxregister +(increase|decrease) [0-9]+|nvvm.barrier id|gpu.barrier|tile\.[a-z_]+ ' | sort | uniq -c
 
 // Without registers(...) nothing calls setmaxnreg; the producer's plain copy
 // to shared memory ends with a named barrier for its one warp (32 threads):

@@ -1,10 +1,10 @@
 // What the wgmma lowering of tile.gemm refuses (sm_90a), each with a located
-// error and the conversion driver's "failed to legalize". convert-tile-gemm-to-nvvm
+// error and the conversion driver's "failed to legalize". convert-tile-gemm-to-gpu
 // alone: the inputs carry what tile-select-instructions (mechanism wgmma) and
 // tile-assign-layouts (#tile.wgmma accumulators, swizzles by row length)
 // would write. A blocked accumulator is refused earlier, by
 // tile-select-instructions (tile-select-instructions-invalid.mlir).
-// RUN: tile-opt %s --split-input-file --convert-tile-gemm-to-nvvm --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --split-input-file --convert-tile-gemm-to-gpu --verify-diagnostics -o /dev/null
 
 // tf32 operands must be K-major: B as K x N is refused.
 module attributes {tile.target = #tile.target<"sm_90a">} {

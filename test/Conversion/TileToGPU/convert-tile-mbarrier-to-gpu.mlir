@@ -1,6 +1,6 @@
-// convert-tile-mbarrier-to-nvgpu alone. The barrier rings stay tile ops (the
+// convert-tile-mbarrier-to-gpu alone. The barrier rings stay tile ops (the
 // casts stand for convert-tile-memory-to-gpu's nvgpu.mbarrier.create).
-// RUN: tile-opt %s --split-input-file --convert-tile-mbarrier-to-nvgpu
+// RUN: tile-opt %s --split-input-file --convert-tile-mbarrier-to-gpu
 
 // arrive: every thread.
 module attributes {tile.target = #tile.target<"sm_90a">} {

@@ -1,7 +1,7 @@
 // A split with one role keeps its ops where the split was (between the ops
 // before and after it) in a block of their own, and renumbers only them:
 // the thread ids read before and after the split stay the CTA's.
-// RUN: tile-opt %s --convert-tile-kernel-to-gpu --convert-tile-warp-specialize-to-nvvm
+// RUN: tile-opt %s --convert-tile-kernel-to-gpu --convert-tile-warp-specialize-to-gpu
 
 module attributes {tile.target = #tile.target<"sm_90a">} {
   tile.kernel @single(%out: memref<?xindex>) threads(128) {

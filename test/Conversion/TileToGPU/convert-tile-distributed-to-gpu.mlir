@@ -1,5 +1,5 @@
-// convert-tile-distributed-to-nvvm alone (after outlining), both levels.
-// RUN: tile-opt %s --split-input-file --tile-attach-target=chip=sm_90a --tile-select-instructions --convert-tile-kernel-to-gpu --convert-tile-distributed-to-nvvm --canonicalize --cse
+// convert-tile-distributed-to-gpu alone (after outlining), both levels.
+// RUN: tile-opt %s --split-input-file --tile-attach-target=chip=sm_90a --tile-select-instructions --convert-tile-kernel-to-gpu --convert-tile-distributed-to-gpu --canonicalize --cse
 
 // Cluster level: rank and size from %cluster_ctarank / %cluster_nctarank;
 // a block-scope put of a 256-element shared tile: a CTA barrier (the source

@@ -1,7 +1,7 @@
-// convert-tile-gemm-to-nvvm alone, mechanism wgmma (sm_90a). The inputs
+// convert-tile-gemm-to-gpu alone, mechanism wgmma (sm_90a). The inputs
 // carry what tile-select-instructions (mechanism) and tile-assign-layouts
 // (#tile.wgmma accumulators, swizzles on the shared tiles) would write.
-// RUN: tile-opt %s --split-input-file --convert-tile-gemm-to-nvvm
+// RUN: tile-opt %s --split-input-file --convert-tile-gemm-to-gpu
 
 // One warpgroup, 128-byte rows: K = 64 is four m64n8k16 steps on the same
 // accumulator registers, the first with scale-d `first` (1: accumulate).

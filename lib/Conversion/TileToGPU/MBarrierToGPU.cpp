@@ -1,4 +1,4 @@
-//===- MBarrierToNVGPU.cpp - tile.mbarrier ops to nvgpu -------------------===//
+//===- MBarrierToGPU.cpp - tile.mbarrier ops to nvgpu -------------------===//
 
 #include "Common.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
@@ -131,7 +131,7 @@ struct WaitLowering : OpConversionPattern<MBarrierWaitOp> {
 };
 } // namespace
 
-void mlir::tile::populateTileMBarrierToNVGPUPatterns(
+void mlir::tile::populateTileMBarrierToGPUPatterns(
     TileToGPUTypeConverter &converter, RewritePatternSet &patterns,
     const ChipInfo &chip) {
   patterns.add<ExpectTxLowering, WaitLowering>(converter,

@@ -1,7 +1,7 @@
 // What the tcgen05 lowering of tile.gemm refuses (sm_100a), each with a
-// located error. convert-tile-gemm-to-nvvm alone, inputs as
+// located error. convert-tile-gemm-to-gpu alone, inputs as
 // tile-select-instructions and tile-assign-layouts would write them.
-// RUN: tile-opt %s --split-input-file --convert-tile-gemm-to-nvvm --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --split-input-file --convert-tile-gemm-to-gpu --verify-diagnostics -o /dev/null
 
 // tf32 operands must be K-major: B as K x N is refused.
 module attributes {tile.target = #tile.target<"sm_100a">} {

@@ -1,4 +1,4 @@
-// convert-tile-gemm-to-nvvm alone: wgmma with M- and N-major operands, A
+// convert-tile-gemm-to-gpu alone: wgmma with M- and N-major operands, A
 // stored K x M (transpose_a), B stored K x N. Their shared tiles are 128-byte
 // swizzled column blocks of 64 elements (the swizzle tile-assign-layouts gives
 // them, checked in tile-assign-layouts-gemm.mlir); the descriptors carry the
@@ -6,7 +6,7 @@
 // as stride byte offset (4611686293338849280), the K steps advance 16 rows
 // (2048, 4096, 6144 bytes), and the instruction reads both transposed
 // (immediates 1, 1). K = 64: four m64n128k16 steps.
-// RUN: tile-opt %s --convert-tile-gemm-to-nvvm
+// RUN: tile-opt %s --convert-tile-gemm-to-gpu
 
 module attributes {tile.target = #tile.target<"sm_90a">} {
   tile.kernel @mn_major() threads(128) {

@@ -1,7 +1,7 @@
-// convert-tile-gemm-to-nvvm alone, mechanism mma_sync. The inputs carry what
+// convert-tile-gemm-to-gpu alone, mechanism mma_sync. The inputs carry what
 // tile-select-instructions (mechanism) and tile-assign-layouts (#tile.mma
 // accumulators; plain shared tiles, which ldmatrix reads) would write.
-// RUN: tile-opt %s --split-input-file --convert-tile-gemm-to-nvvm
+// RUN: tile-opt %s --split-input-file --convert-tile-gemm-to-gpu
 
 // Two warps (2 x 1), each a 16 x 8 tile of C, K = 32: per K step of 16 one
 // ldmatrix x4 of A (16 x 16), one ldmatrix x2 of B (8 x 16), non-transposed

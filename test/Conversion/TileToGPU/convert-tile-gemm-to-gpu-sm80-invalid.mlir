@@ -1,12 +1,12 @@
 // tile.gemm on sm_80 (mma.sync): what the lowering refuses, each with a
 // located error and the conversion driver's "failed to legalize".
-// convert-tile-gemm-to-nvvm alone: the inputs carry what
+// convert-tile-gemm-to-gpu alone: the inputs carry what
 // tile-select-instructions (mechanism mma_sync) and tile-assign-layouts
 // (#tile.mma accumulators, swizzle 0 on the shared tiles, blocked fragments)
 // would write. Earlier refusals have their pass's file: no warp grid for the
 // accumulator (tile-assign-layouts-gemm-invalid.mlir), a #tile.wgmma
 // accumulator on sm_80 (tile-select-instructions-invalid.mlir).
-// RUN: tile-opt %s --split-input-file --convert-tile-gemm-to-nvvm --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --split-input-file --convert-tile-gemm-to-gpu --verify-diagnostics -o /dev/null
 
 // ldmatrix reads plain tiles: a swizzle asked for by hand is refused.
 module attributes {tile.target = #tile.target<"sm_80">} {

@@ -1,7 +1,7 @@
-// convert-tile-gemm-to-nvvm alone, mechanism tcgen05 (sm_100a). The inputs
+// convert-tile-gemm-to-gpu alone, mechanism tcgen05 (sm_100a). The inputs
 // carry what tile-select-instructions (mechanism) and tile-assign-layouts
 // (swizzles on the shared tiles) would write.
-// RUN: tile-opt %s --split-input-file --convert-tile-gemm-to-nvvm
+// RUN: tile-opt %s --split-input-file --convert-tile-gemm-to-gpu
 
 // 128 x 256 bf16, both operands K-major with 128-byte rows, clear_accum:
 // thread 0 fences after the thread synchronisation, issues K = 64 as four

@@ -1,4 +1,4 @@
-//===- WarpSpecializeToNVVM.cpp - split a kernel between warp roles -------===//
+//===- WarpSpecializeToGPU.cpp - split a kernel between warp roles -------===//
 //
 // Runs after the ops inside a tile.warp_specialize are lowered: their
 // thread ids and CTA barriers are rewritten for the threads that run them.
@@ -138,14 +138,14 @@ static void lowerRole(OpBuilder &b, WarpSpecializeOp ws, unsigned i,
 // takes the threads below the next role's first one.
 static LogicalResult lowerOne(WarpSpecializeOp ws) {
   Location loc = ws.getLoc();
-  int64_t threads = getKernelThreads(ws);
+  int64_t threads = getThreadsRunning(ws);
   if (!threads)
     return ws.emitOpError("must be in a kernel with a known thread count");
   // Thread ids and barriers are rewritten as lowered ops produce them.
   WalkResult unlowered = ws.walk([&](Operation *op) {
     if (op != ws && !isa<YieldOp>(op) && isa_and_present<TileDialect>(op->getDialect())) {
       op->emitOpError("must be lowered before the tile.warp_specialize "
-                      "around it (convert-tile-warp-specialize-to-nvvm "
+                      "around it (convert-tile-warp-specialize-to-gpu "
                       "runs last)");
       return WalkResult::interrupt();
     }

@@ -1,9 +1,9 @@
-// convert-tile-distributed-to-nvvm alone on a kernel that is not outlined
+// convert-tile-distributed-to-gpu alone on a kernel that is not outlined
 // yet: NVSHMEM calls are declared in the kernel's gpu.module, so world-level
 // ops ask for convert-tile-kernel-to-gpu first (a wait on a symmetric
 // signal word used to crash here), with the conversion driver's "failed to
 // legalize".
-// RUN: tile-opt %s --split-input-file --convert-tile-distributed-to-nvvm --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --split-input-file --convert-tile-distributed-to-gpu --verify-diagnostics -o /dev/null
 
 module attributes {tile.target = #tile.target<"sm_90a">} {
   tile.kernel @wait_unoutlined(%flags: memref<?xi64> {tile.symmetric}) threads(128) {
