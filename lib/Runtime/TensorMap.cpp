@@ -114,6 +114,12 @@ CUtensorMap tile::rt::encodeTiledTensorMap(const TensorMapSpec &spec,
     throw fail("innermost box extent (" + std::to_string(innerBoxBytes) +
                " bytes) is not a multiple of 16 bytes");
 
+  // Swizzle.h's table numbers tensor-map swizzles as the driver does.
+  static_assert(CU_TENSOR_MAP_SWIZZLE_NONE == 0 &&
+                    CU_TENSOR_MAP_SWIZZLE_32B == 1 &&
+                    CU_TENSOR_MAP_SWIZZLE_64B == 2 &&
+                    CU_TENSOR_MAP_SWIZZLE_128B == 3,
+                "Swizzle.h's tensorMap column follows CUtensorMapSwizzle");
   std::optional<mlir::tile::SwizzleEncoding> encoding =
       mlir::tile::swizzleEncoding(spec.swizzleBytes);
   if (!encoding)

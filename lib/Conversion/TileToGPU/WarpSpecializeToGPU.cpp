@@ -8,6 +8,7 @@
 #include "Common.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -141,12 +142,30 @@ static LogicalResult lowerOne(WarpSpecializeOp ws) {
   int64_t threads = getThreadsRunning(ws);
   if (!threads)
     return ws.emitOpError("must be in a kernel with a known thread count");
-  // Thread ids and barriers are rewritten as lowered ops produce them.
+  // Thread ids and barriers are rewritten as lowered ops produce them:
+  // gpu.thread_id, gpu.block_dim and gpu.barrier. The same things spelled
+  // in NVVM (or in inline PTX) would escape the rewrite and count or wait
+  // for the whole CTA, so they are refused: the convention every lowering
+  // follows is checked here, where it is relied on.
   WalkResult unlowered = ws.walk([&](Operation *op) {
-    if (op != ws && !isa<YieldOp>(op) && isa_and_present<TileDialect>(op->getDialect())) {
+    if (op != ws && !isa<YieldOp>(op) &&
+        isa_and_present<TileDialect>(op->getDialect())) {
       op->emitOpError("must be lowered before the tile.warp_specialize "
                       "around it (convert-tile-warp-specialize-to-gpu "
                       "runs last)");
+      return WalkResult::interrupt();
+    }
+    auto ptx = dyn_cast<LLVM::InlineAsmOp>(op);
+    StringRef text = ptx ? ptx.getAsmString() : StringRef();
+    if (isa<NVVM::ThreadIdXOp, NVVM::BlockDimXOp, NVVM::Barrier0Op,
+            NVVM::BarrierOp>(op) ||
+        text.contains("bar.sync") || text.contains("barrier.sync") ||
+        text.contains("%tid") || text.contains("%ntid")) {
+      op->emitOpError("reads the thread id or synchronises the CTA other "
+                      "than through gpu.thread_id, gpu.block_dim or "
+                      "gpu.barrier, which the warp split cannot rewrite for "
+                      "its role; lowerings inside a tile.warp_specialize "
+                      "must use those");
       return WalkResult::interrupt();
     }
     return WalkResult::advance();

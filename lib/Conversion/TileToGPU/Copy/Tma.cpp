@@ -49,7 +49,12 @@ static Value tensorMapDescriptor(OpBuilder &b, Location loc,
   auto boxType = MemRefType::get(
       t.box.shape, t.tile.getElementType(), MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
-  // The tensor-map encoding of the swizzle (TmaParameters refused others).
+  // The tensor-map encoding of the swizzle (the type's attribute verifier
+  // refused others); nvgpu numbers its kinds as the driver does.
+  static_assert(
+      static_cast<unsigned>(nvgpu::TensorMapSwizzleKind::SWIZZLE_128B) == 3 &&
+          static_cast<unsigned>(nvgpu::TensorMapSwizzleKind::SWIZZLE_32B) == 1,
+      "Swizzle.h's tensorMap column follows nvgpu's TensorMapSwizzleKind");
   auto kind = static_cast<nvgpu::TensorMapSwizzleKind>(
       swizzleEncoding(t.swizzle)->tensorMap);
   auto descType = nvgpu::TensorMapDescriptorType::get(
