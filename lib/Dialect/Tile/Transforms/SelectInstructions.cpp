@@ -70,11 +70,13 @@ static FailureOr<CopyMechanism> selectCopy(CopyOp op, const ChipInfo &chip) {
   return CopyMechanism::vector;
 }
 
-// Whether the gemm's shape fits `mechanism`'s instructions: wgmma takes N
-// a multiple of 8 in [8, 256]; mma.sync tiles of 16 rows by 8 columns.
+// Whether the gemm's shape fits `mechanism`'s instructions, one rule per
+// mechanism: wgmma takes N a multiple of 8 in [8, 256]; mma.sync tiles of
+// 16 rows by 8 columns; tcgen05.mma's M and N are checked by the op's
+// verifier once its mechanism is recorded (tcgen05::checkMmaShape).
 static LogicalResult checkGemmShape(GemmOp op, MmaMechanism mechanism) {
   auto c = dyn_cast<FragmentType>(op.getC().getType());
-  if (!c)
+  if (!c || mechanism == MmaMechanism::tcgen05)
     return success();
   int64_t m = c.getDimSize(0), n = c.getDimSize(1);
   if (mechanism == MmaMechanism::wgmma) {
