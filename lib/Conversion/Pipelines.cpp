@@ -21,8 +21,9 @@ void mlir::tile::buildTileToGPUPipeline(
   device.nest<gpu::GPUFuncOp>().addPass(createTileAllocateTensorMemory());
   device.addPass(createTileAssignSharedOffsets({options.skipOversizedConfigs}));
   device.nest<gpu::GPUFuncOp>().addPass(createTileAssignTmaParameters());
-  device.addPass(createConvertTileOpsToGPU());
+  device.addPass(createConvertTileNvshmemToGPU());
   OpPassManager &kernels = device.nest<gpu::GPUFuncOp>();
+  kernels.addPass(createConvertTileOpsToGPU());
   kernels.addPass(createTileEraseRedundantBarriers());
   kernels.addPass(createConvertTileWarpSpecializeToGPU());
 }
@@ -111,7 +112,8 @@ void mlir::tile::registerTilePipelines() {
       "Runs the tile-to-GPU conversion's steps in order: "
       "convert-tile-kernel-to-gpu, tile-allocate-tensor-memory, "
       "tile-assign-shared-offsets, tile-assign-tma-parameters, "
-      "convert-tile-ops-to-gpu, tile-erase-redundant-barriers, "
+      "convert-tile-nvshmem-to-gpu, convert-tile-ops-to-gpu, "
+      "tile-erase-redundant-barriers, "
       "convert-tile-warp-specialize-to-gpu",
       buildTileToGPUPipeline);
 }

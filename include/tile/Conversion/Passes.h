@@ -49,9 +49,10 @@ struct TileToGPUPipelineOptions
 
 /// `convert-tile-to-gpu`: the tile-to-GPU conversion's steps in their
 /// order, each a pass of its own: outlining (on the module), tensor memory
-/// and TMA parameters (per kernel), shared offsets (per gpu.module), every
-/// tile op's patterns (per gpu.module), then barrier clean-up and the warp
-/// split (per kernel).
+/// and TMA parameters (per kernel), shared offsets and NVSHMEM calls (per
+/// gpu.module: they may erase kernels or declare functions), every other
+/// tile op's patterns, barrier clean-up and the warp split (per kernel, in
+/// parallel).
 void buildTileToGPUPipeline(OpPassManager &pm,
                             const TileToGPUPipelineOptions &options);
 

@@ -204,17 +204,37 @@ def TileAssignTmaParameters : TileKernelStep<"tile-assign-tma-parameters", "",
     parameter is an error naming this pass.
   }]>;
 
-def ConvertTileOpsToGPU : TileKernelStep<"convert-tile-ops-to-gpu",
+def ConvertTileNvshmemToGPU : TileKernelStep<"convert-tile-nvshmem-to-gpu",
     "::mlir::gpu::GPUModuleOp",
+    "Lowers world-level communication to NVSHMEM calls", [{
+    The world-level ops (`level world` put, get, signal, fence, quiet,
+    barrier_all, rank, num_ranks, and waits on a global signal word), as
+    `convert-tile-distributed-to-gpu` lowers them: calls of NVSHMEM's device
+    library, declared in the gpu.module on first use. Anchored on the
+    gpu.module because of those declarations, and run before
+    `convert-tile-ops-to-gpu`, which then converts each kernel on its own
+    (in parallel) and refuses world-level ops left.
+  }]> {
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect"
+  ];
+}
+
+def ConvertTileOpsToGPU : TileKernelStep<"convert-tile-ops-to-gpu", "",
     "Lowers every tile op of the outlined kernels in one conversion", [{
     One partial conversion with the patterns of
     `convert-tile-{memory,copy,elementwise,reduce}-to-gpu`,
-    `convert-tile-gemm-to-gpu`, `convert-tile-mbarrier-to-gpu`,
-    `convert-tile-distributed-to-gpu` and the loop ops. Needs what those
-    need (offsets, tensor-map parameters, mechanisms, layouts); any tile op
-    left but `tile.warp_specialize` (lowered last, once its contents are)
-    is an error naming the op that has no lowering. Anchored on the
-    gpu.module: NVSHMEM calls declare functions there.
+    `convert-tile-gemm-to-gpu`, `convert-tile-mbarrier-to-gpu`, the
+    cluster-level ops of `convert-tile-distributed-to-gpu` and the loop ops.
+    Needs what those need (offsets, tensor-map parameters, mechanisms,
+    layouts) and world-level communication lowered first
+    (`convert-tile-nvshmem-to-gpu`, which declares functions in the
+    gpu.module); any tile op left but `tile.warp_specialize` (lowered last,
+    once its contents are) is an error naming the op that has no lowering.
+    Op-agnostic: `convert-tile-to-gpu` runs it on each gpu.func, kernels in
+    parallel.
   }]> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

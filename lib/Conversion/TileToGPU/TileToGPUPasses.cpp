@@ -29,6 +29,7 @@ namespace mlir::tile {
 #define GEN_PASS_DEF_TILEASSIGNSHAREDOFFSETS
 #define GEN_PASS_DEF_TILEASSIGNTMAPARAMETERS
 #define GEN_PASS_DEF_CONVERTTILEOPSTOGPU
+#define GEN_PASS_DEF_CONVERTTILENVSHMEMTOGPU
 #define GEN_PASS_DEF_TILEERASEREDUNDANTBARRIERS
 #include "tile/Conversion/Passes.h.inc"
 } // namespace mlir::tile
@@ -210,10 +211,42 @@ struct TileAssignTmaParametersPass
   }
 };
 
+struct ConvertTileNvshmemToGPUPass
+    : tile::impl::ConvertTileNvshmemToGPUBase<ConvertTileNvshmemToGPUPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (failed(convert(getOperation(), {populateNvshmemCommunicationPatterns},
+                       [](ConversionTarget &t) {
+                         t.markUnknownOpDynamicallyLegal([](Operation *op) {
+                           return !lowersThroughNvshmem(op);
+                         });
+                       })))
+      signalPassFailure();
+  }
+};
+
+// Every cluster-level op with the rest; world-level ones must be lowered
+// already, since their lowering declares functions outside the kernel.
+static void populateClusterLevelPatterns(TileToGPUTypeConverter &converter,
+                                         RewritePatternSet &patterns,
+                                         const ChipInfo &chip) {
+  populateClusterCommunicationPatterns(converter, patterns, chip);
+}
+
 struct ConvertTileOpsToGPUPass
     : tile::impl::ConvertTileOpsToGPUBase<ConvertTileOpsToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
+    WalkResult world = getOperation()->walk([](Operation *op) {
+      if (!lowersThroughNvshmem(op))
+        return WalkResult::advance();
+      op->emitOpError("at level world must be lowered first, by "
+                      "convert-tile-nvshmem-to-gpu on the gpu.module (its "
+                      "lowering declares NVSHMEM functions there)");
+      return WalkResult::interrupt();
+    });
+    if (world.wasInterrupted())
+      return signalPassFailure();
     if (failed(convert(getOperation(),
                        {populateTileMemoryToGPUPatterns,
                         populateTileGemmToGPUPatterns,
@@ -221,7 +254,7 @@ struct ConvertTileOpsToGPUPass
                         populateTileElementwiseToGPUPatterns,
                         populateTileReduceToGPUPatterns,
                         populateTileMBarrierToGPUPatterns,
-                        populateTileDistributedToGPUPatterns,
+                        populateClusterLevelPatterns,
                         populateTileLoopToSCFPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalDialect<TileDialect>();

@@ -6,7 +6,7 @@
 // RUN: tile-opt %s --tile-assign-tma-parameters | grep -oE 'tile\.tma = .*\]|tile\.tma_param = [0-9]+|%arg[0-9]+: !llvm\.ptr'
 // RUN: tile-opt %s --convert-tile-to-gpu | grep -oE 'tile\.[a-z_]+ |tcgen05\.alloc|nvgpu\.tma\.async\.load' | sort | uniq -c
 // The pipeline is those steps and the patterns in a row, nothing more:
-// RUN: tile-opt %s --convert-tile-to-gpu -o %t.pipeline && tile-opt %s --tile-allocate-tensor-memory --tile-assign-shared-offsets --tile-assign-tma-parameters --convert-tile-ops-to-gpu --tile-erase-redundant-barriers --convert-tile-warp-specialize-to-gpu -o %t.steps && diff %t.pipeline %t.steps && echo same
+// RUN: tile-opt %s --convert-tile-to-gpu -o %t.pipeline && tile-opt %s --tile-allocate-tensor-memory --tile-assign-shared-offsets --tile-assign-tma-parameters --convert-tile-nvshmem-to-gpu --convert-tile-ops-to-gpu --tile-erase-redundant-barriers --convert-tile-warp-specialize-to-gpu -o %t.steps && diff %t.pipeline %t.steps && echo same
 
 module attributes {gpu.container_module, tile.target = #tile.target<"sm_100a">} {
   gpu.module @tile_kernels [#nvvm.target<chip = "sm_100a">] {

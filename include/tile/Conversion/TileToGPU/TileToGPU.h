@@ -126,6 +126,10 @@ void populateTileDistributedToGPUPatterns(TileToGPUTypeConverter &converter,
 void populateClusterCommunicationPatterns(TileToGPUTypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           const ChipInfo &chip);
+/// Whether `op` is lowered to NVSHMEM calls (a world-level put, get, signal,
+/// fence, quiet, barrier_all, rank or num_ranks, or a wait on a global
+/// signal word): the lowering declares the functions in the gpu.module.
+bool lowersThroughNvshmem(Operation *op);
 void populateNvshmemCommunicationPatterns(TileToGPUTypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           const ChipInfo &chip);

@@ -16,6 +16,7 @@
 #include "../Common.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 
+#include "llvm/ADT/TypeSwitch.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -303,6 +304,16 @@ struct NoArgumentCall : WorldPattern<OpT> {
   std::string name;
 };
 } // namespace
+
+bool mlir::tile::lowersThroughNvshmem(Operation *op) {
+  return llvm::TypeSwitch<Operation *, bool>(op)
+      .Case<PutOp, GetOp, SignalOp, FenceOp, QuietOp, BarrierAllOp, RankOp,
+            NumRanksOp>([](auto op) { return op.getLevel() == Level::world; })
+      .Case<WaitOp>([](WaitOp op) {
+        return getMemorySpace(op.getSignal().getType()) == MemorySpace::Global;
+      })
+      .Default(false);
+}
 
 void mlir::tile::populateNvshmemCommunicationPatterns(
     TileToGPUTypeConverter &converter, RewritePatternSet &patterns,
