@@ -4,6 +4,8 @@
 
 #include "tile/Target/Translate.h"
 
+#include "tile/Version.h"
+
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -130,11 +132,21 @@ LogicalResult mlir::tile::checkNesting(const llvm::MemoryBuffer &input,
   return success();
 }
 
+void mlir::tile::printTileVersion(llvm::raw_ostream &os) {
+  os << "tile version " << TILE_VERSION << "\n  built with LLVM and MLIR "
+     << TILE_LLVM_VERSION << "\n";
+}
+
+void mlir::tile::useTileVersionPrinter() {
+  llvm::cl::SetVersionPrinter(printTileVersion);
+}
+
 //===----------------------------------------------------------------------===//
 // tile-opt
 //===----------------------------------------------------------------------===//
 
 int mlir::tile::tileOptMain(int argc, char **argv, DialectRegistry &registry) {
+  useTileVersionPrinter();
   // Not a structured binding: the lambdas below capture the output name,
   // which C++17 (and clang before 16) does not allow for bindings.
   std::pair<std::string, std::string> paths = registerAndParseCLIOptions(
@@ -195,6 +207,7 @@ public:
 // that they register only when tile-translate runs (as mlirTranslateMain's
 // are).
 int mlir::tile::tileTranslateMain(int argc, char **argv) {
+  useTileVersionPrinter();
   static llvm::cl::opt<std::string> inputFilename(
       llvm::cl::Positional, llvm::cl::desc("<input file>"),
       llvm::cl::init("-"));

@@ -26,6 +26,10 @@ namespace tile {
 LogicalResult checkNesting(const llvm::MemoryBuffer &input,
                            llvm::raw_ostream &errors);
 
+/// Prints tile's version and the LLVM/MLIR it was built with.
+void printTileVersion(llvm::raw_ostream &os);
+/// Makes --version print printTileVersion (not LLVM's version).
+void useTileVersionPrinter();
 /// mlir-opt's main, with tile's output and crash handling.
 int tileOptMain(int argc, char **argv, DialectRegistry &registry);
 /// mlir-translate's main, with tile's output and crash handling.

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Runtime/Nvshmem.h"
+#include "tile/Version.h"
 
 #include <signal.h>
 #include <spawn.h>
@@ -270,6 +271,10 @@ int parseArguments(int argc, char **argv, int &size) {
     std::string value;
     if (arg == "-h" || arg == "--help") {
       usage(stdout);
+      std::exit(0);
+    }
+    if (arg == "--version") {
+      std::printf("tile version %s\n", TILE_VERSION);
       std::exit(0);
     }
     if (arg == "--") {
