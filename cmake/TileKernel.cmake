@@ -22,13 +22,15 @@
 #     <bindir>/<name>_launcher.h and .cpp (--launcher; in namespace <ns>,
 #     default <name>_launcher as an identifier), with the image and the
 #     description embedded, and a static library <target>_launcher is built
-#     from them (linking TileRuntime; its users include
-#     "<name>_launcher.h"). It needs the runtime, so CUDA's headers.
+#     from them (linking the runtime: TILE_RUNTIME_TARGET, TileRuntime in
+#     tile's own build, Tile::TileRuntime through find_package(Tile); its
+#     users include "<name>_launcher.h"). It needs the runtime, so CUDA's
+#     headers.
 #
 #     tile-translate is the `tile-translate` target when this project defines
 #     it (even if defined later), otherwise the executable named by the
-#     TILE_TRANSLATE_EXECUTABLE cache variable, for projects that consume an
-#     installed compiler. If TILE_TRANSLATE_EXECUTABLE is set while the
+#     TILE_TRANSLATE_EXECUTABLE variable, for projects that consume an
+#     installed compiler (find_package(Tile) sets it). If TILE_TRANSLATE_EXECUTABLE is set while the
 #     target does not exist yet, the variable wins.
 #
 #   tile_target_use_kernel(<exe-target> <kernel-target>)
@@ -111,7 +113,10 @@ function(tile_add_kernel target)
     VERBATIM)
   add_custom_target(${target} DEPENDS "${cubin}" "${kinfo}" ${launcher_outputs})
   if(ARG_LAUNCHER)
-    if(NOT TARGET TileRuntime)
+    if(NOT TILE_RUNTIME_TARGET)
+      set(TILE_RUNTIME_TARGET TileRuntime)
+    endif()
+    if(NOT TARGET ${TILE_RUNTIME_TARGET})
       message(FATAL_ERROR "tile_add_kernel(${target}): LAUNCHER needs the "
         "TileRuntime library (CUDA's headers)")
     endif()
@@ -119,7 +124,7 @@ function(tile_add_kernel target)
     add_dependencies(${target}_launcher ${target})
     target_include_directories(${target}_launcher PUBLIC
       "${CMAKE_CURRENT_BINARY_DIR}")
-    target_link_libraries(${target}_launcher PUBLIC TileRuntime)
+    target_link_libraries(${target}_launcher PUBLIC ${TILE_RUNTIME_TARGET})
     # The runtime reports failures by throwing.
     target_compile_options(${target}_launcher PRIVATE
       $<$<CXX_COMPILER_ID:GNU,Clang>:-fexceptions>)

@@ -15,6 +15,8 @@ set(TILE_TEST_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/RunTileTest.cmake)
 
 function(tile_add_lit_tests dir)
   file(GLOB_RECURSE tests RELATIVE ${dir} CONFIGURE_DEPENDS ${dir}/*.mlir)
+  # Install/downstream is a project of its own (its kernel is no test).
+  list(FILTER tests EXCLUDE REGEX "^Install/")
   foreach(test ${tests})
     # Scratch files per test folder: equal file names in two folders must
     # not share %t under ctest -j.
