@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Runtime/KernelInfo.h"
+#include "tile/Version.h"
 
 #include <algorithm>
 #include <cctype>
@@ -66,6 +67,7 @@ tile::rt::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
   // Numbers must not pick up a global locale's digit grouping.
   os.imbue(std::locale::classic());
   os << kHeader << '\n';
+  os << kCompiler << ' ' << kCompilerName << ' ' << TILE_VERSION << '\n';
   for (const KernelInfo &k : kernels) {
     os << kKernel << ' ' << k.name << ' ' << kBlock << ' ';
     writeDims(os, k.block);
@@ -509,7 +511,33 @@ void resolveRecords(std::vector<KernelInfo> &kernels,
 }
 } // namespace
 
+std::string tile::rt::kernelInfoWriter(const std::string &text) {
+  std::istringstream stream(text);
+  std::string line;
+  while (std::getline(stream, line)) {
+    std::vector<std::string> tokens = tokenize(line);
+    if (tokens.size() == 3 && tokens[0] == kinfo::kCompiler &&
+        tokens[1] == kinfo::kCompilerName)
+      return tokens[2];
+  }
+  return "";
+}
+
+static std::vector<KernelInfo> parseRecords(const std::string &text);
+
 std::vector<KernelInfo> tile::rt::parseKernelInfo(const std::string &text) {
+  try {
+    return parseRecords(text);
+  } catch (const Error &e) {
+    std::string writer = kernelInfoWriter(text);
+    throw Error(std::string(e.what()) + " (written by " +
+                (writer.empty() ? std::string("a tile that records no version")
+                                : "tile " + writer) +
+                "; this runtime is tile " + TILE_VERSION + ")");
+  }
+}
+
+static std::vector<KernelInfo> parseRecords(const std::string &text) {
   std::vector<KernelInfo> kernels;
   std::map<std::string, unsigned> kernelLines;
   std::vector<PendingTma> tmas;
@@ -545,11 +573,15 @@ std::vector<KernelInfo> tile::rt::parseKernelInfo(const std::string &text) {
       signatures.push_back(parseConfigRecord(p, lineNo));
     } else if (record == kinfo::kGrid) {
       grids.push_back(parseGridRecord(p, lineNo));
+    } else if (record == kinfo::kCompiler) {
+      // Which tile wrote it: read by kernelInfoWriter, for messages.
+      continue;
     } else {
       p.fail("unknown record '" + record + "' (expected '" + kinfo::kKernel +
              "', '" + kinfo::kTma + "', '" + kinfo::kLink + "', '" +
              kinfo::kParams + "', '" + kinfo::kArgs + "', '" +
-             kinfo::kConfig + "' or '" + kinfo::kGrid + "')");
+             kinfo::kConfig + "', '" + kinfo::kGrid + "' or '" +
+             kinfo::kCompiler + "')");
     }
   }
   resolveRecords(kernels, tmas, links, params, signatures, grids);

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Version.h"
 #include "Check.h"
 #include "tile/Runtime/KernelInfo.h"
 
@@ -97,8 +98,11 @@ std::vector<KernelInfo> sampleKernels() {
 }
 
 // As tile-translate --kernel-info writes it (see test/Target/*.expected).
-const char *kSampleText =
-    "# tile kernel description: launch shape, shared memory, TMA maps\n"
+const std::string kCompilerLine =
+    std::string("compiler tile ") + TILE_VERSION + "\n";
+const std::string kSampleText =
+    "# tile kernel description: launch shape, shared memory, TMA maps\n" +
+    kCompilerLine +
     "kernel gemm_bf16_cluster block 384 1 1 cluster 2 1 1 smem 197632\n"
     "tma gemm_bf16_cluster param 3 arg 0 type bf16 box 128x64 swizzle 128\n"
     "tma gemm_bf16_cluster param 5 arg 2 type f32 box 8x16x4 swizzle 0\n"
@@ -119,16 +123,18 @@ void testRoundTrip() {
     expect(sameKernel(parsed[i], kernels[i]),
            "kernel '" + kernels[i].name + "' reads back unchanged");
   expect(serializeKernelInfo(parsed) == text, "write(read(text)) == text");
-  expect(serializeKernelInfo({}) == std::string(kinfo::kHeader) + "\n",
-         "no kernels: just the header");
+  expect(serializeKernelInfo({}) ==
+             std::string(kinfo::kHeader) + "\n" + kCompilerLine,
+         "no kernels: just the header and the compiler");
   expect(parseKernelInfo(serializeKernelInfo({})).empty(),
          "the header alone reads back as no kernels");
 }
 
 // A kernel that calls NVSHMEM, as tile-translate writes it for kernels with
 // put/get/signal/wait.
-const char *kLinkText =
-    "# tile kernel description: launch shape, shared memory, TMA maps\n"
+const std::string kLinkText =
+    "# tile kernel description: launch shape, shared memory, TMA maps\n" +
+    kCompilerLine +
     "kernel ring block 128 1 1 cluster 1 1 1 smem 0\n"
     "link ring nvshmem\n"
     "kernel scale block 128 1 1 cluster 1 1 1 smem 0\n"
@@ -291,7 +297,15 @@ void testMalformed() {
        "kinfo:3: kernel 'k' has two 'link nvshmem' records"},
       {"linker k nvshmem", "kinfo:1: unknown record 'linker' (expected "
                            "'kernel', 'tma', 'link', 'params', 'args', "
-                           "'config' or 'grid')"},
+                           "'config', 'grid' or 'compiler') (written by a "
+                           "tile that records no version; this runtime is "
+                           "tile " TILE_VERSION ")"},
+      // A description from another release that this one cannot read
+      // names both versions.
+      {"compiler tile 9.1.0\nkernel k block 1 1 1 cluster 1 1 1 smem 0 "
+       "stream 2",
+       "kinfo:2: unexpected 'stream' at the end of the line (written by "
+       "tile 9.1.0; this runtime is tile " TILE_VERSION ")"},
       {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nargs k a:memref:bf16",
        "kinfo:2: expected an argument as <name>:<type> or "
        "<name>:memref:<element type>:<rank>, got 'a:memref:bf16'"},

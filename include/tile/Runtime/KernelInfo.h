@@ -20,6 +20,7 @@
 //                                              element-type parameter a
 //                                              type such as bf16)
 //   grid <kernel> <x> <y> <z>           (grid expressions, see GridRule)
+//   compiler tile <version>             (the tile that wrote it)
 // tma, link, params, args, config and grid records may come before or after
 // their kernel's record. args gives the kernel's arguments as written in
 // the tile.kernel (names and types: the generated launchers' parameters);
@@ -59,6 +60,8 @@ inline constexpr char kParams[] = "params";
 inline constexpr char kArgs[] = "args";
 inline constexpr char kConfig[] = "config";
 inline constexpr char kGrid[] = "grid";
+inline constexpr char kCompiler[] = "compiler";
+inline constexpr char kCompilerName[] = "tile";
 // An args entry: <name>:<scalar type>, or <name>:memref:<element>:<rank>.
 inline constexpr char kArgSeparator = ':';
 inline constexpr char kMemref[] = "memref";
@@ -211,9 +214,15 @@ const KernelInfo *firstNeedingNvshmem(const std::vector<KernelInfo> &infos);
 /// validate: values that parseKernelInfo rejects are written as given.
 std::string serializeKernelInfo(const std::vector<KernelInfo> &kernels);
 
+/// The version of tile that wrote kinfo `text` (its compiler record), or ""
+/// when it has none (written before descriptions carried one).
+std::string kernelInfoWriter(const std::string &text);
+
 /// Parses kinfo text (tma, link and params records may come before their
 /// kernel).
-/// Malformed input throws Error("kinfo:<line>: <problem>").
+/// Malformed input throws Error("kinfo:<line>: <problem>"), followed by the
+/// version of tile that wrote it and this runtime's, so that a description
+/// from another release says so.
 std::vector<KernelInfo> parseKernelInfo(const std::string &text);
 /// Reads and parses a kinfo file; errors are prefixed with the path.
 std::vector<KernelInfo> loadKernelInfo(const std::string &path);
