@@ -206,24 +206,6 @@ std::vector<std::string> pythonSiteFolders() {
   return folders;
 }
 
-/// Where `python3` imports nvidia.nvshmem from, or "".
-std::string askPython() {
-  FILE *pipe = popen("python3 -c 'import nvidia.nvshmem as m; "
-                     "print(m.__path__[0])' 2>/dev/null",
-                     "r");
-  if (!pipe)
-    return "";
-  char buffer[4096] = {};
-  std::string out;
-  while (size_t n = std::fread(buffer, 1, sizeof(buffer), pipe))
-    out.append(buffer, n);
-  if (pclose(pipe) != 0)
-    return "";
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r'))
-    out.pop_back();
-  return out;
-}
-
 bool searchPython(NvshmemInstall &install, SearchLog &log) {
   std::string origin = std::string("the Python package ") + kPipPackage;
   for (const std::string &folder : pythonSiteFolders()) {
@@ -233,10 +215,9 @@ bool searchPython(NvshmemInstall &install, SearchLog &log) {
     if (probe(folder + "/nvidia/nvshmem", origin, install, log))
       return true;
   }
-  // Last, since it starts a process: a Python whose packages live elsewhere
-  // (pyenv, conda, a PYTHONPATH).
-  std::string package = askPython();
-  return !package.empty() && probe(package, origin, install, log);
+  // No Python is run: a package elsewhere (pyenv, conda, a PYTHONPATH) is
+  // found through NVSHMEM_HOME.
+  return false;
 }
 
 std::string missingReason(const SearchLog &log) {
@@ -249,7 +230,7 @@ std::string missingReason(const SearchLog &log) {
   why += "the dynamic loader's path, or the Python package ";
   why += kPipPackage;
   why += " (" + std::to_string(log.pythonFolders) +
-         " site-packages folders and python3 asked)";
+         " site-packages folders looked in)";
   for (const std::string &dir : log.incomplete)
     why += "; " + dir + " has " + kHostLibrary + " but no " + kDeviceLibrary;
   return why + ": " + kHowToInstall;

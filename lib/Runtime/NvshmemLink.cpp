@@ -16,10 +16,10 @@
 //     templates,
 //  3. links the cubin, that object and libnvshmem_device.a (for the device
 //     state) with the driver's linker for the current context's device.
-// NVRTC (libnvrtc.so.13 or .12) and CUDA's headers are found like NVSHMEM:
-// CUDA_HOME, CUDA_PATH, the toolkit tile was built with, /usr/local/cuda,
-// the dynamic loader's path and the Python packages beside NVSHMEM's. Each
-// set of functions is compiled once per process.
+// NVRTC (libnvrtc.so.13 or .12) and CUDA's headers are found in the CUDA
+// toolkits tile's one search order gives (include/tile/Toolchain), then the
+// Python packages beside NVSHMEM's and the dynamic loader's path. Each set
+// of functions is compiled once per process.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +27,7 @@
 #include "NvshmemApi.h"
 #include "tile/Runtime/Driver.h"
 #include "tile/Runtime/Nvshmem.h"
+#include "tile/Toolchain/Toolchain.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -38,6 +39,7 @@
 #include <sstream>
 
 using namespace tile::rt;
+namespace toolchain = tile::toolchain;
 using namespace tile::rt::detail;
 
 namespace {
@@ -153,19 +155,6 @@ struct Nvrtc {
 #undef TILE_DECLARE_NVRTC_FN
 };
 
-/// CUDA installations to take NVRTC and headers from, most specific first.
-std::vector<std::string> cudaRoots() {
-  std::vector<std::string> roots;
-  for (const char *variable : {"CUDA_HOME", "CUDA_PATH"})
-    if (std::string root = getEnv(variable); !root.empty())
-      roots.push_back(root);
-#ifdef TILE_RUNTIME_CUDA_ROOT
-  roots.push_back(TILE_RUNTIME_CUDA_ROOT);
-#endif
-  roots.push_back("/usr/local/cuda");
-  return roots;
-}
-
 /// Where the Python package of NVSHMEM lies among NVIDIA's others
 /// (site-packages/nvidia/nvshmem/lib): their parent, or "".
 std::string pythonNvidiaRoot() {
@@ -179,19 +168,8 @@ std::string pythonNvidiaRoot() {
 
 Nvrtc loadNvrtc() {
   Nvrtc nvrtc;
-  std::vector<std::string> candidates;
-  for (const std::string &root : cudaRoots())
-    for (const char *lib : {"/lib64/", "/lib/", "/targets/x86_64-linux/lib/"})
-      for (const char *name : {"libnvrtc.so.13", "libnvrtc.so.12"})
-        candidates.push_back(root + lib + name);
-  if (std::string nvidia = pythonNvidiaRoot(); !nvidia.empty())
-    for (const char *sub : {"/cu13/lib/libnvrtc.so.13",
-                            "/cuda_nvrtc/lib/libnvrtc.so.13",
-                            "/cuda_nvrtc/lib/libnvrtc.so.12"})
-      candidates.push_back(nvidia + sub);
-  // Last, by name: LD_LIBRARY_PATH and ldconfig's cache.
-  candidates.push_back("libnvrtc.so.13");
-  candidates.push_back("libnvrtc.so.12");
+  std::vector<std::string> candidates =
+      toolchain::nvrtcCandidates(pythonNvidiaRoot());
 
   for (const std::string &candidate : candidates) {
     if (candidate.find('/') != std::string::npos && !isRegularFile(candidate))
@@ -210,10 +188,11 @@ Nvrtc loadNvrtc() {
 #undef TILE_LOOKUP_NVRTC_FN
     return nvrtc;
   }
-  nvrtc.failure = "no NVRTC (libnvrtc.so.13 or .12) in CUDA_HOME, "
-                  "CUDA_PATH, /usr/local/cuda, the Python packages beside "
-                  "NVSHMEM's or the dynamic loader's path: install the CUDA "
-                  "toolkit or pip install nvidia-cuda-nvrtc";
+  nvrtc.failure = "no NVRTC (libnvrtc.so.13 or .12) in " +
+                  toolchain::describeCudaSearch() +
+                  ", the Python packages beside NVSHMEM's or the dynamic "
+                  "loader's path: install the CUDA toolkit or pip install "
+                  "nvidia-cuda-nvrtc";
   return nvrtc;
 }
 
@@ -226,7 +205,7 @@ const Nvrtc &nvrtc() {
 /// cuda_runtime.h and one with libcu++ (cuda/std/...). Throws if missing.
 std::vector<std::string> cudaIncludeDirs() {
   std::vector<std::string> roots;
-  for (const std::string &root : cudaRoots())
+  for (const std::string &root : toolchain::cudaRoots())
     roots.push_back(root + "/include");
   if (std::string nvidia = pythonNvidiaRoot(); !nvidia.empty()) {
     roots.push_back(nvidia + "/cu13/include");
@@ -246,8 +225,8 @@ std::vector<std::string> cudaIncludeDirs() {
                 (runtime.empty() ? "cuda_runtime.h" : "") +
                 (runtime.empty() && cccl.empty() ? " and " : "") +
                 (cccl.empty() ? "cuda/std/cstdint" : "") +
-                "), found in none of CUDA_HOME, CUDA_PATH, /usr/local/cuda "
-                "or the Python packages beside NVSHMEM's: install the CUDA "
+                "), found in none of " + toolchain::describeCudaSearch() +
+                " or the Python packages beside NVSHMEM's: install the CUDA "
                 "toolkit or set CUDA_HOME");
   return runtime == cccl ? std::vector<std::string>{runtime}
                          : std::vector<std::string>{runtime, cccl};

@@ -2,6 +2,7 @@
 
 #include "tile/Target/Translate.h"
 #include "tile/Target/Chip.h"
+#include "tile/Toolchain/Toolchain.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -27,6 +28,7 @@
 #include <functional>
 
 using namespace mlir;
+namespace toolchain = ::tile::toolchain;
 using namespace mlir::tile;
 
 static constexpr llvm::StringLiteral kTriple = "nvptx64-nvidia-cuda";
@@ -132,14 +134,12 @@ static LogicalResult linkLibdeviceIfNeeded(llvm::Module &module,
   });
   if (!needed)
     return success();
-  std::string root = options.cudaRoot;
-  if (root.empty())
-    if (const char *home = std::getenv("CUDA_HOME"))
-      root = home;
-  if (root.empty())
-    root = "/usr/local/cuda";
-  llvm::SmallString<256> path(root);
-  llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+  std::string path = toolchain::findLibdevice(options.cudaRoot);
+  if (path.empty())
+    return emitError(loc) << "the kernel calls CUDA math functions but no "
+                             "nvvm/libdevice/libdevice.10.bc was found in "
+                          << toolchain::describeCudaSearch(options.cudaRoot)
+                          << "; install the CUDA toolkit or pass --cuda-root";
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer)
     return emitError(loc) << "the kernel calls CUDA math functions but "
@@ -463,28 +463,6 @@ mlir::tile::mergePtx(ArrayRef<std::string> parts) {
   return merged;
 }
 
-static std::string findPtxas(const TargetOptions &options) {
-  llvm::SmallVector<std::string> roots;
-  if (!options.cudaRoot.empty())
-    roots.push_back(options.cudaRoot);
-  if (const char *home = std::getenv("CUDA_HOME"))
-    roots.push_back(home);
-  roots.push_back("/usr/local/cuda");
-  for (const std::string &root : roots) {
-    llvm::SmallString<256> path(root);
-    llvm::sys::path::append(path, "bin", "ptxas");
-    if (llvm::sys::fs::can_execute(path))
-      return path.str().str();
-    // An explicit root that lacks ptxas is the user's mistake: do not
-    // silently use another toolkit.
-    if (!options.cudaRoot.empty())
-      return {};
-  }
-  if (auto found = llvm::sys::findProgramByName("ptxas"))
-    return *found;
-  return {};
-}
-
 namespace {
 // Removes the temporary files of one ptxas run, however it ends.
 struct TempFiles {
@@ -520,13 +498,11 @@ FailureOr<std::string> mlir::tile::assembleCubin(StringRef ptx,
                                                  std::string *report) {
   if (!requireChip(loc, options.chip))
     return failure();
-  std::string ptxas = findPtxas(options);
+  std::string ptxas = toolchain::findPtxas(options.cudaRoot);
   if (ptxas.empty())
     return emitError(loc)
            << "ptxas not found: the cubin stage needs CUDA's ptxas (looked in "
-           << (options.cudaRoot.empty() ? "$CUDA_HOME/bin, /usr/local/cuda/bin"
-                                        : options.cudaRoot + "/bin")
-           << (options.cudaRoot.empty() ? " and $PATH" : "")
+           << toolchain::describeCudaSearch(options.cudaRoot)
            << "); install the CUDA toolkit or pass --cuda-root";
 
   TempFiles files;

@@ -36,7 +36,7 @@ struct TranslateOptions {
   llvm::cl::OptionCategory category{"tile translation options"};
   llvm::cl::opt<std::string> chip{
       "chip", llvm::cl::desc("Target chip: sm_80, sm_90a, sm_100a, ..."),
-      llvm::cl::init("sm_90a"), llvm::cl::cat(category)};
+      llvm::cl::init(kDefaultChip), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> ptxFeatures{
       "ptx-features",
       llvm::cl::desc("PTX ISA version(s) for LLVM, '+ptxNN' (e.g. +ptx88), "

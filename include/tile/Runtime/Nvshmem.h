@@ -67,7 +67,7 @@ struct NvshmemInstall {
 /// there), else /usr/local/nvshmem, /opt/nvidia/nvshmem, Debian's
 /// /usr/lib/<arch>/nvshmem/<cuda major>, the dynamic loader's path, then
 /// the Python package nvidia-nvshmem-cu13 in the usual site-packages folders
-/// and finally where `python3` says it is. Returns false and, if `why` is
+/// (no process is started). Returns false and, if `why` is
 /// non-null, a one-line reason naming what is missing, where it looked and
 /// how to install it. Never throws.
 bool findNvshmem(NvshmemInstall &install, std::string *why = nullptr);

@@ -35,6 +35,10 @@ enum class Feature : unsigned {
 /// How diagnostics name a feature: "wgmma", "TMA", ...
 llvm::StringRef stringifyFeature(Feature feature);
 
+/// The chip tile compiles for when none is named (tile-attach-target,
+/// tile-translate --chip, TargetOptions): the one place it is written.
+inline constexpr char kDefaultChip[] = "sm_90a";
+
 struct ChipInfo {
   llvm::StringLiteral name;  // as ptxas and LLVM spell it: "sm_90a"
   unsigned computeCapability; // 80, 90, 100

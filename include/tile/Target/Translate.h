@@ -9,6 +9,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Module.h"
 #include "tile/Runtime/KernelInfo.h"
+#include "tile/Target/Chip.h"
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,7 +30,7 @@ inline constexpr const char *kDefaultLLVMPasses =
     "function(sroa,early-cse,simplifycfg,loop-mssa(licm))";
 
 struct TargetOptions {
-  std::string chip = "sm_90a";
+  std::string chip = kDefaultChip;
   /// Empty: the chip's default PTX ISA from the chip table.
   std::string ptxFeatures;
   unsigned optLevel = 3;

@@ -2,6 +2,7 @@
 
 #include "tile/Dialect/Tile/IR/TileTarget.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "tile/Target/Chip.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEATTACHTARGET
@@ -22,7 +23,7 @@ struct TileAttachTargetPass
     if (name.empty()) {
       if (module->hasAttr(kTargetAttrName))
         return;
-      name = "sm_90a";
+      name = kDefaultChip;
     }
     if (failed(attachTarget(module, name)))
       signalPassFailure();
