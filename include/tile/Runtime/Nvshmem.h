@@ -31,6 +31,7 @@
 
 #include "tile/Runtime/Device.h"
 #include "tile/Runtime/Error.h"
+#include "tile/Toolchain/Toolchain.h"
 
 #include <cuda.h>
 
@@ -46,30 +47,11 @@ namespace rt {
 // Finding NVSHMEM
 //===----------------------------------------------------------------------===//
 
-/// An NVSHMEM installation: the host library the runtime loads, the device
-/// library kernels are linked with, and the folder holding both and the
-/// bootstrap plugins (nvshmem_bootstrap_uid.so.3, ...).
-struct NvshmemInstall {
-  /// Where it was found, for messages: "NVSHMEM_HOME", a prefix, "the
-  /// dynamic loader's path" or "the Python package nvidia-nvshmem-cu13".
-  std::string origin;
-  std::string libraryDir;
-  /// <libraryDir>/libnvshmem_host.so.3
-  std::string hostLibrary;
-  /// <libraryDir>/libnvshmem_device.a
-  std::string deviceLibrary;
-  /// The folder holding nvshmem.h, or "" if the headers are not installed;
-  /// the device functions kernels call are compiled from them (Launch.h).
-  std::string includeDir;
-};
+/// An NVSHMEM installation (include/tile/Toolchain/Toolchain.h).
+using NvshmemInstall = ::tile::toolchain::NvshmemInstall;
 
-/// Looks for NVSHMEM without loading it: NVSHMEM_HOME if set (then only
-/// there), else /usr/local/nvshmem, /opt/nvidia/nvshmem, Debian's
-/// /usr/lib/<arch>/nvshmem/<cuda major>, the dynamic loader's path, then
-/// the Python package nvidia-nvshmem-cu13 in the usual site-packages folders
-/// (no process is started). Returns false and, if `why` is
-/// non-null, a one-line reason naming what is missing, where it looked and
-/// how to install it. Never throws.
+/// toolchain::findNvshmem for the CUDA this runtime was built with: looks
+/// for NVSHMEM without loading it. Never throws.
 bool findNvshmem(NvshmemInstall &install, std::string *why = nullptr);
 
 /// True when NVSHMEM is installed and its host library loads with every
