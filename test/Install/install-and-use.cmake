@@ -31,22 +31,21 @@ endforeach()
 run("tile-opt --version" "${prefix}/bin/tile-opt" --version)
 message("${last_output}")
 
-# A copy of the project, so that nothing is found beside its sources.
-file(COPY "${DOWNSTREAM}/" DESTINATION "${WORK}/src")
-run("configure the downstream project" ${CMAKE_COMMAND} -S "${WORK}/src"
-  -B "${WORK}/build" -G Ninja "-DCMAKE_PREFIX_PATH=${prefix}"
-  -DCMAKE_BUILD_TYPE=Release)
-run("build the downstream project" ${CMAKE_COMMAND} --build "${WORK}/build")
-run("run first-kernel" "${WORK}/build/first-kernel")
-message("${last_output}")
-
-# An MLIR project on the installed dialect (COMPONENTS MLIR).
-if(DOWNSTREAM_MLIR)
-  file(COPY "${DOWNSTREAM_MLIR}/" DESTINATION "${WORK}/src-mlir")
-  run("configure the MLIR project" ${CMAKE_COMMAND} -S "${WORK}/src-mlir"
-    -B "${WORK}/build-mlir" -G Ninja "-DCMAKE_PREFIX_PATH=${prefix}"
+# Configures, builds and runs a project outside the tree against the install:
+# a copy of it, so that nothing is found beside its sources.
+function(build_and_run name source program)
+  file(COPY "${source}/" DESTINATION "${WORK}/src-${name}")
+  run("configure ${name}" ${CMAKE_COMMAND} -S "${WORK}/src-${name}"
+    -B "${WORK}/build-${name}" -G Ninja "-DCMAKE_PREFIX_PATH=${prefix}"
     -DCMAKE_BUILD_TYPE=Release)
-  run("build the MLIR project" ${CMAKE_COMMAND} --build "${WORK}/build-mlir")
-  run("run parse-kernel" "${WORK}/build-mlir/parse-kernel")
+  run("build ${name}" ${CMAKE_COMMAND} --build "${WORK}/build-${name}")
+  run("run ${program}" "${WORK}/build-${name}/${program}")
   message("${last_output}")
+endfunction()
+
+# A kernel and its launcher, then (DOWNSTREAM_MLIR) an MLIR program on the
+# installed dialect (COMPONENTS MLIR).
+build_and_run(kernel "${DOWNSTREAM}" first-kernel)
+if(DOWNSTREAM_MLIR)
+  build_and_run(mlir "${DOWNSTREAM_MLIR}" parse-kernel)
 endif()
