@@ -119,3 +119,18 @@ module attributes {tile.target = #tile.target<"sm_80">} {
     tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<mma_sync>, transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
   }
 }
+
+// -----
+
+// A view's results that are not memrefs (the sizes and strides of
+// memref.extract_strided_metadata) keep their types; its base buffer, the
+// same shared bytes, takes the swizzle.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @metadata() threads(128) {
+    %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+    %base, %off, %sizes:2, %strides:2 = memref.extract_strided_metadata %As : memref<64x64xbf16, #gpu.address_space<workgroup>> -> memref<bf16, #gpu.address_space<workgroup>>, index, index, index, index, index
+    %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+    tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
+  }
+}

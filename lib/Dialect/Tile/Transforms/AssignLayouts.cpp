@@ -79,7 +79,10 @@ static LogicalResult setSharedSwizzle(Value tile, int64_t swizzle) {
     auto view = dyn_cast<ViewLikeOpInterface>(user);
     if (!view || view.getViewSource() != tile)
       continue;
+    // The views among its results (metadata such as sizes is not one).
     for (Value result : user->getResults()) {
+      if (!isa<MemRefType>(result.getType()))
+        continue;
       if (getMemorySpace(result.getType()) != MemorySpace::Shared)
         return user->emitOpError("views a shared tile as ")
                << result.getType()
