@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Toolchain/Toolchain.h"
+#include "FileSystem.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -21,6 +22,7 @@
 #include <exception>
 
 using namespace tile::toolchain;
+using namespace tile::toolchain::detail;
 
 namespace {
 
@@ -29,20 +31,6 @@ constexpr const char *kDeviceLibrary = kNvshmemDeviceLibrary;
 constexpr char kPipPackage[] = "nvidia-nvshmem-cu13";
 constexpr const char *kHowToInstall = kNvshmemHowToInstall;
 
-std::string getEnv(const char *name) {
-  const char *value = std::getenv(name);
-  return value ? value : "";
-}
-
-bool isRegularFile(const std::string &path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-bool isDirectory(const std::string &path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 /// Entries of `dir` whose names start with `prefix`, sorted with the
 /// highest (newest Python) first.

@@ -1,28 +1,13 @@
 //===- Toolchain.cpp - where tile finds CUDA's tools and libraries --------===//
 
 #include "tile/Toolchain/Toolchain.h"
-
-#include <sys/stat.h>
-#include <unistd.h>
+#include "FileSystem.h"
 
 #include <algorithm>
-#include <cstdlib>
 
 using namespace tile::toolchain;
 
-static std::string env(const char *name) {
-  const char *value = std::getenv(name);
-  return value ? value : "";
-}
-
-static bool isFile(const std::string &path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static bool isExecutable(const std::string &path) {
-  return isFile(path) && access(path.c_str(), X_OK) == 0;
-}
+using namespace tile::toolchain::detail;
 
 std::vector<std::string> tile::toolchain::cudaRoots(
     const std::string &explicitRoot) {
@@ -34,8 +19,8 @@ std::vector<std::string> tile::toolchain::cudaRoots(
         std::find(roots.begin(), roots.end(), root) == roots.end())
       roots.push_back(root);
   };
-  add(env("CUDA_HOME"));
-  add(env("CUDA_PATH"));
+  add(getEnv("CUDA_HOME"));
+  add(getEnv("CUDA_PATH"));
 #ifdef TILE_CUDA_ROOT
   add(TILE_CUDA_ROOT);
 #endif
@@ -49,7 +34,7 @@ std::string tile::toolchain::findPtxas(const std::string &explicitRoot) {
       return path;
   if (!explicitRoot.empty())
     return "";
-  std::string path = env("PATH");
+  std::string path = getEnv("PATH");
   for (size_t start = 0; start <= path.size();) {
     size_t end = std::min(path.find(':', start), path.size());
     std::string dir = path.substr(start, end - start);
@@ -64,7 +49,7 @@ std::string tile::toolchain::findPtxas(const std::string &explicitRoot) {
 std::string tile::toolchain::findLibdevice(const std::string &explicitRoot) {
   for (const std::string &root : cudaRoots(explicitRoot))
     if (std::string path = root + "/nvvm/libdevice/libdevice.10.bc";
-        isFile(path))
+        isRegularFile(path))
       return path;
   return "";
 }

@@ -61,9 +61,9 @@ struct AllocFragmentLowering : OpConversionPattern<AllocFragmentOp> {
 
 } // namespace
 
-// Whether `op` has an operand or result in #tile.shared (which the
-// lowering makes #gpu.address_space<workgroup>).
-bool mlir::tile::hasSwizzledSharedType(Operation *op) {
+bool mlir::tile::needsSharedTypeLowering(Operation *op) {
+  if (isa_and_present<TileDialect>(op->getDialect()))
+    return false;
   auto swizzled = [](Type type) {
     auto memref = dyn_cast<MemRefType>(type);
     return memref && isa_and_present<SharedAttr>(memref.getMemorySpace());
@@ -83,7 +83,7 @@ struct SwizzledSharedTypeLowering : ConversionPattern {
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    if (isa_and_present<TileDialect>(op->getDialect()) || !hasSwizzledSharedType(op))
+    if (!needsSharedTypeLowering(op))
       return rewriter.notifyMatchFailure(op, "no #tile.shared type");
     if (op->getNumRegions() != 0)
       return op->emitOpError("takes a shared tile as a region's value, which "

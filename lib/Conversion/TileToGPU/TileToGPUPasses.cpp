@@ -79,8 +79,7 @@ struct ConvertTileMemoryToGPUPass
                                         DeallocTmemOp>();
                          t.markUnknownOpDynamicallyLegal(
                              [](Operation *op) {
-                               return isa_and_present<TileDialect>(op->getDialect()) ||
-                                      !hasSwizzledSharedType(op);
+                               return !needsSharedTypeLowering(op);
                              });
                        })))
       signalPassFailure();
@@ -225,14 +224,6 @@ struct ConvertTileNvshmemToGPUPass
   }
 };
 
-// Every cluster-level op with the rest; world-level ones must be lowered
-// already, since their lowering declares functions outside the kernel.
-static void populateClusterLevelPatterns(TileToGPUTypeConverter &converter,
-                                         RewritePatternSet &patterns,
-                                         const ChipInfo &chip) {
-  populateClusterCommunicationPatterns(converter, patterns, chip);
-}
-
 struct ConvertTileOpsToGPUPass
     : tile::impl::ConvertTileOpsToGPUBase<ConvertTileOpsToGPUPass> {
   using Base::Base;
@@ -254,14 +245,15 @@ struct ConvertTileOpsToGPUPass
                         populateTileElementwiseToGPUPatterns,
                         populateTileReduceToGPUPatterns,
                         populateTileMBarrierToGPUPatterns,
-                        populateClusterLevelPatterns,
+                        // World-level ops are lowered before, on the
+                        // gpu.module (their calls declare functions there).
+                        populateClusterCommunicationPatterns,
                         populateTileLoopToSCFPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalDialect<TileDialect>();
                          t.markUnknownOpDynamicallyLegal(
                              [](Operation *op) {
-                               return isa_and_present<TileDialect>(op->getDialect()) ||
-                                      !hasSwizzledSharedType(op);
+                               return !needsSharedTypeLowering(op);
                              });
                          // Lowered last, once its contents are.
                          t.addLegalOp<WarpSpecializeOp>();

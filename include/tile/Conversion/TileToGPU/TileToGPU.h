@@ -53,9 +53,10 @@ LogicalResult assignTmaParameters(Operation *root);
 /// lib/Conversion/TileToGPU/TensorMemoryAllocation.cpp.
 LogicalResult allocateTensorMemory(Operation *root);
 
-/// Whether `op` has an operand or result in #tile.shared: other dialects'
-/// such ops are illegal where the memory patterns run.
-bool hasSwizzledSharedType(Operation *op);
+/// Whether `op` is another dialect's op with an operand or result in
+/// #tile.shared (which the lowering makes #gpu.address_space<workgroup>):
+/// such ops are illegal where the memory patterns run, which rebuild them.
+bool needsSharedTypeLowering(Operation *op);
 /// Shared tiles, fragments and barrier rings, and other dialects' ops on
 /// #tile.shared memrefs (rebuilt on the lowered types; loads and stores of
 /// swizzled tiles refused).
