@@ -2,7 +2,7 @@
 #
 #   tile_add_kernel(<target> SOURCE <file.mlir> CHIP <chip> [PTX]
 #                   [OUTPUT_NAME <name>] [LAUNCHER [NAMESPACE <ns>]]
-#                   [EXTRA_ARGS <arg>...])
+#                   [TUNING <table>...] [EXTRA_ARGS <arg>...])
 #
 #     Adds a custom target <target> that runs
 #       tile-translate --tile-to-cubin --chip=<chip> <file.mlir>
@@ -26,6 +26,12 @@
 #     tile's own build, Tile::TileRuntime through find_package(Tile); its
 #     users include "<name>_launcher.h"). It needs the runtime, so CUDA's
 #     headers.
+#
+#     TUNING names tuning tables (tile-tune's, relative to
+#     CMAKE_CURRENT_SOURCE_DIR), one per family: their configurations are
+#     compiled into the family and the launcher gets <family>_tuned(),
+#     which picks one by the operands' shape (--tuning-table). The command
+#     reruns when a table changes.
 #
 #     tile-translate is the `tile-translate` target when this project defines
 #     it (even if defined later), otherwise the executable named by the
@@ -54,7 +60,7 @@ include_guard(GLOBAL)
 
 function(tile_add_kernel target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "PTX;LAUNCHER"
-    "SOURCE;CHIP;OUTPUT_NAME;NAMESPACE" "EXTRA_ARGS")
+    "SOURCE;CHIP;OUTPUT_NAME;NAMESPACE" "EXTRA_ARGS;TUNING")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR
       "tile_add_kernel(${target}): unexpected arguments: "
@@ -103,12 +109,19 @@ function(tile_add_kernel target)
   elseif(ARG_NAMESPACE)
     message(FATAL_ERROR "tile_add_kernel(${target}): NAMESPACE needs LAUNCHER")
   endif()
+  set(tables)
+  foreach(table IN LISTS ARG_TUNING)
+    get_filename_component(table "${table}" ABSOLUTE
+      BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND tables "${table}")
+    list(APPEND launcher_args "--tuning-table=${table}")
+  endforeach()
   add_custom_command(
     OUTPUT "${cubin}" "${kinfo}" ${launcher_outputs}
     COMMAND "${translate}" --tile-to-${format} "--chip=${ARG_CHIP}" "${source}"
             -o "${cubin}" "--kernel-info=${kinfo}" ${launcher_args}
             ${ARG_EXTRA_ARGS}
-    DEPENDS "${source}" ${translate_dep}
+    DEPENDS "${source}" ${tables} ${translate_dep}
     COMMENT "Compiling tile kernel ${ARG_OUTPUT_NAME} for ${ARG_CHIP}"
     VERBATIM)
   add_custom_target(${target} DEPENDS "${cubin}" "${kinfo}" ${launcher_outputs})

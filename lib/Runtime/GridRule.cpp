@@ -199,6 +199,16 @@ tile::rt::checkGridExpression(const std::string &expression,
   return {};
 }
 
+int64_t tile::rt::evaluateHostExpression(
+    const std::string &expression,
+    const std::optional<std::vector<ArgInfo>> &args, const GridInputs &inputs) {
+  try {
+    return GridReader(expression, args, &inputs).read();
+  } catch (const GridProblem &problem) {
+    throw Error(expression + ": " + problem.what);
+  }
+}
+
 Dim3 tile::rt::evaluateGrid(const KernelInfo &info, const GridInputs &inputs) {
   if (!info.grid)
     throw Error("kernel '" + info.name +

@@ -30,7 +30,7 @@ const std::set<std::string> kReserved = {
     "throw", "true", "try", "typedef", "typename", "union", "unsigned", "using",
     "virtual", "void", "volatile", "while", "xor",
     // The parameters every launcher takes.
-    "grid", "stream", "config", "choose"};
+    "grid", "stream", "config", "choose", "fixed"};
 
 /// The C++ type of a scalar or element of MLIR type `type`.
 std::string cppType(const std::string &type) {
@@ -121,6 +121,80 @@ bool statesGrid(const Family &family, const std::vector<size_t> &group) {
   return std::all_of(group.begin(), group.end(),
                      [&](size_t i) { return bool(family.kernels[i]->grid); });
 }
+
+/// <family>_tuning() and, per C++ signature, <family>_tuned(): the table
+/// embedded, and the configuration it gives the operands' shape launched
+/// with the grid it states (the next one tunedKernels lists where a
+/// configuration cannot take the operands). The generated locals start
+/// with tile_ so that no argument name hides them.
+void writeTuned(const rt::TuningTable &table, const Family &family,
+                std::ostream &h, std::ostream &c) {
+  const std::string &name = family.name;
+  std::string key;
+  for (const auto &[size, expression] : table.key)
+    key += (key.empty() ? "" : ", ") + size + " = " + expression;
+  size_t shapes = 0;
+  for (const rt::TuningVariant &variant : table.variants)
+    shapes += variant.shapes.size();
+  h << "/// " << name << "'s tuning table, parsed at first use: tuned on "
+    << (table.device.empty() ? "an unnamed device" : table.device) << " ("
+    << table.sms << " SMs, " << table.chip << ", " << table.date << "), "
+    << shapes << " shapes in " << table.variants.size() << " variant"
+    << (table.variants.size() == 1 ? "" : "s") << ", keyed by " << key
+    << ".\nconst tile::rt::TuningTable &" << name << "_tuning();\n";
+  c << "\nnamespace {\nconst char k" << name << "Tuning[] = R\"tuning("
+    << rt::serializeTuningTable(table) << ")tuning\";\n} // namespace\n\n"
+    << "const tile::rt::TuningTable &" << name << "_tuning() {\n"
+    << "  static const tile::rt::TuningTable table = "
+       "tile::rt::parseTuningTable(k"
+    << name << "Tuning);\n  return table;\n}\n";
+  for (const std::vector<size_t> &group : family.bySignature) {
+    const rt::KernelInfo &first = *family.kernels[group.front()];
+    std::string args;
+    for (const rt::ArgInfo &arg : *first.args)
+      args += (args.empty() ? "" : ", ") + argumentName(arg);
+    h << "/// The configuration of " << name
+      << " that its tuning table gives these operands, bound with the grid\n"
+         "/// it states: within the table's variant that `fixed` picks (the\n"
+         "/// values of parameters it fixes; element types follow the\n"
+         "/// arguments), the nearest tuned shape's, else the next nearest's\n"
+         "/// where one cannot take the operands (tile::rt::tunedKernels).\n"
+         "/// launch.info().name says which.\n"
+      << "tile::rt::BoundLaunch " << name
+      << "_tuned(const tile::rt::ParamValues &fixed, "
+      << parameters(first, true, false) << ");\n\n";
+    c << "\ntile::rt::BoundLaunch " << name
+      << "_tuned(const tile::rt::ParamValues &fixed, "
+      << parameters(first, false, false) << ") {\n"
+      << "  static const std::vector<std::string> tile_eligible = {";
+    for (size_t i : group)
+      c << "\n      \"" << family.kernels[i]->name << "\",";
+    c << "};\n"
+      << "  const tile::rt::TuningTable &tile_table = " << name
+      << "_tuning();\n"
+      << "  std::vector<int64_t> tile_key = tile::rt::tuningKey(\n"
+      << "      tile_table, module().info(tile_eligible.front()).args,\n"
+      << "      tile::rt::gridInputsOf(" << args << "));\n"
+      << "  std::string tile_why;\n"
+      << "  for (const tile::rt::KernelInfo *tile_kernel :\n"
+      << "       tile::rt::tunedKernels(tile_table, module().infos(),\n"
+      << "                              tile_eligible, fixed, tile_key))\n"
+      << "    for (std::size_t tile_i = 0; tile_i < " << name
+      << "_config_count; ++tile_i) {\n"
+      << "      if (tile_kernel->name != " << name
+      << "_configs[tile_i].kernel)\n"
+      << "        continue;\n"
+      << "      try {\n"
+      << "        return " << name << "(tile_i, "
+      << argumentNames(first, false) << ");\n"
+      << "      } catch (const tile::rt::Error &tile_error) {\n"
+      << "        tile_why += std::string(\"\\n  \") + tile_error.what();\n"
+      << "      }\n"
+      << "    }\n"
+      << "  throw tile::rt::Error(\"family " << name
+      << ": no tuned configuration takes these operands:\" + tile_why);\n}\n";
+  }
+}
 } // namespace
 
 std::string tile::toIdentifier(const std::string &text) {
@@ -139,7 +213,8 @@ std::string tile::toIdentifier(const std::string &text) {
 std::optional<std::string> tile::generateLauncher(
     const std::vector<rt::KernelInfo> &kernels, const std::string &image,
     const std::string &kernelInfoText, const std::string &cppNamespace,
-    const std::string &headerName, LauncherSources &out) {
+    const std::string &headerName, const std::vector<rt::TuningTable> &tables,
+    LauncherSources &out) {
   // What cannot get a typed function is refused before anything is written.
   std::vector<Family> families;
   for (const rt::KernelInfo &kernel : kernels) {
@@ -178,6 +253,22 @@ std::optional<std::string> tile::generateLauncher(
     for (const rt::KernelInfo &kernel : kernels)
       if (kernel.name == family.name)
         return "family " + family.name + " is also the name of a kernel";
+  }
+
+  for (const rt::TuningTable &table : tables) {
+    auto family =
+        std::find_if(families.begin(), families.end(),
+                     [&](const Family &f) { return f.name == table.family; });
+    if (family == families.end())
+      return "the tuning table of " + table.family +
+             " names no family among the kernels";
+    std::vector<size_t> all(family->kernels.size());
+    for (size_t i = 0; i < all.size(); ++i)
+      all[i] = i;
+    if (!statesGrid(*family, all))
+      return "family " + table.family +
+             " has configurations that state no grid (tile.grid): its tuned "
+             "launcher could not size their launch";
   }
 
   std::string guard = "TILE_GENERATED_" + toIdentifier(cppNamespace) + "_H";
@@ -328,6 +419,13 @@ std::optional<std::string> tile::generateLauncher(
       }
     }
   }
+  for (const rt::TuningTable &table : tables)
+    writeTuned(table,
+               *std::find_if(families.begin(), families.end(),
+                             [&](const Family &f) {
+                               return f.name == table.family;
+                             }),
+               h, c);
   h << "} // namespace " << cppNamespace << "\n\n#endif // " << guard << "\n";
   c << "\n} // namespace " << cppNamespace << "\n";
   out.header = h.str();

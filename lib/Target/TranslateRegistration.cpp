@@ -2,6 +2,8 @@
 
 #include "tile/Target/Translate.h"
 #include "tile/Target/Launcher.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Runtime/Tuning.h"
 #include "tile/Dialect/Tile/IR/TileTarget.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/InitAllTile.h"
@@ -24,6 +26,9 @@
 #include "llvm/Support/Timer.h"
 
 #include <chrono>
+#include <fstream>
+#include <map>
+#include <sstream>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -83,6 +88,20 @@ struct TranslateOptions {
                      "these values and the defaults, instead of one per "
                      "configuration"),
       llvm::cl::CommaSeparated, llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> configList{
+      "tile-configs",
+      llvm::cl::desc("A file of configurations, one per line as '<family> "
+                     "NAME=VALUE,...', that replace those families' "
+                     "configs(...) lists (tile-tune's candidates)"),
+      llvm::cl::value_desc("file"), llvm::cl::init(""),
+      llvm::cl::cat(category)};
+  llvm::cl::list<std::string> tuningTables{
+      "tuning-table",
+      llvm::cl::desc("A tuning table (tile-tune's): its configurations are "
+                     "added to its family's, and the launcher gets "
+                     "<family>_tuned(), which picks one by the operands' "
+                     "shape; repeatable, one table per family"),
+      llvm::cl::value_desc("file"), llvm::cl::cat(category)};
   llvm::cl::opt<unsigned> ptxasThreads{
       "ptxas-threads",
       llvm::cl::desc("Threads ptxas compiles the kernels of a module with "
@@ -197,6 +216,110 @@ static FailureOr<std::string> resolveChip(ModuleOp module) {
   return inIR->name.str();
 }
 
+// The family `name` of `module`, or an error naming `origin`.
+static FailureOr<KernelOp> findFamily(ModuleOp module, StringRef name,
+                                      StringRef origin) {
+  for (KernelOp kernel : module.getOps<KernelOp>())
+    if (kernel.getSymName() == name && kernel.getParamsAttr() &&
+        !kernel.getParamsAttr().empty())
+      return kernel;
+  return emitError(module.getLoc())
+         << origin << ": the module has no kernel family @" << name;
+}
+
+// --tile-configs and --tuning-table, applied to the families before the
+// pipeline specialises them. The tables are kept for the launcher.
+static LogicalResult
+applyConfigurationFiles(ModuleOp module, StringRef chip,
+                        std::vector<::tile::rt::TuningTable> &tables) {
+  namespace rt = ::tile::rt;
+  using Config = std::vector<std::pair<std::string, std::string>>;
+  auto asPairs = [](const rt::ParamValues &values) {
+    Config pairs;
+    for (const rt::ParamValue &v : values)
+      pairs.emplace_back(v.name, v.value);
+    return pairs;
+  };
+  if (!options->configList.empty()) {
+    std::ifstream in(options->configList.getValue());
+    if (!in)
+      return emitError(module.getLoc())
+             << "--tile-configs: cannot read " << options->configList;
+    // Per family, in the file's order: its configurations and their lines.
+    std::vector<std::string> order;
+    std::map<std::string, std::pair<std::vector<Config>, std::vector<int>>>
+        byFamily;
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+      line = line.substr(0, line.find('#'));
+      std::istringstream words(line);
+      std::string family, values, extra;
+      if (!(words >> family))
+        continue;
+      if (!(words >> values) || words >> extra)
+        return emitError(module.getLoc())
+               << options->configList << ":" << number
+               << ": expected '<family> NAME=VALUE,...'";
+      std::string error;
+      std::optional<rt::ParamValues> parsed =
+          rt::parseParamValues(values, error);
+      if (!parsed)
+        return emitError(module.getLoc())
+               << options->configList << ":" << number << ": " << error;
+      if (!byFamily.count(family))
+        order.push_back(family);
+      auto &entry = byFamily[family];
+      entry.first.push_back(asPairs(*parsed));
+      entry.second.push_back(number);
+    }
+    if (order.empty())
+      return emitError(module.getLoc())
+             << "--tile-configs: " << options->configList
+             << " lists no configuration";
+    for (const std::string &family : order) {
+      auto &entry = byFamily[family];
+      FailureOr<KernelOp> kernel =
+          findFamily(module, family, options->configList);
+      if (failed(kernel))
+        return failure();
+      const std::vector<int> &lines = entry.second;
+      if (failed(setKernelConfigs(*kernel, entry.first, /*append=*/false,
+                                  [&](size_t i) {
+                                    return options->configList + ":" +
+                                           std::to_string(lines[i]);
+                                  })))
+        return failure();
+    }
+  }
+  for (const std::string &path : options->tuningTables) {
+    std::string error;
+    std::optional<rt::TuningTable> loaded = rt::loadTuningTable(path, error);
+    if (!loaded)
+      return emitError(module.getLoc()) << "--tuning-table: " << error;
+    rt::TuningTable &table = *loaded;
+    if (!table.chip.empty() && table.chip != chip)
+      return emitError(module.getLoc())
+             << "--tuning-table: " << path << " was tuned on " << table.chip
+             << ", but this compile is for " << chip
+             << " (tune the family on this chip with tile-tune)";
+    for (const rt::TuningTable &other : tables)
+      if (other.family == table.family)
+        return emitError(module.getLoc())
+               << "--tuning-table: two tables for family @" << table.family;
+    FailureOr<KernelOp> kernel = findFamily(module, table.family, path);
+    if (failed(kernel))
+      return failure();
+    std::vector<Config> configs;
+    for (const rt::ParamValues &values : rt::tunedConfigurations(table))
+      configs.push_back(asPairs(values));
+    if (failed(setKernelConfigs(*kernel, configs, /*append=*/true,
+                                [&](size_t) { return path; })))
+      return failure();
+    tables.push_back(std::move(table));
+  }
+  return success();
+}
+
 // Tile-level input goes through the default pipeline first, so that one
 // command takes a tile kernel to PTX or cubin.
 LogicalResult mlir::tile::lowerTileToNVVM(
@@ -254,8 +377,9 @@ static LogicalResult writeKernelInfoIfAsked(ModuleOp module) {
 }
 
 // Written only once every stage has succeeded, like the description.
-static LogicalResult writeLauncherIfAsked(ModuleOp module,
-                                          const std::string &image) {
+static LogicalResult
+writeLauncherIfAsked(ModuleOp module, const std::string &image,
+                     const std::vector<::tile::rt::TuningTable> &tables) {
   if (options->launcher.empty())
     return success();
   FailureOr<std::vector<::tile::rt::KernelInfo>> kernels =
@@ -270,7 +394,7 @@ static LogicalResult writeLauncherIfAsked(ModuleOp module,
   ::tile::LauncherSources sources;
   if (std::optional<std::string> why = ::tile::generateLauncher(
           *kernels, image, ::tile::rt::serializeKernelInfo(*kernels), ns,
-          stem + ".h", sources))
+          stem + ".h", tables, sources))
     return emitError(module.getLoc()) << "--launcher: " << *why;
   for (const auto &file : {std::pair<const char *, const std::string *>{
                                ".h", &sources.header},
@@ -419,6 +543,15 @@ static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
   if (failed(chip))
     return failure();
   target.chip = *chip;
+  std::vector<::tile::rt::TuningTable> tables;
+  if ((!options->configList.empty() || !options->tuningTables.empty()) &&
+      (!isTileLevel(module) ||
+       failed(applyConfigurationFiles(module, *chip, tables))))
+    return isTileLevel(module)
+               ? failure()
+               : emitError(module.getLoc())
+                     << "--tile-configs and --tuning-table take tile IR "
+                        "(kernel families), not lowered IR";
   if (failed(lowerIfTileLevel(module, *chip, timer)))
     return failure();
 
@@ -438,7 +571,7 @@ static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
   if (failed(ptx))
     return failure();
   if (stage == Stage::PTX) {
-    if (failed(writeLauncherIfAsked(module, *ptx)))
+    if (failed(writeLauncherIfAsked(module, *ptx, tables)))
       return failure();
     output << *ptx;
     return writeKernelInfoIfAsked(module);
@@ -460,7 +593,7 @@ static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
           : timer.run("cubin (ptxas)", [&] {
               return assembleCubin(*ptx, target, module.getLoc(), relocatable);
             });
-  if (failed(cubin) || failed(writeLauncherIfAsked(module, *cubin)))
+  if (failed(cubin) || failed(writeLauncherIfAsked(module, *cubin, tables)))
     return failure();
   output << *cubin;
   return writeKernelInfoIfAsked(module);

@@ -9,7 +9,6 @@
 #ifndef TILE_EXAMPLES_GEMM_GEMMCHECK_H
 #define TILE_EXAMPLES_GEMM_GEMMCHECK_H
 
-#include "GemmChoice.h"
 #include "GemmHost.h"
 
 #include <algorithm>

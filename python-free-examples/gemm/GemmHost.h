@@ -11,7 +11,6 @@
 #define TILE_EXAMPLES_GEMM_GEMMHOST_H
 
 #include "../common/ExampleUtil.h"
-#include "GemmChoice.h"
 
 #include "tile/Runtime/Launcher.h"
 
@@ -20,6 +19,24 @@
 #include <optional>
 
 namespace tile::examples {
+
+struct GemmShape {
+  int64_t m, n, k;
+  const char *what;
+};
+
+namespace detail {
+inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+} // namespace detail
+
+/// gemm-streamk.mlir's split of `tiles` tiles over `ctas` CTAs: how many of
+/// the last ones are shared out by K steps (T mod P + P of them, at most
+/// T; none when P divides T). The whole waves before them run as in
+/// gemm.mlir.
+inline int64_t streamKTiles(int64_t tiles, int64_t ctas) {
+  int64_t ragged = tiles % ctas;
+  return ragged ? std::min(ragged + ctas, tiles) : 0;
+}
 
 /// The epilogue operands of gemm.mlir's family: the bias (N values) and
 /// the residual (M x N), both bf16; 0 where the configuration reads none.
@@ -34,6 +51,11 @@ using GemmBinder = std::function<rt::BoundLaunch(
     rt::Dim3 grid, const rt::MemRefArg &a, const rt::MemRefArg &b,
     const rt::MemRefArg &c, const rt::MemRefArg &bias,
     const rt::MemRefArg &residual)>;
+/// The same for a family dispatched by shape (a generated <family>_tuned):
+/// it chooses the kernel and the grid it states.
+using TunedGemmBinder = std::function<rt::BoundLaunch(
+    const rt::MemRefArg &a, const rt::MemRefArg &b, const rt::MemRefArg &c,
+    const rt::MemRefArg &bias, const rt::MemRefArg &residual)>;
 
 /// C[M, N] (fp32) = A[M, K] (bf16) * B[N, K]^T (bf16), all row-major, by one
 /// of the GEMM kernels, one tileM x tileN tile per CTA.
@@ -70,6 +92,12 @@ public:
     };
   }
 
+  /// A family through its tuning table: bind() lets `binder` choose the
+  /// configuration for the shape (kernelInfo() then names it).
+  explicit TileGemm(TunedGemmBinder binder)
+      : module(nullptr), tunedBinder(std::move(binder)), tileM(0), tileN(0),
+        aKM(false), bKN(false) {}
+
   /// Binds the buffers (tensor maps are built here, once) for later runs;
   /// `epilogue` for a configuration of gemm.mlir that reads a bias or a
   /// residual.
@@ -84,6 +112,11 @@ public:
     rt::MemRefArg biasArg{epilogue.bias, {epilogue.bias ? n : 0}, {1}};
     rt::MemRefArg residualArg{
         epilogue.residual, {epilogue.residual ? m : 0, n}, {n, 1}};
+    if (tunedBinder) {
+      bound.emplace(tunedBinder(aArg, bArg, cArg, biasArg, residualArg));
+      info = bound->info();
+      return;
+    }
     bound.emplace(
         binder(grid(m, n, k, c), aArg, bArg, cArg, biasArg, residualArg));
   }
@@ -181,6 +214,7 @@ private:
   const rt::Module *module;
   rt::KernelInfo info;
   GemmBinder binder;
+  TunedGemmBinder tunedBinder;
   std::optional<rt::BoundLaunch> bound;
   unsigned tileM, tileN;
   bool aKM, bKN;

@@ -11,7 +11,6 @@
 #ifndef TILE_EXAMPLES_GEMM_HOPPERKERNELS_H
 #define TILE_EXAMPLES_GEMM_HOPPERKERNELS_H
 
-#include "GemmChoice.h"
 #include "GemmHost.h"
 #include "LinearConfig.h"
 
@@ -22,7 +21,6 @@
 #include "gemm-tiles_launcher.h"
 #include "gemm_launcher.h"
 
-#include <map>
 #include <memory>
 #include <string>
 
@@ -167,56 +165,22 @@ inline TileGemm hopperStreamK(const rt::Device &device, unsigned tileN = 256) {
   return gemm;
 }
 
-/// One of the kernels the choice by shape picks from (GemmChoice.h).
-inline TileGemm hopperKernel(const rt::Device &device, GemmKernel kernel) {
-  switch (kernel) {
-  case GemmKernel::Tile128x256:
-    return hopperGemm(device);
-  case GemmKernel::Tile256x128:
-    return hopper256x128(device);
-  case GemmKernel::Tile128x128:
-    return hopperGemm(device, "", 128);
-  case GemmKernel::Tile128x64:
-    return hopperGemm(device, "", 64);
-  case GemmKernel::Pingpong128x128:
-    return hopperPingpong128(device);
-  case GemmKernel::StreamK:
-    return hopperStreamK(device);
-  case GemmKernel::StreamK128x128:
-    return hopperStreamK(device, 128);
-  case GemmKernel::Pingpong64x256:
-    return hopperPingpong(device);
-  }
-  throw rt::Error("hopperKernel: unknown GemmKernel");
+/// gemm.mlir's family through its tuning table (tuning/gemm_bf16-h200.txt,
+/// tile-tune's): bind() launches the configuration the table gives the
+/// shape (gemm_kernels::gemm_bf16_tuned), with C of element type CT and
+/// the epilogue `fixed` names (none: the plain product). What a caller
+/// uses without naming a kernel.
+template <typename CT = float>
+TileGemm tunedGemm(rt::ParamValues fixed = {}) {
+  using Matrix = rt::MemRef<rt::bf16, 2>;
+  return TileGemm([fixed](const rt::MemRefArg &a, const rt::MemRefArg &b,
+                          const rt::MemRefArg &c, const rt::MemRefArg &bias,
+                          const rt::MemRefArg &residual) {
+    return gemm_kernels::gemm_bf16_tuned(
+        fixed, Matrix::of(a), Matrix::of(b), rt::MemRef<CT, 2>::of(c),
+        rt::MemRef<rt::bf16, 1>::of(bias), Matrix::of(residual));
+  });
 }
-
-/// C = A B^T by the kernel chooseGemmKernel picks for the shape: what a
-/// caller uses without naming a kernel. Each kernel is loaded on first use.
-class HopperGemms {
-public:
-  explicit HopperGemms(const rt::Device &device) : device(device) {}
-
-  /// The kernel chosen for M x N x K, bound to the operands; launch() it.
-  TileGemm &bind(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int64_t m,
-                 int64_t n, int64_t k) {
-    TileGemm &gemm = kernel(choice(m, n, k));
-    gemm.bind(a, b, c, m, n, k);
-    return gemm;
-  }
-  GemmKernel choice(int64_t m, int64_t n, int64_t k) const {
-    return chooseGemmKernel(m, n, k, device.smCount());
-  }
-  TileGemm &kernel(GemmKernel id) {
-    std::unique_ptr<TileGemm> &slot = loaded[id];
-    if (!slot)
-      slot = std::make_unique<TileGemm>(hopperKernel(device, id));
-    return *slot;
-  }
-
-private:
-  const rt::Device &device;
-  std::map<GemmKernel, std::unique_ptr<TileGemm>> loaded;
-};
 
 /// gemm-sm80.mlir (mma.sync) compiled for sm_90 (its pipeline loads by
 /// TMA), or with `sm80` for sm_80 as PTX (the cp.async pipeline), which

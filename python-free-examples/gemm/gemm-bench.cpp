@@ -1,21 +1,26 @@
 //===- gemm-bench.cpp - the GEMM kernels next to cuBLAS -------------------===//
 //
-// Times tile's GEMM and cuBLAS (cublasGemmEx: bf16 inputs, fp32 compute and
-// output, the same C = A B^T) on the same random data, interleaving the two
-// and repeating, and prints TFLOP/s and the ratio per shape.
+// Times tile's GEMM and cuBLAS (cublasGemmEx: bf16 inputs, fp32 compute,
+// the same C = A B^T) on the same random data, interleaving the two and
+// repeating, and prints TFLOP/s and the ratio per shape. tile's GEMM is
+// gemm.mlir's family through its tuning table (gemm_bf16_tuned: the
+// configuration tile-tune measured fastest at the nearest tuned shape).
 //
-//   gemm-bench              the sweep (GemmChoice.h's shapes), each run by
-//                           the kernel the choice by shape picks; then the
-//                           geometric mean and the worst ratio
-//   gemm-bench --all        the same, with every kernel the choice picks
-//                           from timed too (the table the rule is tuned on)
-//   gemm-bench M [N K]      one shape (N = K = M when only M is given)
-//   gemm-bench S VARIANT    an S^3 product by one kernel: "mma" (gemm-sm80
-//                           built for sm_90), "mma80" (built for sm_80), a
-//                           cubin name beside the program (persistent when
-//                           it starts with "p-"), "name@64" / "name@128" /
-//                           "name@192" for a variant of the 128 x 64 /
-//                           128 x 128 / 128 x 192 kernel
+//   gemm-bench [--shapes S]  the plain product (fp32 C) at each shape of S
+//                            (a shape file or MxNxK,...; default the tuned
+//                            shapes, tuning/tune-shapes.txt), then the
+//                            geometric mean and the worst ratio
+//   gemm-bench --linear [--shapes S]
+//                            the fused linear layers (bias, then bias and
+//                            GELU; bf16 C) against cuBLAS's plain product
+//                            with a bf16 C (default tuning/linear-shapes.txt)
+//   gemm-bench M [N K]       one shape (N = K = M when only M is given)
+//   gemm-bench S VARIANT     an S^3 product by one kernel: "mma" (gemm-sm80
+//                            built for sm_90), "mma80" (built for sm_80), a
+//                            cubin name beside the program (persistent when
+//                            it starts with "p-"), "name@64" / "name@128" /
+//                            "name@192" for a variant of the 128 x 64 /
+//                            128 x 128 / 128 x 192 kernel
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,89 +59,102 @@ int benchVariant(const rt::Device &device, int64_t s, std::string variant) {
 }
 } // namespace
 
+namespace {
+/// One line per shape: the tuned configuration of `variant` against cuBLAS
+/// (C of the variant's type), then the geometric mean and the worst ratio.
+int benchTuned(const std::vector<rt::ProblemShape> &shapes,
+               const char *variant, const rt::ParamValues &fixed,
+               bool bf16Out) {
+  CublasGemm cublas;
+  TileGemm gemm = bf16Out ? tunedGemm<rt::bf16>(fixed) : tunedGemm(fixed);
+  std::printf("%s against cuBLAS (C %s):\n", variant,
+              bf16Out ? "bf16" : "fp32");
+  std::printf("%6s %6s %6s  %-30s %9s %9s %6s  %s\n", "M", "N", "K", "shape",
+              "TF/s", "cuBLAS", "ratio", "configuration");
+  double logSum = 0, worst = 1e30;
+  const rt::ProblemShape *worstShape = nullptr;
+  for (const rt::ProblemShape &s : shapes) {
+    int64_t m = s.sizes[0], n = s.sizes[1], k = s.sizes[2];
+    BenchOperands ops(m, n, k);
+    rt::DeviceBuffer bias(size_t(n) * 2);
+    bias.upload(toBf16(randomFloats(n)));
+    GemmEpilogue epilogue;
+    for (const rt::ParamValue &v : fixed)
+      if (v.name == "BIAS" && v.value == "1")
+        epilogue.bias = bias.ptr();
+    gemm.bind(ops.a.ptr(), ops.b.ptr(), ops.c.ptr(), m, n, k, epilogue);
+    cudaDataType out = bf16Out ? CUDA_R_16BF : CUDA_R_32F;
+    int64_t cube = int64_t(std::cbrt(double(m) * n * k));
+    std::vector<float> ms = interleavedMedianMs(
+        {[&] { gemm.launch(); },
+         [&] { cublas.run(ops.a.ptr(), ops.b.ptr(), ops.c.ptr(), m, n, k, out); }},
+        benchIterations(cube));
+    double ratio = ms[1] / ms[0];
+    logSum += std::log(ratio);
+    if (ratio < worst) {
+      worst = ratio;
+      worstShape = &s;
+    }
+    std::string config;
+    for (const auto &[name, value] : gemm.kernelInfo().config)
+      if (name == "BM" || name == "BN" || name == "STAGES" ||
+          name == "PINGPONG" || name == "TMASTORE")
+        config += (config.empty() ? "" : ",") + name + "=" +
+                  std::to_string(value);
+    std::printf("%6lld %6lld %6lld  %-30.30s %9.1f %9.1f %6.2f  %s\n",
+                (long long)m, (long long)n, (long long)k, s.what.c_str(),
+                tflops(m, n, k, ms[0]), tflops(m, n, k, ms[1]), ratio,
+                config.c_str());
+    std::fflush(stdout);
+  }
+  if (shapes.size() > 1)
+    std::printf("%s: geometric mean of the ratios %.3f over %zu shapes; "
+                "worst %.3f (%lld x %lld x %lld, %s)\n",
+                variant, std::exp(logSum / double(shapes.size())),
+                shapes.size(), worst, (long long)worstShape->sizes[0],
+                (long long)worstShape->sizes[1],
+                (long long)worstShape->sizes[2], worstShape->what.c_str());
+  return 0;
+}
+} // namespace
+
 int main(int argc, char **argv) {
   requireGpu("gemm-bench");
   try {
     rt::Device device = rt::Device::open();
-    bool all = argc > 1 && !std::strcmp(argv[1], "--all");
-    std::vector<GemmShape> shapes = gemmSweepShapes();
-    if (argc == 3 && std::atoll(argv[1]) > 0 && std::atoll(argv[2]) <= 0)
-      return benchVariant(device, std::atoll(argv[1]), argv[2]);
-    if (!all && argc > 1) {
-      int64_t m = std::atoll(argv[1]);
-      int64_t n = argc > 3 ? std::atoll(argv[2]) : m;
-      int64_t k = argc > 3 ? std::atoll(argv[3]) : m;
-      if (m <= 0 || n <= 0 || k <= 0 || argc == 3 || argc > 4) {
-        std::fprintf(stderr, "usage: gemm-bench [--all | M [N K] | S VARIANT]\n");
-        return 2;
-      }
-      shapes = {{m, n, k, "from the command line"}};
+    std::vector<std::string> args(argv + 1, argv + argc);
+    bool linear = !args.empty() && args[0] == "--linear";
+    if (linear)
+      args.erase(args.begin());
+    std::string source = std::string(GEMM_TUNING_DIR) +
+                         (linear ? "/linear-shapes.txt" : "/tune-shapes.txt");
+    if (args.size() == 2 && args[0] == "--shapes") {
+      source = args[1];
+      args.clear();
     }
-
-    HopperGemms gemms(device);
-    CublasGemm cublas;
-    std::printf("gemm-bench on %s (%d SMs): C = A B^T, bf16 in, fp32 out; "
-                "the kernel the choice by shape picks, against cuBLAS\n",
+    if (!linear && args.size() == 2 && std::atoll(args[0].c_str()) > 0 &&
+        std::atoll(args[1].c_str()) <= 0)
+      return benchVariant(device, std::atoll(args[0].c_str()), args[1]);
+    if (!linear && (args.size() == 1 || args.size() == 3)) {
+      source = args[0] + "x" + (args.size() == 3 ? args[1] : args[0]) + "x" +
+               (args.size() == 3 ? args[2] : args[0]);
+      args.clear();
+    }
+    if (!args.empty()) {
+      std::fprintf(stderr, "usage: gemm-bench [--linear] [--shapes FILE|"
+                           "MxNxK,...] | M [N K] | S VARIANT\n");
+      return 2;
+    }
+    std::vector<rt::ProblemShape> shapes = rt::loadProblemShapes(source, 3);
+    std::printf("gemm-bench on %s (%d SMs): C = A B^T, bf16 in; gemm.mlir's "
+                "family through its tuning table\n",
                 device.name().c_str(), device.smCount());
-    std::printf("%6s %6s %6s  %-18s %-17s %9s %9s %6s", "M", "N", "K", "shape",
-                "chosen kernel", "TF/s", "cuBLAS", "ratio");
-    if (all)
-      for (const GemmKernelTraits &traits : kGemmKernels)
-        std::printf(" %16s", traits.name);
-    std::printf("\n");
-
-    double logSum = 0, worst = 1e30;
-    const GemmShape *worstShape = nullptr;
-    for (const GemmShape &s : shapes) {
-      BenchOperands ops(s.m, s.n, s.k);
-      CUdeviceptr da = ops.a.ptr(), db = ops.b.ptr(), dc = ops.c.ptr();
-      GemmKernel chosen = gemms.choice(s.m, s.n, s.k);
-      // Contenders: the choice, cuBLAS, then (--all) every kernel, all
-      // bound to the operands first (tensor maps are built there).
-      TileGemm &choice = gemms.bind(da, db, dc, s.m, s.n, s.k);
-      std::vector<std::function<void()>> contenders{
-          [&] { choice.launch(); },
-          [&] { cublas.run(da, db, dc, s.m, s.n, s.k); }};
-      // (-1: a kernel that cannot take the shape, printed as "-".)
-      std::vector<int> column;
-      if (all)
-        for (const GemmKernelTraits &traits : kGemmKernels) {
-          if (!gemmKernelTakes(traits, s.m, s.n, s.k)) {
-            column.push_back(-1);
-            continue;
-          }
-          column.push_back(int(contenders.size()));
-          TileGemm &gemm = gemms.kernel(traits.kernel);
-          gemm.bind(da, db, dc, s.m, s.n, s.k);
-          contenders.push_back([&gemm] { gemm.launch(); });
-        }
-      int64_t cube = int64_t(std::cbrt(double(s.m) * s.n * s.k));
-      std::vector<float> ms =
-          interleavedMedianMs(contenders, benchIterations(cube));
-      double ratio = ms[1] / ms[0];
-      logSum += std::log(ratio);
-      if (ratio < worst) {
-        worst = ratio;
-        worstShape = &s;
-      }
-      std::printf("%6lld %6lld %6lld  %-18s %-17s %9.1f %9.1f %6.2f",
-                  (long long)s.m, (long long)s.n, (long long)s.k, s.what,
-                  gemmKernelTraits(chosen).name, tflops(s.m, s.n, s.k, ms[0]),
-                  tflops(s.m, s.n, s.k, ms[1]), ratio);
-      for (int i : column)
-        if (i < 0)
-          std::printf(" %16s", "-");
-        else
-          std::printf(" %16.1f", tflops(s.m, s.n, s.k, ms[i]));
-      std::printf("\n");
-    }
-    if (shapes.size() > 1)
-      std::printf("geometric mean of the ratios %.3f over %zu shapes; worst "
-                  "%.3f (%lld x %lld x %lld, %s)\n",
-                  std::exp(logSum / double(shapes.size())), shapes.size(),
-                  worst, (long long)worstShape->m, (long long)worstShape->n,
-                  (long long)worstShape->k, worstShape->what);
-    return 0;
+    if (!linear)
+      return benchTuned(shapes, "plain product", {}, false);
+    benchTuned(shapes, "linear layer (bias)",
+               {{"BIAS", 1}, {"GELU", 0}, {"RESIDUAL", 0}}, true);
+    return benchTuned(shapes, "linear layer (bias, GELU)",
+                      {{"BIAS", 1}, {"GELU", 1}, {"RESIDUAL", 0}}, true);
   } catch (const rt::Error &error) {
     std::fprintf(stderr, "gemm-bench: %s\n", error.what());
     return 1;

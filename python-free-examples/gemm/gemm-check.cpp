@@ -131,21 +131,40 @@ int main(int argc, char **argv) {
       if (argc <= 4)
         ok &= checkGemmShapes(gemm, v.spec, v.extra, /*showValues=*/only);
     }
-    // The kernel choice by shape (HopperGemms), on the benchmark's sweep
-    // and the shapes above: each with the kernel it picks.
-    const char *choiceLabel = "the choice by shape (HopperGemms)";
-    if (!only || std::strstr(choiceLabel, only)) {
-      std::printf("gemm-check on %s: %s\n", device.name().c_str(),
-                  choiceLabel);
-      HopperGemms gemms(device);
-      std::vector<GemmShape> all = gemmSweepShapes();
-      if (argc > 4)
-        all.clear();
-      all.insert(all.end(), shapes.begin(), shapes.end());
-      for (const GemmShape &s : all) {
-        GemmKernel kernel = gemms.choice(s.m, s.n, s.k);
-        std::printf("  [%s]\n", gemmKernelTraits(kernel).name);
-        ok &= checkGemm(gemms.kernel(kernel), bf16, s, only);
+    // gemm.mlir through its tuning table (gemm_bf16_tuned): the plain
+    // product and the fused linear layers, on the shapes above and some
+    // the table was tuned at; each with the configuration it picks.
+    const char *tunedLabel = "the tuned dispatch (gemm_bf16_tuned)";
+    if (!only || std::strstr(tunedLabel, only)) {
+      std::vector<GemmShape> all = shapes;
+      if (argc <= 4)
+        all.insert(all.end(), {{1024, 768, 3072, "tuned: gpt2 mlp down"},
+                               {4096, 1600, 1600, "tuned: gpt2-xl attn out"},
+                               {64, 8192, 8192, "tuned: skinny M"},
+                               {1024, 50257, 768, "tuned: gpt2 logits"}});
+      struct Tuned {
+        const char *label;
+        TileGemm gemm;
+        GemmCheckSpec spec;
+      } tuned[] = {
+          {"plain product", tunedGemm(), bf16},
+          {"bias", tunedGemm<rt::bf16>({{"BIAS", 1}, {"GELU", 0},
+                                        {"RESIDUAL", 0}}),
+           linear},
+          {"bias, GELU", tunedGemm<rt::bf16>({{"BIAS", 1}, {"GELU", 1},
+                                              {"RESIDUAL", 0}}),
+           linearGelu},
+      };
+      for (Tuned &t : tuned) {
+        std::printf("gemm-check on %s: %s, %s\n", device.name().c_str(),
+                    tunedLabel, t.label);
+        // (The dispatch picks a configuration that can take the shape:
+        // no TMA row requirement to skip on.)
+        t.spec.cTma = false;
+        for (const GemmShape &s : all) {
+          ok &= checkGemm(t.gemm, t.spec, s, only);
+          std::printf("    [%s]\n", t.gemm.kernelInfo().name.c_str());
+        }
       }
     }
     std::printf("%s\n",

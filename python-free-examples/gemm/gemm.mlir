@@ -67,7 +67,8 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
                        %C: memref<?x?x!tile.type_param<"OUT", f32>>,
                        %bias: memref<?xbf16>, %R: memref<?x?xbf16>)
     // BN: the TMA epilogue is written for at most 8 chunks (256 f32 columns).
-    params(BM: index = 128 in [64, 128, 256], BN: index = 256 in [128, 256],
+    params(BM: index = 128 in [64, 128, 256],
+           BN: index = 256 in [64, 128, 192, 256],
            GROUP: index = 8, STAGES: i32 = 4, THREADS: i32 = 256,
            PINGPONG: i1 = false, TMASTORE: i1 = false,
            OUT: type = f32 in [f32, bf16], BIAS: i1 = false,

@@ -28,7 +28,7 @@
 #include "Attention.h"
 #include "GptKernels.h"
 #include "GptReference.h"
-#include "../gemm/LinearConfig.h"
+#include "gemm_launcher.h"
 #include "embedding_launcher.h"
 
 #include <algorithm>
@@ -232,25 +232,18 @@ private:
   }
 
   // out (tokens x n) = act(in (tokens x k) w^T + bias), a zero bias where
-  // `bias` is 0 (noBias: ptxas serialises the wgmmas of the configuration
-  // without one); a configuration of gemm.mlir's family (bf16 C, 128 x 128
-  // tiles, the bias and GELU in the epilogue), persistent. The output
-  // leaves by TMA where its rows are whole 16-byte units (n % 8 == 0), from
-  // registers otherwise.
+  // `bias` is 0 (noBias); gemm.mlir's family through its tuning table
+  // (gemm_bf16_tuned: bf16 C, the bias and GELU in the epilogue), with the
+  // configuration tile-tune measured fastest at the nearest tuned shape
+  // and the grid it states.
   void linear(const Gpt2Modules &modules, int layer, const char *name,
               rt::DeviceBuffer &in, int64_t k, const Param &w,
               CUdeviceptr bias, int64_t n, bool gelu, rt::DeviceBuffer &out) {
-    bool tmaStore = n % 8 == 0;
-    auto chooser = [&](const gemm_kernels::gemm_bf16_config *configs,
-                       std::size_t count) {
-      return linearConfig(configs, count, gelu, /*residual=*/false, tmaStore);
-    };
-    // The grid is the one gemm.mlir states: a CTA per tile, at most one
-    // per SM.
     using Matrix = rt::MemRef<rt::bf16, 2>;
     add(name, layer,
-        gemm_kernels::gemm_bf16_choose(
-            chooser, Matrix::rowMajor(in.ptr(), {tokens, k}),
+        gemm_kernels::gemm_bf16_tuned(
+            {{"BIAS", 1}, {"GELU", gelu}, {"RESIDUAL", 0}},
+            Matrix::rowMajor(in.ptr(), {tokens, k}),
             Matrix::rowMajor(w.ptr(), {n, k}),
             Matrix::rowMajor(out.ptr(), {tokens, n}),
             rt::MemRef<rt::bf16, 1>::rowMajor(bias ? bias : noBias.ptr(), {n}),

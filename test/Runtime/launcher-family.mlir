@@ -2,7 +2,7 @@
 // (tile-translate --launcher) as a golden, and test/Runtime/launcher.cpp
 // (built by test/CMakeLists.txt from this file) compiles it and runs its
 // no-GPU path in CTest (and checks its results on a GPU).
-// RUN: tile-translate --tile-to-ptx %s -o %t.ptx --launcher=%t-launcher --launcher-namespace=test_kernels
+// RUN: tile-translate --tile-to-ptx %s -o %t.ptx --launcher=%t-launcher --launcher-namespace=test_kernels --tuning-table=%S/launcher-family.tuning
 // RUN: cat %t-launcher.h
 // RUN: not tile-translate --tile-to-llvmir %s -o %t.ll --launcher=%t-bad
 

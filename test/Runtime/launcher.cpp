@@ -26,8 +26,9 @@ namespace {
 
 void testDescription() {
   const std::vector<KernelInfo> &infos = test_kernels::module().infos();
-  expect(infos.size() == 6,
-         "three configurations of axpy, fill and two of negate");
+  expect(infos.size() == 7,
+         "four configurations of axpy (one from the tuning table), fill and "
+         "two of negate");
   expect(!test_kernels::module().loaded(), "nothing loaded before first use");
   const KernelInfo &fill = test_kernels::module().info("fill");
   expect(fill.family.empty() && fill.args && fill.args->size() == 3,
@@ -37,7 +38,15 @@ void testDescription() {
                (*fill.args)[0].type == "i32" && (*fill.args)[2].type == "index",
            "fill's arguments as written");
 
-  static_assert(test_kernels::axpy_config_count == 3, "three configurations");
+  static_assert(test_kernels::axpy_config_count == 4,
+                "three configurations and the tuning table's fourth");
+  expect(std::string(test_kernels::axpy_configs[3].kernel) ==
+             "axpy__TILE1024_THREADS256",
+         "the tuning table's configuration comes after the listed ones");
+  const TuningTable &table = test_kernels::axpy_tuning();
+  expect(table.family == "axpy" && table.variants.size() == 1 &&
+             table.variants[0].shapes.size() == 3,
+         "the tuning table is embedded");
   const test_kernels::axpy_config &wide = test_kernels::axpy_configs[1];
   expect(std::string(wide.kernel) == "axpy__TILE2048_THREADS256" &&
              wide.TILE == 2048 && wide.THREADS == 256,
@@ -115,6 +124,20 @@ void testDescription() {
 
 void testWithoutDriver(const std::string &why) {
   std::printf("no GPU: %s\n", why.c_str());
+  expectError(
+      "the tuned launcher without a driver says why each choice failed",
+      [] {
+        test_kernels::axpy_tuned({}, MemRef<float, 1>{}, MemRef<float, 1>{},
+                                 MemRef<float, 1>{}, 1.0f);
+      },
+      "family axpy: no tuned configuration takes these operands:");
+  expectError(
+      "a variant the table does not have",
+      [] {
+        test_kernels::axpy_tuned({{"THREADS", 64}}, MemRef<float, 1>{},
+                                 MemRef<float, 1>{}, MemRef<float, 1>{}, 1.0f);
+      },
+      "no variant has THREADS=64");
   expectError(
       "launching without a driver says why",
       [] {
@@ -195,6 +218,36 @@ void testWithDevice() {
       MemRef<float, 1>::rowMajor(dc.ptr(), {n}), factor);
   expect(chosen.info().name == "axpy__TILE512_THREADS128",
          "the chooser's configuration is bound");
+  // The tuning table's choice by shape: the nearest tuned shape's
+  // configuration, checked like the others.
+  for (int64_t size : {int64_t(700), int64_t(150000), int64_t(6000000)}) {
+    DeviceBuffer ta(size * 4), tb(size * 4), tc(size * 4);
+    std::vector<float> x(size), y(size), z(size);
+    for (int64_t i = 0; i < size; ++i) {
+      x[i] = value(random);
+      y[i] = value(random);
+    }
+    ta.upload(x);
+    tb.upload(y);
+    tc.fillWords(0x7fc00001);
+    BoundLaunch tuned = test_kernels::axpy_tuned(
+        {}, MemRef<float, 1>::rowMajor(ta.ptr(), {size}),
+        MemRef<float, 1>::rowMajor(tb.ptr(), {size}),
+        MemRef<float, 1>::rowMajor(tc.ptr(), {size}), factor);
+    const char *want = size < 10000     ? "axpy__TILE512_THREADS128"
+                       : size < 1000000 ? "axpy__TILE1024_THREADS256"
+                                        : "axpy__TILE2048_THREADS256";
+    expect(tuned.info().name == want,
+           "n = " + std::to_string(size) + ": " + tuned.info().name);
+    tuned.launch();
+    tc.download(z);
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < size; ++i)
+      if (!(std::fabs(z[i] - (x[i] * factor + y[i])) <= 1e-5f * 16))
+        ++wrong;
+    expect(wrong == 0, "axpy_tuned at n = " + std::to_string(size) + ": " +
+                           std::to_string(wrong) + " wrong elements");
+  }
   // A second Device on the same context closing leaves the module loaded
   // (this one's launches still use it); the last one closing unloads it.
   { Device second = Device::open(); }

@@ -195,6 +195,13 @@ struct KernelInfo {
   std::optional<GridRule> grid;
 };
 
+/// The value of one host expression (the grid rule's notation) over
+/// `inputs`, its arguments checked against `args` when known. Throws Error
+/// saying what is wrong with it.
+int64_t evaluateHostExpression(const std::string &expression,
+                               const std::optional<std::vector<ArgInfo>> &args,
+                               const GridInputs &inputs);
+
 /// The grid `info`'s rule gives for `inputs`. Throws Error naming the
 /// kernel when it has no rule, or on an overflow, a division by zero, a
 /// negative value, an argument the rule reads that `inputs` lacks, or a

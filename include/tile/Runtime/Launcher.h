@@ -17,6 +17,7 @@
 #include "tile/Runtime/KernelInfo.h"
 #include "tile/Runtime/Launch.h"
 #include "tile/Runtime/TensorMap.h"
+#include "tile/Runtime/Tuning.h"
 
 #include <algorithm>
 #include <array>
@@ -24,6 +25,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace tile {
@@ -82,6 +84,29 @@ template <typename T, unsigned Rank> struct MemRef {
     return m;
   }
 };
+
+namespace detail {
+template <typename T, unsigned Rank>
+void addGridInput(GridInputs &inputs, const MemRef<T, Rank> &memref) {
+  inputs.sizes.emplace_back(memref.sizes.begin(), memref.sizes.end());
+  inputs.scalars.push_back(0);
+}
+template <typename T> void addGridInput(GridInputs &inputs, T value) {
+  inputs.sizes.emplace_back();
+  if constexpr (std::is_integral<T>::value)
+    inputs.scalars.push_back(static_cast<int64_t>(value));
+  else
+    inputs.scalars.push_back(0);
+}
+} // namespace detail
+
+/// What a host expression (a grid rule, a tuning table's key) reads of a
+/// launch's typed arguments: each memref's sizes, each integer's value.
+template <typename... Args> GridInputs gridInputsOf(const Args &...args) {
+  GridInputs inputs;
+  (detail::addGridInput(inputs, args), ...);
+  return inputs;
+}
 
 /// Checks argument `index` of `info` against what the caller passes (a
 /// memref of `type` elements, empty when unknown, and `rank`, or a scalar

@@ -9,6 +9,7 @@
 
 #include "TileOpsCommon.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/StringExtras.h"
@@ -418,6 +419,86 @@ void mlir::tile::detail::printKernelConfigs(OpAsmPrinter &p, ArrayAttr params,
 //===----------------------------------------------------------------------===//
 // Kernel queries and rules
 //===----------------------------------------------------------------------===//
+
+Attribute mlir::tile::paramValueFromText(ParamAttr decl, StringRef text) {
+  if (decl.isTypeParam()) {
+    if (Type type = parseType(text, decl.getContext(), nullptr,
+                              /*isKnownNullTerminated=*/false))
+      return TypeAttr::get(type);
+    return {};
+  }
+  int64_t value = 0;
+  bool parsed = text == "true" || text == "false"
+                    ? (value = text == "true", true)
+                    : !text.getAsInteger(0, value);
+  if (!parsed || !fitsType(decl.getType(), value))
+    return {};
+  return paramValueAttr(decl.getType(), value);
+}
+
+LogicalResult mlir::tile::setKernelConfigs(
+    KernelOp kernel,
+    ArrayRef<std::vector<std::pair<std::string, std::string>>> configs,
+    bool append, function_ref<std::string(size_t)> origin) {
+  ArrayAttr params = kernel.getParamsAttr();
+  if (!params || params.empty())
+    return kernel.emitOpError("is given configurations (")
+           << origin(0) << ") but declares no parameters";
+  // Every parameter's value in `config`, defaults counted: two
+  // configurations with the same values are one kernel.
+  auto effective = [&](DictionaryAttr config) {
+    SmallVector<Attribute> values;
+    for (ParamAttr decl : params.getAsRange<ParamAttr>()) {
+      Attribute value = config.get(decl.getName());
+      if (!value)
+        value = decl.isTypeParam() ? Attribute(decl.getDefaultType())
+                                   : Attribute(decl.getDefaultValue());
+      values.push_back(value);
+    }
+    return values;
+  };
+  SmallVector<Attribute> list;
+  SmallVector<SmallVector<Attribute>> seen;
+  if (append && kernel.getConfigsAttr())
+    for (DictionaryAttr config :
+         kernel.getConfigsAttr().getAsRange<DictionaryAttr>()) {
+      list.push_back(config);
+      seen.push_back(effective(config));
+    }
+  for (auto [i, config] : llvm::enumerate(configs)) {
+    NamedAttrList entries;
+    for (const auto &[name, text] : config) {
+      ParamAttr decl = kernel.lookupParam(name);
+      if (!decl)
+        return kernel.emitOpError("has no parameter ")
+               << name << " (" << origin(i) << ")";
+      Attribute value = paramValueFromText(decl, text);
+      std::string why =
+          value ? decl.explainRejection(value)
+                : "it is not " + std::string(decl.isTypeParam()
+                                                 ? "a type"
+                                                 : "an integer of its type");
+      if (!why.empty())
+        return kernel.emitOpError("cannot take ")
+               << name << " = " << text << " (" << origin(i) << "): " << why;
+      entries.set(StringAttr::get(kernel.getContext(), name), value);
+    }
+    DictionaryAttr dict = entries.getDictionary(kernel.getContext());
+    for (ParamAttr decl : params.getAsRange<ParamAttr>())
+      if (!decl.getDefaultValue() && !decl.getDefaultType() &&
+          !dict.get(decl.getName()))
+        return kernel.emitOpError("parameter ")
+               << decl.getName().getValue() << " has no default and no value ("
+               << origin(i) << ")";
+    SmallVector<Attribute> values = effective(dict);
+    if (llvm::is_contained(seen, values))
+      continue;
+    seen.push_back(values);
+    list.push_back(dict);
+  }
+  kernel.setConfigsAttr(ArrayAttr::get(kernel.getContext(), list));
+  return success();
+}
 
 ParamAttr KernelOp::lookupParam(StringRef name) {
   if (ArrayAttr params = getParamsAttr())

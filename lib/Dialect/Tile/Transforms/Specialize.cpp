@@ -467,21 +467,12 @@ private:
     if (it == given.end())
       return {};
     StringRef text = it->second;
-    if (decl.isTypeParam()) {
-      if (Type type = parseType(text, &getContext()))
-        return TypeAttr::get(type);
-    } else {
-      int64_t value = 0;
-      bool parsed = text == "true" || text == "false"
-                        ? (value = text == "true", true)
-                        : !text.getAsInteger(0, value);
-      if (parsed)
-        return paramValueAttr(decl.getType(), value);
-    }
+    if (Attribute value = paramValueFromText(decl, text))
+      return value;
     kernel.emitOpError("cannot take ")
         << decl.getName().getValue() << " = '" << text
         << "' (tile-specialize's values): expected "
-        << (decl.isTypeParam() ? "a type" : "an integer");
+        << (decl.isTypeParam() ? "a type" : "an integer that fits its type");
     badValue = true;
     return {};
   }

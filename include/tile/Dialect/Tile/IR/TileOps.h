@@ -34,6 +34,23 @@ bool isSymmetricBuffer(Value buffer);
 int64_t paramValue(IntegerAttr value);
 IntegerAttr paramValueAttr(Type type, int64_t value);
 
+/// A parameter's value written as text (an integer, true or false, or a
+/// type) as the attribute a configuration holds for `decl`; null when the
+/// text is none of those.
+Attribute paramValueFromText(ParamAttr decl, StringRef text);
+
+/// Sets `kernel`'s configuration list to `configs` (each NAME=VALUE text
+/// pairs), or with `append` adds them after the listed ones, leaving out a
+/// configuration that gives every parameter the same value as one already
+/// there (defaults counted). A name that is not a parameter, a value it
+/// cannot take or a parameter left without a value is an error on the
+/// kernel that names `origin` (a file and line, say).
+LogicalResult
+setKernelConfigs(KernelOp kernel,
+                 ArrayRef<std::vector<std::pair<std::string, std::string>>>
+                     configs,
+                 bool append, function_ref<std::string(size_t)> origin);
+
 /// Whether `type` holds a kernel family's element-type parameter
 /// (!tile.type_param), which tile-specialize replaces.
 bool containsTypeParam(Type type);

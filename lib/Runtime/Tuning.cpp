@@ -1,0 +1,500 @@
+//===- Tuning.cpp - tuning tables: reading, writing, choosing -------------===//
+//
+// Linked into the compiler, tile-tune and the runtime (KernelInfo.cmake), so
+// it uses nothing but the C++ standard library.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Runtime/Tuning.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <locale>
+#include <sstream>
+
+using namespace tile::rt;
+
+std::string tile::rt::formatParamValues(const ParamValues &values, char sep) {
+  std::string text;
+  for (const ParamValue &v : values)
+    text += (text.empty() ? "" : std::string(1, sep)) + v.name + "=" + v.value;
+  return text;
+}
+
+ParamValues tile::rt::parseParamValues(const std::string &text, char sep) {
+  ParamValues values;
+  std::stringstream list(text);
+  std::string item;
+  while (std::getline(list, item, sep)) {
+    if (item.empty())
+      continue;
+    size_t eq = item.find('=');
+    if (eq == std::string::npos || eq + 1 == item.size())
+      throw Error("'" + item + "' is not NAME=VALUE");
+    std::string name = item.substr(0, eq);
+    if (!isIdentifier(name))
+      throw Error("'" + name + "' is not a parameter name");
+    for (const ParamValue &v : values)
+      if (v.name == name)
+        throw Error("parameter " + name + " is given twice");
+    values.emplace_back(name, item.substr(eq + 1));
+  }
+  return values;
+}
+
+//===----------------------------------------------------------------------===//
+// Reading and writing
+//===----------------------------------------------------------------------===//
+
+namespace {
+[[noreturn]] void fail(int line, const std::string &what) {
+  throw Error("tuning:" + std::to_string(line) + ": " + what);
+}
+
+/// A non-negative decimal number of microseconds.
+double readTime(const std::string &word, int line) {
+  char *end = nullptr;
+  errno = 0;
+  double value = std::strtod(word.c_str(), &end);
+  if (word.empty() || *end || errno || !(value >= 0) || std::isinf(value))
+    fail(line, "'" + word + "' is not a time in microseconds");
+  return value;
+}
+
+int64_t readSize(const std::string &word, int line) {
+  if (word.empty() || word.size() > 18 ||
+      word.find_first_not_of("0123456789") != std::string::npos)
+    fail(line, "'" + word + "' is not a size (a non-negative integer)");
+  return std::stoll(word);
+}
+
+std::string restOf(std::istringstream &in) {
+  std::string rest;
+  std::getline(in >> std::ws, rest);
+  while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.back())))
+    rest.pop_back();
+  return rest;
+}
+} // namespace
+
+TuningTable tile::rt::parseTuningTable(const std::string &text) {
+  TuningTable table;
+  std::istringstream lines(text);
+  std::string raw;
+  int line = 0;
+  bool seenRecord = false;
+  while (std::getline(lines, raw)) {
+    ++line;
+    std::string note;
+    if (size_t hash = raw.find('#'); hash != std::string::npos) {
+      note = raw.substr(hash + 1);
+      raw = raw.substr(0, hash);
+      note.erase(0, note.find_first_not_of(' '));
+    }
+    std::istringstream in(raw);
+    in.imbue(std::locale::classic());
+    std::string record;
+    if (!(in >> record)) {
+      if (!seenRecord && raw.find_first_not_of(" \t\r") == std::string::npos &&
+          !note.empty())
+        table.comments.push_back(note);
+      continue;
+    }
+    seenRecord = true;
+    if (record == "family" || record == "chip" || record == "device" ||
+        record == "date" || record == "reference") {
+      std::string value = restOf(in);
+      if (value.empty())
+        fail(line, record + " needs a value");
+      std::string &field = record == "family"   ? table.family
+                           : record == "chip"   ? table.chip
+                           : record == "device" ? table.device
+                           : record == "date"   ? table.date
+                                                : table.reference;
+      if (!field.empty())
+        fail(line, "a second " + record + " record");
+      if (record == "family" && !isIdentifier(value))
+        fail(line, "family '" + value + "' is not an identifier");
+      field = value;
+    } else if (record == "sms") {
+      std::string word;
+      in >> word;
+      table.sms = readSize(word, line);
+      if (table.sms == 0 || !restOf(in).empty())
+        fail(line, "sms takes one positive count");
+    } else if (record == "key") {
+      if (!table.key.empty())
+        fail(line, "a second key record");
+      std::string item;
+      while (in >> item) {
+        size_t eq = item.find('=');
+        std::string name = item.substr(0, eq);
+        if (eq == std::string::npos || !isIdentifier(name))
+          fail(line, "key entries are NAME=EXPRESSION, got '" + item + "'");
+        std::string expression = item.substr(eq + 1);
+        if (std::string why = checkGridExpression(expression, std::nullopt);
+            !why.empty())
+          fail(line, "key " + name + " = " + expression + ": " + why);
+        table.key.emplace_back(name, expression);
+      }
+      if (table.key.empty())
+        fail(line, "key names at least one size");
+    } else if (record == "variant") {
+      TuningVariant variant;
+      std::string item;
+      while (in >> item) {
+        try {
+          ParamValues one = parseParamValues(item);
+          for (ParamValue &v : one) {
+            for (const ParamValue &had : variant.fixed)
+              if (had.name == v.name)
+                fail(line, "variant fixes " + v.name + " twice");
+            variant.fixed.push_back(std::move(v));
+          }
+        } catch (const Error &e) {
+          if (std::string(e.what()).rfind("tuning:", 0) == 0)
+            throw;
+          fail(line, e.what());
+        }
+      }
+      for (const TuningVariant &other : table.variants)
+        if (other.fixed == variant.fixed)
+          fail(line, "variant " + formatParamValues(variant.fixed, ' ') +
+                         " is listed twice");
+      table.variants.push_back(std::move(variant));
+    } else if (record == "shape") {
+      if (table.key.empty())
+        fail(line, "a shape before the key record");
+      if (table.variants.empty())
+        fail(line, "a shape before the first variant record");
+      TunedShape shape;
+      shape.line = line;
+      shape.note = note;
+      std::vector<std::string> words;
+      std::string word;
+      while (in >> word)
+        words.push_back(word);
+      if (words.size() != table.key.size() + 3)
+        fail(line, "a shape is " + std::to_string(table.key.size()) +
+                       " key sizes, a configuration and two times; got " +
+                       std::to_string(words.size()) + " fields");
+      for (size_t i = 0; i < table.key.size(); ++i)
+        shape.key.push_back(readSize(words[i], line));
+      try {
+        shape.config = parseParamValues(words[table.key.size()]);
+      } catch (const Error &e) {
+        fail(line, e.what());
+      }
+      TuningVariant &variant = table.variants.back();
+      for (const ParamValue &v : shape.config)
+        for (const ParamValue &f : variant.fixed)
+          if (v.name == f.name)
+            fail(line, "the configuration sets " + v.name +
+                           ", which its variant fixes");
+      shape.timeUs = readTime(words[table.key.size() + 1], line);
+      shape.referenceUs = readTime(words[table.key.size() + 2], line);
+      for (const TunedShape &other : variant.shapes)
+        if (other.key == shape.key)
+          fail(line, "this shape is already listed (line " +
+                         std::to_string(other.line) + ")");
+      variant.shapes.push_back(std::move(shape));
+    } else {
+      fail(line, "unknown record '" + record +
+                     "' (family, chip, device, sms, date, reference, key, "
+                     "variant, shape)");
+    }
+  }
+  if (table.family.empty())
+    fail(line, "the table names no family");
+  if (table.key.empty())
+    fail(line, "the table has no key record");
+  return table;
+}
+
+TuningTable tile::rt::loadTuningTable(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error(path + ": cannot read the tuning table");
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    return parseTuningTable(text.str());
+  } catch (const Error &e) {
+    throw Error(path + ": " + e.what());
+  }
+}
+
+std::optional<ParamValues>
+tile::rt::parseParamValues(const std::string &text, std::string &error) {
+  try {
+    return parseParamValues(text);
+  } catch (const Error &e) {
+    error = e.what();
+    return std::nullopt;
+  }
+}
+
+std::optional<TuningTable> tile::rt::loadTuningTable(const std::string &path,
+                                                     std::string &error) {
+  try {
+    return loadTuningTable(path);
+  } catch (const Error &e) {
+    error = e.what();
+    return std::nullopt;
+  }
+}
+
+std::string tile::rt::serializeTuningTable(const TuningTable &table) {
+  std::ostringstream os;
+  os.imbue(std::locale::classic());
+  for (const std::string &comment : table.comments)
+    os << "# " << comment << '\n';
+  os << "family " << table.family << '\n';
+  if (!table.chip.empty())
+    os << "chip " << table.chip << '\n';
+  if (!table.device.empty())
+    os << "device " << table.device << '\n';
+  if (table.sms)
+    os << "sms " << table.sms << '\n';
+  if (!table.date.empty())
+    os << "date " << table.date << '\n';
+  if (!table.reference.empty())
+    os << "reference " << table.reference << '\n';
+  os << "key";
+  for (const auto &[name, expression] : table.key)
+    os << ' ' << name << '=' << expression;
+  os << '\n';
+  for (const TuningVariant &variant : table.variants) {
+    os << "variant " << formatParamValues(variant.fixed, ' ') << '\n';
+    for (const TunedShape &shape : variant.shapes) {
+      os << "shape";
+      for (int64_t size : shape.key)
+        os << ' ' << size;
+      char times[64];
+      std::snprintf(times, sizeof(times), "%.1f %.1f", shape.timeUs,
+                    shape.referenceUs);
+      os << ' ' << formatParamValues(shape.config) << ' ' << times;
+      if (!shape.note.empty())
+        os << "  # " << shape.note;
+      os << '\n';
+    }
+  }
+  return os.str();
+}
+
+//===----------------------------------------------------------------------===//
+// Choosing
+//===----------------------------------------------------------------------===//
+
+std::vector<ParamValues> tile::rt::tunedConfigurations(const TuningTable &table) {
+  std::vector<ParamValues> configs;
+  for (const TuningVariant &variant : table.variants)
+    for (const TunedShape &shape : variant.shapes) {
+      ParamValues values = variant.fixed;
+      values.insert(values.end(), shape.config.begin(), shape.config.end());
+      if (std::find(configs.begin(), configs.end(), values) == configs.end())
+        configs.push_back(std::move(values));
+    }
+  return configs;
+}
+
+bool tile::rt::kernelHasConfig(const KernelInfo &kernel,
+                               const std::string &family,
+                               const ParamValues &values) {
+  if (kernel.family != family)
+    return false;
+  for (const ParamValue &v : values) {
+    auto integer = std::find_if(kernel.config.begin(), kernel.config.end(),
+                                [&](const auto &c) { return c.first == v.name; });
+    if (integer != kernel.config.end()) {
+      if (std::to_string(integer->second) != v.value)
+        return false;
+      continue;
+    }
+    auto type =
+        std::find_if(kernel.configTypes.begin(), kernel.configTypes.end(),
+                     [&](const auto &c) { return c.first == v.name; });
+    if (type == kernel.configTypes.end() || type->second != v.value)
+      return false;
+  }
+  return true;
+}
+
+std::vector<int64_t>
+tile::rt::tuningKey(const TuningTable &table,
+                    const std::optional<std::vector<ArgInfo>> &args,
+                    const GridInputs &inputs) {
+  std::vector<int64_t> key;
+  for (const auto &[name, expression] : table.key) {
+    try {
+      key.push_back(evaluateHostExpression(expression, args, inputs));
+    } catch (const Error &e) {
+      throw Error("tuning table of " + table.family + ": key " + name + " = " +
+                  e.what());
+    }
+  }
+  return key;
+}
+
+namespace {
+double shapeDistance(const std::vector<int64_t> &a,
+                     const std::vector<int64_t> &b) {
+  double distance = 0;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+    distance += std::fabs(std::log(double(std::max<int64_t>(a[i], 1))) -
+                          std::log(double(std::max<int64_t>(b[i], 1))));
+  return distance;
+}
+
+/// The eligible kernel of `family` with configuration `values`, or null.
+const KernelInfo *findEligible(const std::vector<KernelInfo> &infos,
+                               const std::vector<std::string> &eligible,
+                               const std::string &family,
+                               const ParamValues &values) {
+  for (const KernelInfo &kernel : infos)
+    if (std::find(eligible.begin(), eligible.end(), kernel.name) !=
+            eligible.end() &&
+        kernelHasConfig(kernel, family, values))
+      return &kernel;
+  return nullptr;
+}
+} // namespace
+
+std::vector<const KernelInfo *>
+tile::rt::tunedKernels(const TuningTable &table,
+                       const std::vector<KernelInfo> &infos,
+                       const std::vector<std::string> &eligible,
+                       const ParamValues &fixed,
+                       const std::vector<int64_t> &key) {
+  // The variants that agree with `fixed` and have a kernel among `eligible`.
+  std::vector<const TuningVariant *> matching;
+  for (const TuningVariant &variant : table.variants) {
+    bool agrees = std::all_of(fixed.begin(), fixed.end(), [&](const auto &v) {
+      return std::find(variant.fixed.begin(), variant.fixed.end(), v) !=
+             variant.fixed.end();
+    });
+    if (agrees && findEligible(infos, eligible, table.family, variant.fixed))
+      matching.push_back(&variant);
+  }
+  std::string asked = fixed.empty() ? "no fixed values"
+                                    : formatParamValues(fixed, ' ');
+  if (matching.empty()) {
+    std::string listed;
+    for (const TuningVariant &variant : table.variants)
+      listed += "\n  " + formatParamValues(variant.fixed, ' ');
+    throw Error("tuning table of " + table.family + ": no variant has " +
+                asked + " and takes these argument types; it lists:" +
+                listed);
+  }
+  if (matching.size() > 1) {
+    // Name the parameters whose values differ between the candidates.
+    std::string differ;
+    for (const ParamValue &v : matching[0]->fixed)
+      for (const TuningVariant *other : matching)
+        if (std::find(other->fixed.begin(), other->fixed.end(), v) ==
+            other->fixed.end()) {
+          differ += (differ.empty() ? "" : ", ") + v.name;
+          break;
+        }
+    throw Error("tuning table of " + table.family + ": " +
+                std::to_string(matching.size()) + " variants have " + asked +
+                " and take these argument types: give " + differ);
+  }
+  const TuningVariant &variant = *matching.front();
+  std::vector<const TunedShape *> byDistance;
+  for (const TunedShape &shape : variant.shapes)
+    byDistance.push_back(&shape);
+  std::stable_sort(byDistance.begin(), byDistance.end(),
+                   [&](const TunedShape *a, const TunedShape *b) {
+                     return shapeDistance(a->key, key) <
+                            shapeDistance(b->key, key);
+                   });
+  std::vector<const KernelInfo *> kernels;
+  auto add = [&](const KernelInfo *kernel) {
+    if (kernel && std::find(kernels.begin(), kernels.end(), kernel) ==
+                      kernels.end())
+      kernels.push_back(kernel);
+  };
+  for (const TunedShape *shape : byDistance) {
+    ParamValues values = variant.fixed;
+    values.insert(values.end(), shape->config.begin(), shape->config.end());
+    add(findEligible(infos, eligible, table.family, values));
+  }
+  for (const KernelInfo &kernel : infos)
+    if (std::find(eligible.begin(), eligible.end(), kernel.name) !=
+            eligible.end() &&
+        kernelHasConfig(kernel, table.family, variant.fixed))
+      add(&kernel);
+  return kernels;
+}
+
+//===----------------------------------------------------------------------===//
+// Problem shapes
+//===----------------------------------------------------------------------===//
+
+std::vector<ProblemShape> tile::rt::loadProblemShapes(const std::string &source,
+                                                      size_t rank) {
+  std::vector<ProblemShape> shapes;
+  auto add = [&](std::vector<int64_t> sizes, std::string what,
+                 const std::string &where) {
+    if (sizes.size() != rank ||
+        std::any_of(sizes.begin(), sizes.end(), [](int64_t s) {
+          return s <= 0 || s > (int64_t(1) << 20);
+        }))
+      throw Error(where + ": a shape is " + std::to_string(rank) +
+                  " sizes in [1, 2^20]");
+    for (const ProblemShape &other : shapes)
+      if (other.sizes == sizes)
+        throw Error(where + ": this shape is listed twice");
+    shapes.push_back({std::move(sizes), std::move(what)});
+  };
+  bool isList = !source.empty() &&
+                source.find_first_not_of("0123456789x,") == std::string::npos;
+  if (!isList) {
+    std::ifstream in(source);
+    if (!in)
+      throw Error(source + ": cannot read the shape file (or write shapes "
+                           "as AxBxC,...)");
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+      std::string what;
+      if (size_t hash = line.find('#'); hash != std::string::npos) {
+        what = line.substr(hash + 1);
+        what.erase(0, what.find_first_not_of(' '));
+        line = line.substr(0, hash);
+      }
+      std::istringstream words(line);
+      std::vector<int64_t> sizes;
+      std::string word;
+      while (words >> word) {
+        if (word.size() > 9 ||
+            word.find_first_not_of("0123456789") != std::string::npos)
+          throw Error(source + ":" + std::to_string(number) + ": '" + word +
+                      "' is not a size");
+        sizes.push_back(std::stoll(word));
+      }
+      if (!sizes.empty())
+        add(std::move(sizes), what, source + ":" + std::to_string(number));
+    }
+    if (shapes.empty())
+      throw Error(source + ": lists no shape");
+    return shapes;
+  }
+  std::stringstream list(source);
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    std::vector<int64_t> sizes;
+    std::stringstream dims(item);
+    std::string dim;
+    while (std::getline(dims, dim, 'x')) {
+      if (dim.empty() || dim.size() > 9)
+        throw Error("'" + item + "' is not a shape AxBxC");
+      sizes.push_back(std::stoll(dim));
+    }
+    add(std::move(sizes), "given", "'" + item + "'");
+  }
+  return shapes;
+}

@@ -1,0 +1,204 @@
+//===- tuning.cpp - tuning tables: reading, writing, choosing -------------===//
+//
+// The tuning table's parser and writer agree, malformed tables are refused
+// with the line, and tunedKernels() picks the nearest tuned shape's
+// configuration within the variant asked for, then the next nearest, then
+// the family's others; no CUDA needed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Check.h"
+#include "tile/Runtime/Tuning.h"
+
+#include <cstdio>
+#include <fstream>
+
+using namespace tile::rt;
+using namespace tile_test;
+
+namespace {
+
+const char *kTable = R"(# a table for the test
+family gemm
+chip sm_90a
+device Test GPU
+sms 132
+date 2026-11-27
+reference cublas (the plain product)
+key M=dim(0,0) N=dim(1,0) K=dim(0,1)
+variant OUT=f32 BIAS=0
+shape 4096 4096 4096 BM=128,BN=256 190.5 200.0  # 1.050x, square
+shape 64 8192 8192 BM=64,BN=128 40.0 41.0  # skinny
+shape 1024 768 3072 BM=128,BN=64 15.0 12.0
+variant OUT=bf16 BIAS=1
+shape 1024 2304 768 BM=128,BN=128 13.7 13.6
+)";
+
+KernelInfo kernel(const std::string &name, int64_t bm, int64_t bn,
+                  int64_t bias, const std::string &out) {
+  KernelInfo info;
+  info.name = name;
+  info.family = "gemm";
+  info.config = {{"BIAS", bias}, {"BM", bm}, {"BN", bn}};
+  info.configTypes = {{"OUT", out}};
+  info.args = std::vector<ArgInfo>{{"A", true, "bf16", 2},
+                                   {"B", true, "bf16", 2},
+                                   {"C", true, out, 2}};
+  return info;
+}
+
+std::vector<std::string> names(const std::vector<const KernelInfo *> &kernels) {
+  std::vector<std::string> result;
+  for (const KernelInfo *k : kernels)
+    result.push_back(k->name);
+  return result;
+}
+
+void roundTrip() {
+  TuningTable table = parseTuningTable(kTable);
+  expect(table.family == "gemm" && table.chip == "sm_90a" &&
+             table.device == "Test GPU" && table.sms == 132 &&
+             table.reference == "cublas (the plain product)",
+         "the header records");
+  expect(table.key.size() == 3 && table.key[2].first == "K" &&
+             table.key[2].second == "dim(0,1)",
+         "the key");
+  expect(table.variants.size() == 2 &&
+             table.variants[0].shapes.size() == 3 &&
+             table.variants[1].fixed ==
+                 ParamValues{{"OUT", "bf16"}, {"BIAS", "1"}},
+         "the variants");
+  const TunedShape &first = table.variants[0].shapes[0];
+  expect(first.key == std::vector<int64_t>{4096, 4096, 4096} &&
+             first.config == ParamValues{{"BM", "128"}, {"BN", "256"}} &&
+             first.timeUs == 190.5 && first.referenceUs == 200.0 &&
+             first.note == "1.050x, square",
+         "a shape line");
+  expect(table.comments == std::vector<std::string>{"a table for the test"},
+         "the leading comment");
+  std::string text = serializeTuningTable(table);
+  TuningTable again = parseTuningTable(text);
+  expect(serializeTuningTable(again) == text, "write, read, write agree");
+  expect(tunedConfigurations(table).size() == 4,
+         "four configurations, each once");
+}
+
+void refusals() {
+  auto refused = [](const std::string &what, const std::string &text,
+                    const std::string &needle) {
+    expectError(what, [&] { parseTuningTable(text); }, needle);
+  };
+  std::string head = "family gemm\nkey M=dim(0,0)\nvariant OUT=f32\n";
+  refused("unknown record", head + "shapes 1 BM=1 1 1\n",
+          "tuning:4: unknown record 'shapes'");
+  refused("too few fields", head + "shape 1 BM=1 1\n",
+          "tuning:4: a shape is 1 key sizes, a configuration and two times");
+  refused("bad time", head + "shape 1 BM=1 x 1\n",
+          "tuning:4: 'x' is not a time in microseconds");
+  refused("negative size", head + "shape -1 BM=1 1 1\n",
+          "'-1' is not a size");
+  refused("repeated shape", head + "shape 1 BM=1 1 1\nshape 1 BM=2 1 1\n",
+          "tuning:5: this shape is already listed (line 4)");
+  refused("a fixed value set again", head + "shape 1 OUT=bf16 1 1\n",
+          "sets OUT, which its variant fixes");
+  refused("bad key", "family gemm\nkey M=dims(0,0)\n", "tuning:2: key M");
+  refused("no family", "key M=dim(0,0)\n", "names no family");
+  refused("shape before variant", "family gemm\nkey M=dim(0,0)\nshape 1 B=1 1 1\n",
+          "a shape before the first variant");
+  refused("not NAME=VALUE", head + "shape 1 BM 1 1\n", "'BM' is not NAME=VALUE");
+  std::string error;
+  expect(!loadTuningTable("/nonexistent/table.txt", error) &&
+             error.find("cannot read the tuning table") != std::string::npos,
+         "a missing file, without exceptions");
+}
+
+void choosing() {
+  TuningTable table = parseTuningTable(kTable);
+  std::vector<KernelInfo> infos = {
+      kernel("k128x256", 128, 256, 0, "f32"),
+      kernel("k64x128", 64, 128, 0, "f32"),
+      kernel("k128x64", 128, 64, 0, "f32"),
+      kernel("k128x128", 128, 128, 0, "f32"),  // in no shape line
+      kernel("b128x128", 128, 128, 1, "bf16"), // the other variant's
+  };
+  std::vector<std::string> f32 = {"k128x256", "k64x128", "k128x64",
+                                  "k128x128"};
+  GridInputs inputs;
+  inputs.sizes = {{4000, 4100}, {4000, 4100}, {4000, 4000}};
+  inputs.scalars = {0, 0, 0};
+  std::vector<int64_t> key = tuningKey(table, infos[0].args, inputs);
+  expect(key == std::vector<int64_t>{4000, 4000, 4100}, "the key's sizes");
+  expect(names(tunedKernels(table, infos, f32, {}, key)) ==
+             std::vector<std::string>{"k128x256", "k128x64", "k64x128",
+                                      "k128x128"},
+         "near 4096^3: its configuration, the others by distance, then the "
+         "family's rest");
+  expect(names(tunedKernels(table, infos, f32, {}, {48, 9000, 8000}))[0] ==
+             "k64x128",
+         "skinny M: the skinny shape's");
+  expect(names(tunedKernels(table, infos, {"b128x128"}, {{"BIAS", 1}},
+                            {1000, 2000, 700})) ==
+             std::vector<std::string>{"b128x128"},
+         "the bias variant by its value and the argument types");
+  expectError("no variant",
+              [&] { tunedKernels(table, infos, f32, {{"BIAS", 1}}, key); },
+              "no variant has BIAS=1 and takes these argument types");
+  std::vector<std::string> both = f32;
+  both.push_back("b128x128");
+  expectError("two variants",
+              [&] { tunedKernels(table, infos, both, {}, key); },
+              "2 variants have no fixed values and take these argument "
+              "types: give OUT, BIAS");
+  expect(kernelHasConfig(infos[4], "gemm", {{"OUT", "bf16"}, {"BM", "128"}}) &&
+             !kernelHasConfig(infos[4], "gemm", {{"OUT", "f32"}}) &&
+             !kernelHasConfig(infos[4], "other", {}),
+         "kernelHasConfig compares integers and types, and the family");
+  GridInputs missing;
+  expectError("a key over a missing argument",
+              [&] { tuningKey(table, std::nullopt, missing); },
+              "key M = dim(0,0): the launch has no dimension 0 of argument 0");
+}
+
+void shapes() {
+  std::vector<ProblemShape> list = loadProblemShapes("2x3x4,5x6x7", 3);
+  expect(list.size() == 2 && list[1].sizes == std::vector<int64_t>{5, 6, 7},
+         "a list of shapes");
+  std::string path = "tuning-test-shapes.txt";
+  {
+    std::ofstream out(path);
+    out << "# a comment\n\n8 9 10  # a shape\n";
+  }
+  list = loadProblemShapes(path, 3);
+  expect(list.size() == 1 && list[0].what == "a shape" &&
+             list[0].sizes == std::vector<int64_t>{8, 9, 10},
+         "a shape file");
+  {
+    std::ofstream out(path);
+    out << "8 9\n";
+  }
+  expectError("too few sizes", [&] { loadProblemShapes(path, 3); },
+              "tuning-test-shapes.txt:1: a shape is 3 sizes");
+  std::remove(path.c_str());
+  expectError("zero size", [&] { loadProblemShapes("0x1x1", 3); },
+              "sizes in [1, 2^20]");
+  expectError("huge size", [&] { loadProblemShapes("99999999x1x1", 3); },
+              "sizes in [1, 2^20]");
+  expectError("twice", [&] { loadProblemShapes("1x2x3,1x2x3", 3); },
+              "this shape is listed twice");
+  expectError("no file", [&] { loadProblemShapes("nonexistent.txt", 3); },
+              "cannot read the shape file");
+}
+
+} // namespace
+
+int main() {
+  roundTrip();
+  refusals();
+  choosing();
+  shapes();
+  if (failures)
+    std::printf("%d failures\n", failures);
+  else
+    std::printf("tuning: all checks passed\n");
+  return failures ? 1 : 0;
+}
