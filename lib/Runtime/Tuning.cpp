@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <locale>
@@ -201,10 +202,37 @@ TuningTable tile::rt::parseTuningTable(const std::string &text) {
           fail(line, "this shape is already listed (line " +
                          std::to_string(other.line) + ")");
       variant.shapes.push_back(std::move(shape));
+    } else if (record == "model") {
+      if (table.variants.empty())
+        fail(line, "a model before the first variant record");
+      CostModel model;
+      model.line = line;
+      std::string config, a, b, c, extra;
+      if (!(in >> config >> a >> b >> c) || in >> extra)
+        fail(line, "a model is a configuration and three coefficients");
+      try {
+        model.config = parseParamValues(config);
+      } catch (const Error &e) {
+        fail(line, e.what());
+      }
+      double *coefficients[] = {&model.a, &model.b, &model.c};
+      const std::string *words[] = {&a, &b, &c};
+      for (int i = 0; i < 3; ++i) {
+        char *end = nullptr;
+        *coefficients[i] = std::strtod(words[i]->c_str(), &end);
+        if (*end || !(*coefficients[i] >= 0) || std::isinf(*coefficients[i]))
+          fail(line, "'" + *words[i] + "' is not a non-negative coefficient");
+      }
+      TuningVariant &variant = table.variants.back();
+      for (const CostModel &other : variant.models)
+        if (other.config == model.config)
+          fail(line, "this configuration's model is already listed (line " +
+                         std::to_string(other.line) + ")");
+      variant.models.push_back(std::move(model));
     } else {
       fail(line, "unknown record '" + record +
                      "' (family, chip, device, sms, date, reference, key, "
-                     "variant, shape)");
+                     "variant, shape, model)");
     }
   }
   if (table.family.empty())
@@ -268,7 +296,10 @@ std::string tile::rt::serializeTuningTable(const TuningTable &table) {
     os << ' ' << name << '=' << expression;
   os << '\n';
   for (const TuningVariant &variant : table.variants) {
-    os << "variant " << formatParamValues(variant.fixed, ' ') << '\n';
+    os << "variant";
+    if (!variant.fixed.empty())
+      os << ' ' << formatParamValues(variant.fixed, ' ');
+    os << '\n';
     for (const TunedShape &shape : variant.shapes) {
       os << "shape";
       for (int64_t size : shape.key)
@@ -281,6 +312,13 @@ std::string tile::rt::serializeTuningTable(const TuningTable &table) {
         os << "  # " << shape.note;
       os << '\n';
     }
+    for (const CostModel &model : variant.models) {
+      char coefficients[96];
+      std::snprintf(coefficients, sizeof(coefficients), "%.4g %.4g %.4g",
+                    model.a, model.b, model.c);
+      os << "model " << formatParamValues(model.config) << ' '
+         << coefficients << '\n';
+    }
   }
   return os.str();
 }
@@ -291,13 +329,18 @@ std::string tile::rt::serializeTuningTable(const TuningTable &table) {
 
 std::vector<ParamValues> tile::rt::tunedConfigurations(const TuningTable &table) {
   std::vector<ParamValues> configs;
-  for (const TuningVariant &variant : table.variants)
-    for (const TunedShape &shape : variant.shapes) {
-      ParamValues values = variant.fixed;
-      values.insert(values.end(), shape.config.begin(), shape.config.end());
-      if (std::find(configs.begin(), configs.end(), values) == configs.end())
-        configs.push_back(std::move(values));
-    }
+  auto add = [&](const ParamValues &fixed, const ParamValues &config) {
+    ParamValues values = fixed;
+    values.insert(values.end(), config.begin(), config.end());
+    if (std::find(configs.begin(), configs.end(), values) == configs.end())
+      configs.push_back(std::move(values));
+  };
+  for (const TuningVariant &variant : table.variants) {
+    for (const TunedShape &shape : variant.shapes)
+      add(variant.fixed, shape.config);
+    for (const CostModel &model : variant.models)
+      add(variant.fixed, model.config);
+  }
   return configs;
 }
 
@@ -349,6 +392,56 @@ double shapeDistance(const std::vector<int64_t> &a,
   return distance;
 }
 
+/// The launch inputs a shape gives when every key size is a memref
+/// dimension (dim(I,D)); the other sizes are 1. False when a key size is
+/// another expression.
+bool inputsOfKey(const TuningTable &table, const std::vector<int64_t> &key,
+                 GridInputs &inputs) {
+  for (size_t i = 0; i < table.key.size() && i < key.size(); ++i) {
+    unsigned arg = 0, dim = 0;
+    const std::string &expression = table.key[i].second;
+    if (std::sscanf(expression.c_str(), "dim(%u,%u)", &arg, &dim) != 2 ||
+        arg > 64 || dim > 8 ||
+        expression != "dim(" + std::to_string(arg) + "," +
+                          std::to_string(dim) + ")")
+      return false;
+    if (inputs.sizes.size() <= arg)
+      inputs.sizes.resize(arg + 1);
+    if (inputs.sizes[arg].size() <= dim)
+      inputs.sizes[arg].resize(dim + 1, 1);
+    inputs.sizes[arg][dim] = key[i];
+  }
+  inputs.scalars.assign(inputs.sizes.size(), 0);
+  return true;
+}
+
+/// How much `kernel` has to do at a shape, in units of its time: the
+/// waves of CTAs times each CTA's share of the work (costFeatures); NaN
+/// when that cannot be worked out.
+double waveWork(const TuningTable &table, const KernelInfo &kernel,
+                const std::vector<int64_t> &key) {
+  std::optional<std::vector<double>> features =
+      costFeatures(table, kernel, key);
+  return features ? (*features)[0] : std::nan("");
+}
+
+/// `kernel`'s time at `key`, from its time at the measured `shape` scaled
+/// by the work in waves each needs (waveWork): a wave left part idle costs
+/// as much as a full one. NaN when that cannot be worked out.
+double estimatedUs(const TuningTable &table, const KernelInfo &kernel,
+                   const TunedShape &shape, const std::vector<int64_t> &key) {
+  double there = waveWork(table, kernel, shape.key);
+  double here = waveWork(table, kernel, key);
+  if (std::isnan(there) || std::isnan(here) || there <= 0)
+    return std::nan("");
+  return shape.timeUs * here / there;
+}
+
+/// The model's time for `features`.
+double modelled(const CostModel &model, const std::vector<double> &features) {
+  return model.a * features[0] + model.b * features[1] + model.c * features[2];
+}
+
 /// The eligible kernel of `family` with configuration `values`, or null.
 const KernelInfo *findEligible(const std::vector<KernelInfo> &infos,
                                const std::vector<std::string> &eligible,
@@ -362,6 +455,105 @@ const KernelInfo *findEligible(const std::vector<KernelInfo> &infos,
   return nullptr;
 }
 } // namespace
+
+std::optional<std::vector<double>>
+tile::rt::costFeatures(const TuningTable &table, const KernelInfo &kernel,
+                       const std::vector<int64_t> &key) {
+  GridInputs inputs;
+  if (!kernel.grid || table.sms <= 0 || !inputsOfKey(table, key, inputs))
+    return std::nullopt;
+  // The rule with unbounded SMs: a persistent kernel's min(tiles, sms)
+  // is then its tiles.
+  inputs.sms = int64_t(1) << 40;
+  double ctas = 1;
+  try {
+    for (const std::string *rule :
+         {&kernel.grid->x, &kernel.grid->y, &kernel.grid->z})
+      ctas *= double(evaluateHostExpression(*rule, kernel.args, inputs));
+  } catch (const Error &) {
+    return std::nullopt;
+  }
+  if (ctas < 1) // the kernel refuses the shape
+    return std::nullopt;
+  double work = 1;
+  for (int64_t size : key)
+    work *= double(std::max<int64_t>(size, 1));
+  double waves = std::ceil(ctas / double(table.sms));
+  return std::vector<double>{waves * work / ctas, waves, 1.0};
+}
+
+std::optional<CostModel> tile::rt::fitCostModel(
+    const std::vector<std::pair<std::vector<double>, double>> &samples) {
+  if (samples.size() < 2)
+    return std::nullopt;
+  std::optional<CostModel> best;
+  double bestResidual = 0;
+  // Each subset of the three terms (bit i: term i), solved by the normal
+  // equations of sum(((f . x) - t) / t)^2; kept when every coefficient is
+  // non-negative.
+  for (int subset = 1; subset < 8; ++subset) {
+    std::vector<int> terms;
+    for (int i = 0; i < 3; ++i)
+      if (subset & (1 << i))
+        terms.push_back(i);
+    size_t n = terms.size();
+    if (samples.size() < n)
+      continue;
+    std::vector<std::vector<double>> m(n, std::vector<double>(n + 1, 0));
+    for (const auto &[features, time] : samples) {
+      if (!(time > 0))
+        continue;
+      for (size_t i = 0; i < n; ++i) {
+        double fi = features[terms[i]] / time;
+        for (size_t j = 0; j < n; ++j)
+          m[i][j] += fi * features[terms[j]] / time;
+        m[i][n] += fi;
+      }
+    }
+    // Gaussian elimination with partial pivoting.
+    bool singular = false;
+    for (size_t col = 0; col < n && !singular; ++col) {
+      size_t pivot = col;
+      for (size_t r = col + 1; r < n; ++r)
+        if (std::fabs(m[r][col]) > std::fabs(m[pivot][col]))
+          pivot = r;
+      if (std::fabs(m[pivot][col]) < 1e-300) {
+        singular = true;
+        break;
+      }
+      std::swap(m[col], m[pivot]);
+      for (size_t r = 0; r < n; ++r) {
+        if (r == col)
+          continue;
+        double factor = m[r][col] / m[col][col];
+        for (size_t k = col; k <= n; ++k)
+          m[r][k] -= factor * m[col][k];
+      }
+    }
+    if (singular)
+      continue;
+    double x[3] = {0, 0, 0};
+    bool negative = false;
+    for (size_t i = 0; i < n; ++i) {
+      x[terms[i]] = m[i][n] / m[i][i];
+      negative |= !(x[terms[i]] >= 0);
+    }
+    if (negative)
+      continue;
+    CostModel model;
+    model.a = x[0], model.b = x[1], model.c = x[2];
+    double residual = 0;
+    for (const auto &[features, time] : samples) {
+      double r = (modelled(model, features) - time) / time;
+      residual += r * r;
+    }
+    if (!best || residual < bestResidual) {
+      best = model;
+      bestResidual = residual;
+    }
+  }
+  return best;
+}
 
 std::vector<const KernelInfo *>
 tile::rt::tunedKernels(const TuningTable &table,
@@ -404,13 +596,52 @@ tile::rt::tunedKernels(const TuningTable &table,
                 " and take these argument types: give " + differ);
   }
   const TuningVariant &variant = *matching.front();
-  std::vector<const TunedShape *> byDistance;
-  for (const TunedShape &shape : variant.shapes)
-    byDistance.push_back(&shape);
-  std::stable_sort(byDistance.begin(), byDistance.end(),
-                   [&](const TunedShape *a, const TunedShape *b) {
-                     return shapeDistance(a->key, key) <
-                            shapeDistance(b->key, key);
+  // Each shape's kernel, with its time at `key` estimated from the
+  // measured one (estimatedUs), and its distance from `key`.
+  struct Candidate {
+    const KernelInfo *kernel;
+    double distance, estimate;
+  };
+  std::vector<Candidate> candidates;
+  for (const TunedShape &shape : variant.shapes) {
+    ParamValues values = variant.fixed;
+    values.insert(values.end(), shape.config.begin(), shape.config.end());
+    const KernelInfo *kernel =
+        findEligible(infos, eligible, table.family, values);
+    if (!kernel)
+      continue;
+    double distance = shapeDistance(shape.key, key);
+    double estimate = distance == 0
+                          ? -1.0 // measured at this very shape: first
+                          : estimatedUs(table, *kernel, shape, key);
+    candidates.push_back({kernel, distance, estimate});
+  }
+  // A configuration's nearest measured shape speaks for it.
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate &a, const Candidate &b) {
+                     return a.distance < b.distance;
+                   });
+  std::vector<Candidate> nearest;
+  for (const Candidate &c : candidates)
+    if (std::none_of(nearest.begin(), nearest.end(), [&](const Candidate &n) {
+          return n.kernel == c.kernel;
+        }))
+      nearest.push_back(c);
+  // Estimates from shapes far from `key` (more than twice the nearest
+  // one's distance in size ratio) are not trusted: those follow, nearest
+  // first, as do those no estimate could be made for (NaN); the trusted
+  // ones lead, fastest estimate first.
+  double trusted = nearest.empty() ? 0 : nearest.front().distance + std::log(2.0);
+  for (Candidate &c : nearest)
+    if (c.distance > trusted)
+      c.estimate = std::nan("");
+  std::stable_sort(nearest.begin(), nearest.end(),
+                   [](const Candidate &a, const Candidate &b) {
+                     bool aKnown = !std::isnan(a.estimate);
+                     bool bKnown = !std::isnan(b.estimate);
+                     if (aKnown != bKnown)
+                       return aKnown;
+                     return aKnown && a.estimate < b.estimate;
                    });
   std::vector<const KernelInfo *> kernels;
   auto add = [&](const KernelInfo *kernel) {
@@ -418,11 +649,28 @@ tile::rt::tunedKernels(const TuningTable &table,
                       kernels.end())
       kernels.push_back(kernel);
   };
-  for (const TunedShape *shape : byDistance) {
+  // A shape measured at `key` itself keeps its measured configuration.
+  if (!nearest.empty() && nearest.front().estimate < 0)
+    add(nearest.front().kernel);
+  // The modelled configurations, by modelled time.
+  std::vector<std::pair<double, const KernelInfo *>> byModel;
+  for (const CostModel &model : variant.models) {
     ParamValues values = variant.fixed;
-    values.insert(values.end(), shape->config.begin(), shape->config.end());
-    add(findEligible(infos, eligible, table.family, values));
+    values.insert(values.end(), model.config.begin(), model.config.end());
+    const KernelInfo *kernel =
+        findEligible(infos, eligible, table.family, values);
+    if (!kernel)
+      continue;
+    if (std::optional<std::vector<double>> features =
+            costFeatures(table, *kernel, key))
+      byModel.emplace_back(modelled(model, *features), kernel);
   }
+  std::stable_sort(byModel.begin(), byModel.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (const auto &[time, kernel] : byModel)
+    add(kernel);
+  for (const Candidate &c : nearest)
+    add(c.kernel);
   for (const KernelInfo &kernel : infos)
     if (std::find(eligible.begin(), eligible.end(), kernel.name) !=
             eligible.end() &&

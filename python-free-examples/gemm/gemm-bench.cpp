@@ -73,6 +73,7 @@ int benchTuned(const std::vector<rt::ProblemShape> &shapes,
               "TF/s", "cuBLAS", "ratio", "configuration");
   double logSum = 0, worst = 1e30;
   const rt::ProblemShape *worstShape = nullptr;
+  int measured = 0, untaken = 0;
   for (const rt::ProblemShape &s : shapes) {
     int64_t m = s.sizes[0], n = s.sizes[1], k = s.sizes[2];
     BenchOperands ops(m, n, k);
@@ -82,7 +83,20 @@ int benchTuned(const std::vector<rt::ProblemShape> &shapes,
     for (const rt::ParamValue &v : fixed)
       if (v.name == "BIAS" && v.value == "1")
         epilogue.bias = bias.ptr();
-    gemm.bind(ops.a.ptr(), ops.b.ptr(), ops.c.ptr(), m, n, k, epilogue);
+    try {
+      gemm.bind(ops.a.ptr(), ops.b.ptr(), ops.c.ptr(), m, n, k, epilogue);
+    } catch (const rt::Error &error) {
+      // No configuration can take it (TMA needs rows of a multiple of 16
+      // bytes): said, counted, and the next shape measured.
+      std::string why = error.what();
+      std::printf("%6lld %6lld %6lld  %-30.30s no configuration takes it: "
+                  "%s\n",
+                  (long long)m, (long long)n, (long long)k, s.what.c_str(),
+                  why.substr(why.rfind('\n') + 1).c_str());
+      ++untaken;
+      continue;
+    }
+    ++measured;
     cudaDataType out = bf16Out ? CUDA_R_16BF : CUDA_R_32F;
     int64_t cube = int64_t(std::cbrt(double(m) * n * k));
     std::vector<float> ms = interleavedMedianMs(
@@ -107,14 +121,15 @@ int benchTuned(const std::vector<rt::ProblemShape> &shapes,
                 config.c_str());
     std::fflush(stdout);
   }
-  if (shapes.size() > 1)
-    std::printf("%s: geometric mean of the ratios %.3f over %zu shapes; "
-                "worst %.3f (%lld x %lld x %lld, %s)\n",
-                variant, std::exp(logSum / double(shapes.size())),
-                shapes.size(), worst, (long long)worstShape->sizes[0],
+  if (measured > 1)
+    std::printf("%s: geometric mean of the ratios %.3f over %d shapes; "
+                "worst %.3f (%lld x %lld x %lld, %s)%s\n",
+                variant, std::exp(logSum / double(measured)), measured, worst,
+                (long long)worstShape->sizes[0],
                 (long long)worstShape->sizes[1],
-                (long long)worstShape->sizes[2], worstShape->what.c_str());
-  return 0;
+                (long long)worstShape->sizes[2], worstShape->what.c_str(),
+                untaken ? "; some shapes no configuration takes" : "");
+  return untaken ? 1 : 0;
 }
 } // namespace
 

@@ -33,7 +33,10 @@ namespace tile::examples::gpt {
 ///    grid = ceil(M / perCta); any N <= maxN.
 ///  - Flat kernels (gelu, residual): vectors of n elements, perCta elements
 ///    per CTA, grid = ceil(n / perCta); maxN is 0 (no limit).
-/// `threads` is the kernel's threads(...); the .kinfo must agree.
+/// `threads` is the kernel's threads(...); the .kinfo must agree. A row
+/// kernel with `threads` 0 is its family's tuned dispatch (gpt_layernorm::
+/// layernorm_tuned, gpt_softmax::softmax_tuned: the configuration the
+/// tuning table gives the shape), which kernelFor does not pick.
 struct KernelSpec {
   const char *name;
   Op op;
@@ -56,6 +59,8 @@ inline constexpr KernelSpec kKernels[] = {
     {"softmax__ROWS4_COLS1024_THREADS128", Op::Softmax, 128, 4, 1024},
     {"softmax__ROWS2_COLS4096_THREADS512", Op::Softmax, 512, 2, 4096},
     {"softmax_rows", Op::Softmax, 512, 1, kAnyLength},
+    {"layernorm_tuned", Op::LayerNorm, 0, 0, 16384},
+    {"softmax_tuned", Op::Softmax, 0, 0, 16384},
     {"gelu", Op::Gelu, 128, 2048, 0},
     {"residual_add", Op::Residual, 128, 2048, 0},
     {"residual_layernorm_1024", Op::ResidualLayerNorm, 128, 4, 1024},
@@ -66,7 +71,7 @@ inline constexpr KernelSpec kKernels[] = {
 inline const KernelSpec *kernelFor(Op op, int64_t n) {
   const KernelSpec *best = nullptr;
   for (const KernelSpec &spec : kKernels) {
-    if (spec.op != op)
+    if (spec.op != op || (isRowOp(op) && spec.threads == 0))
       continue;
     if (!isRowOp(op))
       return &spec;
@@ -143,9 +148,19 @@ public:
       throw rt::Error(std::string(spec.name) + " takes rows of at most " +
                       std::to_string(spec.maxN) + " elements, not " +
                       std::to_string(n));
-    rt::BoundLaunch &kernel = rebind();
     using Matrix = rt::MemRef<rt::bf16, 2>;
     using Vector = rt::MemRef<rt::bf16, 1>;
+    if (spec.threads == 0) {
+      if (spec.op == Op::LayerNorm)
+        bound.emplace(gpt_layernorm::layernorm_tuned(
+            {}, Matrix::rowMajor(x, {m, n}), Vector::rowMajor(w, {n}),
+            Vector::rowMajor(b, {n}), Matrix::rowMajor(y, {m, n}), eps));
+      else
+        bound.emplace(gpt_softmax::softmax_tuned(
+            {}, Matrix::rowMajor(x, {m, n}), Matrix::rowMajor(y, {m, n})));
+      return;
+    }
+    rt::BoundLaunch &kernel = rebind();
     kernel.arg(Matrix::rowMajor(x, {m, n}));
     if (spec.op == Op::ResidualLayerNorm)
       kernel.arg(Matrix::rowMajor(res, {m, n}));

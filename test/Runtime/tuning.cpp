@@ -10,6 +10,7 @@
 #include "Check.h"
 #include "tile/Runtime/Tuning.h"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 
@@ -159,6 +160,116 @@ void choosing() {
               "key M = dim(0,0): the launch has no dimension 0 of argument 0");
 }
 
+// With grid rules and no models, the time estimated from waves orders the
+// configurations of the near shapes: at 2048 x 1024 x 1024 on 132 SMs,
+// 64 x 128 tiles make 256 CTAs (two waves, 2 x 9.7 us), 128 x 256 tiles 64
+// (one wave, the 19.1 us measured at twice the rows), so 128 x 256 first
+// though both shapes are as near; 128 x 128's shape (256 x 8192 x 8192)
+// is too far for its estimate (59.3 / 8 us) to be trusted: last.
+void choosingByWaves() {
+  TuningTable table = parseTuningTable(R"(family gemm
+sms 132
+key M=dim(0,0) N=dim(1,0) K=dim(0,1)
+variant OUT=f32
+shape 1024 1024 1024 BM=64,BN=128 9.7 9.0
+shape 4096 1024 1024 BM=128,BN=256 19.1 18.6
+shape 256 8192 8192 BM=128,BN=128 59.3 52.5
+)");
+  std::vector<KernelInfo> infos;
+  for (auto [bm, bn] : {std::pair<int64_t, int64_t>{64, 128},
+                        {128, 256},
+                        {128, 128}}) {
+    KernelInfo k = kernel("k" + std::to_string(bm) + "x" + std::to_string(bn),
+                          bm, bn, 0, "f32");
+    k.grid = GridRule{"min(mul(ceildiv(dim(0,0)," + std::to_string(bm) +
+                          "),ceildiv(dim(1,0)," + std::to_string(bn) +
+                          ")),sms)",
+                      "1", "1"};
+    infos.push_back(k);
+  }
+  std::vector<std::string> all = {"k64x128", "k128x256", "k128x128"};
+  expect(names(tunedKernels(table, infos, all, {}, {2048, 1024, 1024})) ==
+             std::vector<std::string>{"k128x256", "k64x128", "k128x128"},
+         "the estimated times order the near shapes' configurations");
+  expect(names(tunedKernels(table, infos, all, {}, {1024, 1024, 1024}))[0] ==
+             "k64x128",
+         "a tuned shape keeps its measured configuration");
+  // A key size that is not a memref dimension: no estimate, nearest first.
+  table.key[0].second = "add(dim(0,0),0)";
+  expect(names(tunedKernels(table, infos, all, {}, {2000, 1024, 1024}))[0] ==
+             "k64x128",
+         "without an estimate, the nearest shape's configuration");
+}
+
+// Cost models: fitted to samples, written and read back, and ordering the
+// configurations where the variant has them.
+void costModels() {
+  // time = 2e-6 * waves * work + 3 * waves + 1, sampled exactly.
+  std::vector<std::pair<std::vector<double>, double>> samples;
+  for (double waves : {1.0, 2.0, 3.0})
+    for (double work : {1e6, 4e6})
+      samples.push_back(
+          {{waves * work, waves, 1.0}, 2e-6 * waves * work + 3 * waves + 1});
+  std::optional<CostModel> model = fitCostModel(samples);
+  expect(model && std::fabs(model->a - 2e-6) < 1e-12 &&
+             std::fabs(model->b - 3) < 1e-6 && std::fabs(model->c - 1) < 1e-6,
+         "the fit recovers exact coefficients");
+  expect(!fitCostModel({samples[0]}), "one sample: no model");
+  // Times falling with the work: no non-negative full fit; a subset's.
+  std::optional<CostModel> flat =
+      fitCostModel({{{1, 1, 1}, 5.0}, {{2, 1, 1}, 4.0}, {{3, 2, 1}, 5.0}});
+  expect(flat && flat->a >= 0 && flat->b >= 0 && flat->c >= 0,
+         "coefficients are never negative");
+
+  TuningTable table = parseTuningTable(R"(family gemm
+sms 132
+key M=dim(0,0) N=dim(1,0) K=dim(0,1)
+variant OUT=f32
+shape 1024 1024 1024 BM=64,BN=128 9.7 9.0
+shape 4096 1024 1024 BM=128,BN=256 19.1 18.6
+model BM=64,BN=128 1e-06 0 0
+model BM=128,BN=256 0 0 50
+)");
+  expect(table.variants[0].models.size() == 2 &&
+             table.variants[0].models[1].c == 50,
+         "model lines");
+  expect(parseTuningTable(serializeTuningTable(table)).variants[0]
+                 .models[0]
+                 .a == 1e-6,
+         "models written and read back");
+  std::vector<KernelInfo> infos;
+  for (auto [bm, bn] : {std::pair<int64_t, int64_t>{64, 128}, {128, 256}}) {
+    KernelInfo k = kernel("k" + std::to_string(bm) + "x" + std::to_string(bn),
+                          bm, bn, 0, "f32");
+    k.grid = GridRule{"min(mul(ceildiv(dim(0,0)," + std::to_string(bm) +
+                          "),ceildiv(dim(1,0)," + std::to_string(bn) +
+                          ")),sms)",
+                      "1", "1"};
+    infos.push_back(k);
+  }
+  std::vector<std::string> all = {"k64x128", "k128x256"};
+  // 64 x 128 at 8192^3: 8192 CTAs, 63 waves of 2^39 / 8192 each: about
+  // 4.2e6 us; 128 x 256 is a flat 50 us.
+  expect(names(tunedKernels(table, infos, all, {}, {8192, 8192, 8192}))[0] ==
+             "k128x256",
+         "the lower modelled time first");
+  // 64 x 128 at 256 x 256 x 64: 1 wave of 2^22 / 8: about 0.5 us.
+  expect(names(tunedKernels(table, infos, all, {}, {256, 256, 64}))[0] ==
+             "k64x128",
+         "the lower modelled time first, the other way");
+  expect(names(tunedKernels(table, infos, all, {}, {4096, 1024, 1024}))[0] ==
+             "k128x256",
+         "a measured shape keeps its configuration");
+  expectError("a negative coefficient",
+              [] {
+                parseTuningTable("family f\nkey M=dim(0,0)\nvariant A=1\n"
+                                 "model B=1 -1 0 0\n");
+              },
+              "tuning:4: '-1' is not a non-negative coefficient");
+  expect(tunedConfigurations(table).size() == 2,
+         "the models' configurations are the table's");
+}
+
 void shapes() {
   std::vector<ProblemShape> list = loadProblemShapes("2x3x4,5x6x7", 3);
   expect(list.size() == 2 && list[1].sizes == std::vector<int64_t>{5, 6, 7},
@@ -195,6 +306,8 @@ int main() {
   roundTrip();
   refusals();
   choosing();
+  choosingByWaves();
+  costModels();
   shapes();
   if (failures)
     std::printf("%d failures\n", failures);

@@ -41,6 +41,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -61,7 +62,8 @@ namespace {
       "                    [--check-only]\n"
       "  tile-tune run FAMILY.mlir --space SPACE -o DIR --shapes SHAPES\n"
       "                [--table FILE] [--svg FILE]\n"
-      "SHAPES: a shape file (lines 'M N K  # what') or MxNxK,...\n",
+      "SHAPES: a shape file (lines 'M N K  # what') or MxNxK,...; every\n"
+      "variant's shapes (default: each variant's file in the space)\n",
       why.c_str());
   std::exit(2);
 }
@@ -95,7 +97,8 @@ void writeFile(const std::string &path, const std::string &text) {
 /// A search space file:
 ///   family NAME
 ///   variant NAME=V,... [SHAPES]  (the values that change what is
-///                                 computed; measured at SHAPES, a shape
+///                                 computed, '-' for none;
+///                                 measured at SHAPES, a shape
 ///                                 file beside the space, else --shapes)
 ///   config NAME=V,...            (a configuration to try)
 ///   sweep NAME=V1|V2|...         (every config at each of these values)
@@ -130,7 +133,8 @@ Space parseSpace(const std::string &path) {
       if (record == "family")
         space.family = value;
       else if (record == "variant") {
-        space.variants.push_back(rt::parseParamValues(value));
+        space.variants.push_back(value == "-" ? rt::ParamValues{}
+                                              : rt::parseParamValues(value));
         space.variantShapes.push_back(shapes.empty() ? "" : folder + shapes);
       } else if (record == "config")
         space.configs.push_back(rt::parseParamValues(value));
@@ -324,7 +328,9 @@ int compile(const std::string &source, const std::string &spacePath,
   // Each variant's shape file is copied into DIR, which is all that
   // `measure` reads (carry it to the GPU machine).
   for (size_t i = 0; i < space.variants.size(); ++i) {
-    manifest += "variant " + rt::formatParamValues(space.variants[i]);
+    manifest += "variant " + (space.variants[i].empty()
+                                  ? std::string("-")
+                                  : rt::formatParamValues(space.variants[i]));
     if (!space.variantShapes[i].empty()) {
       std::string copy = "variant" + std::to_string(i) + ".shapes";
       writeFile(dir + "/" + copy, readFile(space.variantShapes[i]));
@@ -378,7 +384,11 @@ int compile(const std::string &source, const std::string &spacePath,
       std::printf("  dropped: %s\n",
                   line.substr(line.find("warning:") + 9).c_str());
     }
-  size_t kept = rt::loadKernelInfo(dir + "/candidates.kinfo").size();
+  std::vector<rt::KernelInfo> compiled =
+      rt::loadKernelInfo(dir + "/candidates.kinfo");
+  size_t kept = std::count_if(
+      compiled.begin(), compiled.end(),
+      [&](const rt::KernelInfo &k) { return k.family == space.family; });
   std::printf("tile-tune: %zu of %zu candidates compiled in %.1f s (the "
               "others failed, need too much shared memory or spill); "
               "%s/candidates.cubin\n",
@@ -426,13 +436,58 @@ int64_t paramOr(const rt::KernelInfo &kernel, const std::string &name,
   return otherwise;
 }
 
+/// What tile-tune knows of a kind of family: how to make operands for a
+/// shape, bind a kernel to them, check its result and run the reference
+/// it is timed against.
+class Problem {
+public:
+  virtual ~Problem() = default;
+  virtual std::string reference() const = 0;
+  virtual std::vector<std::pair<std::string, std::string>> key() const = 0;
+  /// Operands for `shape`, and the expected result for `kernel`'s variant.
+  virtual void prepare(const Shape &shape, const rt::KernelInfo &kernel) = 0;
+  virtual rt::BoundLaunch bind(const rt::Module &module,
+                               const rt::KernelInfo &kernel) = 0;
+  /// The relative error of `launch`'s result (its output poisoned first).
+  virtual double check(rt::BoundLaunch &launch) = 0;
+  virtual double tolerance() const = 0;
+  virtual void runReference() = 0;
+};
+
+rt::MemRefArg rowMajor(CUdeviceptr p, std::vector<int64_t> sizes) {
+  std::vector<int64_t> strides(sizes.size(), 1);
+  for (size_t i = sizes.size(); i-- > 1;)
+    strides[i - 1] = strides[i] * sizes[i];
+  return rt::MemRefArg{p, sizes, strides};
+}
+
+double relativeError(const std::vector<float> &got,
+                     const std::vector<float> &want) {
+  double diff = 0, norm = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    double d = double(got[i]) - want[i];
+    diff += d * d;
+    norm += double(want[i]) * want[i];
+  }
+  return std::sqrt(diff / std::max(norm, 1e-30));
+}
+
+std::vector<float> downloadBf16(const rt::DeviceBuffer &buffer, size_t count) {
+  std::vector<uint16_t> bits(count);
+  buffer.download(bits);
+  std::vector<float> values(count);
+  for (size_t i = 0; i < count; ++i)
+    values[i] = rt::bf16ToFloat(bits[i]);
+  return values;
+}
+
 /// A GEMM family: C[M, N] = epilogue(A[M, K] B[N, K]^T), arguments (A, B,
 /// C, bias, R) as gemm.mlir's; the epilogue from the kernel's BIAS, GELU
 /// and RESIDUAL parameters, C's type from its description. The reference
 /// is cuBLAS's plain product (cublasGemmEx, bf16 in, fp32 compute, C of
 /// the kernel's type), against which the candidates are timed; the
 /// epilogue is applied to it on the host for the check.
-class GemmProblem {
+class GemmProblem : public Problem {
 public:
   static bool takes(const rt::KernelInfo &kernel) {
     if (!kernel.args || kernel.args->size() != 5)
@@ -447,19 +502,19 @@ public:
   }
 
   GemmProblem() { checkCublas(cublasCreate(&handle), "cublasCreate"); }
-  ~GemmProblem() { cublasDestroy(handle); }
+  ~GemmProblem() override { cublasDestroy(handle); }
 
-  std::string reference() const {
+  std::string reference() const override {
     return "cublas (cublasGemmEx: bf16 in, fp32 compute, C of the variant's "
            "type; the plain product)";
   }
-  std::vector<std::pair<std::string, std::string>> key() const {
+  std::vector<std::pair<std::string, std::string>> key() const override {
     return {{"M", "dim(0,0)"}, {"N", "dim(1,0)"}, {"K", "dim(0,1)"}};
   }
 
   /// Operands for M x N x K, and the reference's result for `kernel`'s
   /// epilogue.
-  void prepare(const Shape &shape, const rt::KernelInfo &kernel) {
+  void prepare(const Shape &shape, const rt::KernelInfo &kernel) override {
     m = shape.sizes[0], n = shape.sizes[1], k = shape.sizes[2];
     bf16Out = (*kernel.args)[2].type == "bf16";
     bias_ = paramOr(kernel, "BIAS", 0), gelu = paramOr(kernel, "GELU", 0),
@@ -493,47 +548,32 @@ public:
       }
   }
 
-  rt::BoundLaunch bind(const rt::Module &module, const rt::KernelInfo &kernel) {
+  rt::BoundLaunch bind(const rt::Module &module,
+                       const rt::KernelInfo &kernel) override {
     rt::BoundLaunch launch(module, kernel);
-    auto memref = [](CUdeviceptr p, std::vector<int64_t> sizes) {
-      std::vector<int64_t> strides(sizes.size(), 1);
-      for (size_t i = sizes.size(); i-- > 1;)
-        strides[i - 1] = strides[i] * sizes[i];
-      return rt::MemRefArg{p, sizes, strides};
-    };
-    launch.arg(memref(a.ptr(), {m, k}))
-        .arg(memref(b.ptr(), {n, k}))
-        .arg(memref(c.ptr(), {m, n}))
-        .arg(memref(biasBuf.ptr(), {bias_ ? n : 0}))
-        .arg(memref(r.ptr(), {residual ? m : 0, n}))
+    launch.arg(rowMajor(a.ptr(), {m, k}))
+        .arg(rowMajor(b.ptr(), {n, k}))
+        .arg(rowMajor(c.ptr(), {m, n}))
+        .arg(rowMajor(biasBuf.ptr(), {bias_ ? n : 0}))
+        .arg(rowMajor(r.ptr(), {residual ? m : 0, n}))
         .grid();
     return launch;
   }
 
-  /// The relative Frobenius error of `launch`'s result (C poisoned first).
-  double check(rt::BoundLaunch &launch) {
+  double check(rt::BoundLaunch &launch) override {
     c.fillWords(0x7fc00001);
     launch.launch();
     std::vector<float> got(size_t(m) * n);
-    if (bf16Out) {
-      std::vector<uint16_t> bits(got.size());
-      c.download(bits);
-      for (size_t i = 0; i < bits.size(); ++i)
-        got[i] = rt::bf16ToFloat(bits[i]);
-    } else {
+    if (bf16Out)
+      got = downloadBf16(c, got.size());
+    else
       c.download(got);
-    }
-    double diff = 0, norm = 0;
-    for (size_t i = 0; i < got.size(); ++i) {
-      double d = double(got[i]) - want[i];
-      diff += d * d;
-      norm += double(want[i]) * want[i];
-    }
-    return std::sqrt(diff / std::max(norm, 1e-30));
+    return relativeError(got, want);
   }
-  double tolerance() const { return 1e-2; }
+  double tolerance() const override { return 1e-2; }
 
-  void runReference(bool fp32 = false) {
+  void runReference() override { runReference(false); }
+  void runReference(bool fp32) {
     float alpha = 1, beta = 0;
     cudaDataType out = fp32 || !bf16Out ? CUDA_R_32F : CUDA_R_16BF;
     checkCublas(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, int(n), int(m),
@@ -543,7 +583,6 @@ public:
                              CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                 "cublasGemmEx");
   }
-  double work() const { return 2.0 * double(m) * n * k; }
 
 private:
   cublasHandle_t handle = nullptr;
@@ -554,6 +593,143 @@ private:
   std::vector<float> want;
   rt::DeviceBuffer a, b, biasBuf, r, c;
 };
+
+/// A row family of gpt/: @layernorm (x, w, b, y, eps) or @softmax (x, y)
+/// over the rows of an M x N bf16 matrix, one row per key (M, N). The
+/// reference it is timed against is the device-to-device copy of x into
+/// y (the memory traffic any such kernel needs at least); the check is
+/// against the row function computed on the host.
+class RowProblem : public Problem {
+public:
+  enum Kind { LayerNorm, Softmax };
+  static std::optional<Kind> kindOf(const rt::KernelInfo &kernel) {
+    if (!kernel.args)
+      return std::nullopt;
+    const std::vector<rt::ArgInfo> &a = *kernel.args;
+    auto matrix = [&](size_t i) {
+      return a[i].isMemRef && a[i].rank == 2 && a[i].type == "bf16";
+    };
+    auto row = [&](size_t i) {
+      return a[i].isMemRef && a[i].rank == 1 && a[i].type == "bf16";
+    };
+    if (a.size() == 5 && matrix(0) && row(1) && row(2) && matrix(3) &&
+        !a[4].isMemRef && a[4].type == "f32")
+      return LayerNorm;
+    if (a.size() == 2 && matrix(0) && matrix(1))
+      return Softmax;
+    return std::nullopt;
+  }
+  explicit RowProblem(Kind kind) : kind(kind) {}
+
+  std::string reference() const override {
+    return "copy (cuMemcpyDtoD of the M x N bf16 input to the output)";
+  }
+  std::vector<std::pair<std::string, std::string>> key() const override {
+    return {{"M", "dim(0,0)"}, {"N", "dim(0,1)"}};
+  }
+  void prepare(const Shape &shape, const rt::KernelInfo &) override {
+    m = shape.sizes[0], n = shape.sizes[1];
+    std::vector<uint16_t> xBits = toBf16(randomFloats(size_t(m) * n, 5));
+    std::vector<uint16_t> wBits = toBf16(randomFloats(size_t(n), 6));
+    std::vector<uint16_t> bBits = toBf16(randomFloats(size_t(n), 7));
+    x = rt::DeviceBuffer(xBits.size() * 2);
+    y = rt::DeviceBuffer(xBits.size() * 2);
+    w = rt::DeviceBuffer(wBits.size() * 2);
+    b = rt::DeviceBuffer(bBits.size() * 2);
+    x.upload(xBits);
+    w.upload(wBits);
+    b.upload(bBits);
+    want.assign(size_t(m) * n, 0);
+    for (int64_t i = 0; i < m; ++i) {
+      const uint16_t *row = &xBits[size_t(i) * n];
+      float *out = &want[size_t(i) * n];
+      if (kind == LayerNorm) {
+        double sum = 0, sq = 0;
+        for (int64_t j = 0; j < n; ++j)
+          sum += rt::bf16ToFloat(row[j]);
+        double mean = sum / double(n);
+        for (int64_t j = 0; j < n; ++j) {
+          double d = rt::bf16ToFloat(row[j]) - mean;
+          sq += d * d;
+        }
+        double rstd = 1.0 / std::sqrt(sq / double(n) + kEps);
+        for (int64_t j = 0; j < n; ++j)
+          out[j] = float((rt::bf16ToFloat(row[j]) - mean) * rstd *
+                             rt::bf16ToFloat(wBits[j]) +
+                         rt::bf16ToFloat(bBits[j]));
+      } else {
+        double max = -1e30, sum = 0;
+        for (int64_t j = 0; j < n; ++j)
+          max = std::max(max, double(rt::bf16ToFloat(row[j])));
+        for (int64_t j = 0; j < n; ++j)
+          sum += std::exp(double(rt::bf16ToFloat(row[j])) - max);
+        for (int64_t j = 0; j < n; ++j)
+          out[j] = float(std::exp(double(rt::bf16ToFloat(row[j])) - max) /
+                         sum);
+      }
+    }
+  }
+  rt::BoundLaunch bind(const rt::Module &module,
+                       const rt::KernelInfo &kernel) override {
+    rt::BoundLaunch launch(module, kernel);
+    launch.arg(rowMajor(x.ptr(), {m, n}));
+    if (kind == LayerNorm)
+      launch.arg(rowMajor(w.ptr(), {n}))
+          .arg(rowMajor(b.ptr(), {n}))
+          .arg(rowMajor(y.ptr(), {m, n}))
+          .arg(kEps);
+    else
+      launch.arg(rowMajor(y.ptr(), {m, n}));
+    launch.grid();
+    return launch;
+  }
+  double check(rt::BoundLaunch &launch) override {
+    y.fillWords(0x7fc07fc0);
+    launch.launch();
+    return relativeError(downloadBf16(y, size_t(m) * n), want);
+  }
+  double tolerance() const override { return 1e-2; }
+  void runReference() override { y.copyFrom(x, size_t(m) * n * 2); }
+
+private:
+  static constexpr float kEps = 1e-5f;
+  Kind kind;
+  int64_t m = 0, n = 0;
+  std::vector<float> want;
+  rt::DeviceBuffer x, y, w, b;
+};
+
+/// `kernel`'s parameters that `fixed` does not set: its configuration
+/// within a variant.
+rt::ParamValues ownConfig(const rt::KernelInfo &kernel,
+                          const rt::ParamValues &fixed) {
+  auto isFixed = [&](const std::string &name) {
+    return std::any_of(fixed.begin(), fixed.end(),
+                       [&](const rt::ParamValue &f) { return f.name == name; });
+  };
+  rt::ParamValues config;
+  for (const auto &[name, value] : kernel.config)
+    if (!isFixed(name))
+      config.emplace_back(name, value);
+  for (const auto &[name, type] : kernel.configTypes)
+    if (!isFixed(name))
+      config.emplace_back(name, type);
+  return config;
+}
+
+/// The problem `kernel`'s family is, or an error saying which tile-tune
+/// knows.
+std::unique_ptr<Problem> problemFor(const rt::KernelInfo &kernel) {
+  if (GemmProblem::takes(kernel))
+    return std::make_unique<GemmProblem>();
+  if (std::optional<RowProblem::Kind> kind = RowProblem::kindOf(kernel))
+    return std::make_unique<RowProblem>(*kind);
+  throw rt::Error("family " + kernel.family +
+                  ": tile-tune feeds and checks GEMM families (arguments "
+                  "A, B, C, bias, R as gemm.mlir's, against cuBLAS) and row "
+                  "families (layernorm's x, w, b, y, eps or softmax's x, y, "
+                  "against a device-to-device copy); this one is neither");
+}
 
 //===----------------------------------------------------------------------===//
 // measure
@@ -639,7 +815,8 @@ Manifest readManifest(const std::string &dir) {
     else if (record == "chip")
       manifest.chip = value;
     else if (record == "variant") {
-      manifest.variants.push_back(rt::parseParamValues(value));
+      manifest.variants.push_back(value == "-" ? rt::ParamValues{}
+                                               : rt::parseParamValues(value));
       manifest.variantShapes.push_back(shapes.empty() ? ""
                                                       : dir + "/" + shapes);
     }
@@ -656,21 +833,26 @@ int measure(const std::string &dir, const std::string &shapesArg,
   Manifest manifest = readManifest(dir);
   std::vector<rt::KernelInfo> infos =
       rt::loadKernelInfo(dir + "/candidates.kinfo");
-  if (infos.empty() || !GemmProblem::takes(infos.front()))
-    throw rt::Error(dir + ": tile-tune knows how to feed and check GEMM "
-                          "families (arguments A, B, C, bias, R as "
-                          "gemm.mlir's); this family is not one");
+  // The family's kernels (the module may hold others).
+  infos.erase(std::remove_if(infos.begin(), infos.end(),
+                             [&](const rt::KernelInfo &k) {
+                               return k.family != manifest.family;
+                             }),
+              infos.end());
+  if (infos.empty())
+    throw rt::Error(dir + ": no candidate kernel of " + manifest.family);
   rt::Device device = rt::Device::open();
   rt::Module module = rt::Module::loadCubinFile(dir + "/candidates.cubin");
-  GemmProblem problem;
+  std::unique_ptr<Problem> owned = problemFor(infos.front());
+  Problem &problem = *owned;
   std::vector<std::vector<Shape>> shapesOf;
   size_t steps = 0;
+  // --shapes, when given, is every variant's; else each its own file.
   for (const std::string &file : manifest.variantShapes) {
     if (file.empty() && shapesArg.empty())
       throw rt::Error("a variant has no shape file: give --shapes");
-    shapesOf.push_back(
-        rt::loadProblemShapes(file.empty() ? shapesArg : file,
-                                  problem.key().size()));
+    shapesOf.push_back(rt::loadProblemShapes(
+        shapesArg.empty() ? file : shapesArg, problem.key().size()));
     steps += shapesOf.back().size();
   }
 
@@ -690,10 +872,14 @@ int measure(const std::string &dir, const std::string &shapesArg,
   size_t step = 0;
   double logSum = 0, worst = 1e30;
   int counted = 0, wins = 0, failedChecks = 0;
+  std::vector<std::string> variantTimes;
   for (size_t v = 0; v < manifest.variants.size(); ++v) {
     const rt::ParamValues &fixed = manifest.variants[v];
     const std::vector<Shape> &shapes = shapesOf[v];
+    auto variantStart = std::chrono::steady_clock::now();
     rt::TuningVariant variant;
+    std::map<std::string, std::vector<std::pair<std::vector<double>, double>>>
+        samples;
     variant.fixed = fixed;
     std::vector<const rt::KernelInfo *> kernels;
     for (const rt::KernelInfo &info : infos)
@@ -749,21 +935,15 @@ int measure(const std::string &dir, const std::string &shapesArg,
       for (size_t i = 1; i < survivors.size(); ++i)
         if (ms[i] < ms[best])
           best = i;
+      // Every survivor's time is a sample for its cost model.
+      for (size_t i = 0; i < survivors.size(); ++i)
+        if (std::optional<std::vector<double>> features = rt::costFeatures(
+                table, survivors[i].info(), shape.sizes))
+          samples[survivors[i].info().name].emplace_back(*features,
+                                                          ms[i] * 1000.0);
       rt::TunedShape tuned;
       tuned.key = shape.sizes;
-      const rt::KernelInfo &chosen = survivors[best].info();
-      for (const auto &[name, value] : chosen.config)
-        if (std::none_of(fixed.begin(), fixed.end(),
-                         [&](const rt::ParamValue &f) {
-                           return f.name == name;
-                         }))
-          tuned.config.emplace_back(name, value);
-      for (const auto &[name, type] : chosen.configTypes)
-        if (std::none_of(fixed.begin(), fixed.end(),
-                         [&](const rt::ParamValue &f) {
-                           return f.name == name;
-                         }))
-          tuned.config.emplace_back(name, type);
+      tuned.config = ownConfig(survivors[best].info(), fixed);
       tuned.timeUs = ms[best] * 1000.0;
       tuned.referenceUs = ms.back() * 1000.0;
       double ratio = tuned.referenceUs / tuned.timeUs;
@@ -787,6 +967,22 @@ int measure(const std::string &dir, const std::string &shapesArg,
                   rt::formatParamValues(tuned.config).c_str());
       std::fflush(stdout);
     }
+    // Each candidate's cost model, from its times at every shape.
+    for (const rt::KernelInfo *kernel : kernels)
+      if (std::optional<rt::CostModel> model =
+              rt::fitCostModel(samples[kernel->name])) {
+        model->config = ownConfig(*kernel, fixed);
+        variant.models.push_back(*model);
+      }
+    char took[160];
+    std::snprintf(took, sizeof(took), "variant %s: %zu shapes in %.0f s",
+                  fixed.empty() ? "-" : rt::formatParamValues(fixed).c_str(),
+                  variant.shapes.size(),
+                  std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - variantStart)
+                      .count());
+    variantTimes.push_back(took);
+    std::printf("%s\n", took);
     table.variants.push_back(std::move(variant));
   }
   if (checkOnly) {
@@ -807,6 +1003,8 @@ int measure(const std::string &dir, const std::string &shapesArg,
                     " wrote this table; tile-translate --tuning-table "
                     "compiles it into the family's launcher.",
                     summary};
+  table.comments.insert(table.comments.end(), variantTimes.begin(),
+                        variantTimes.end());
   writeFile(tablePath, rt::serializeTuningTable(table));
   if (!svgPath.empty())
     writeSvg(svgPath, table);

@@ -17,13 +17,17 @@
 //   key M=dim(0,0) N=dim(1,0) K=dim(0,1)
 //   variant OUT=f32 BIAS=0 GELU=0 RESIDUAL=0
 //   shape 4096 4096 4096 BM=128,BN=256,STAGES=4,... 192.2 210.2  # 1.094x
+//   model BM=128,BN=256,STAGES=4,... 1.2e-06 0.8 3.1
 //
 // `key` names the sizes a shape is measured by, each a host expression
 // over the kernel's arguments (the grid rule's notation, KernelInfo.h).
 // A `variant` fixes the parameters that change what the kernel computes
 // (the epilogue, the output type); its `shape` lines follow it, each with
 // the key's values, the chosen configuration (every other parameter), its
-// time and the reference's, in microseconds. Needs neither CUDA nor MLIR.
+// time and the reference's, in microseconds; its `model` lines give each
+// configuration's fitted cost model (CostModel), which picks the
+// configuration for shapes between the measured ones. Needs neither CUDA
+// nor MLIR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,9 +81,21 @@ struct TunedShape {
   int line = 0;
 };
 
+/// A configuration's time modelled over the shapes it was timed at:
+///   time_us = a * waves * work + b * waves + c
+/// with waves the waves of CTAs its grid rule gives on the table's SMs and
+/// work each CTA's share of the product of the key's sizes (costFeatures);
+/// tile-tune fits a, b, c >= 0 by least relative squares.
+struct CostModel {
+  ParamValues config;
+  double a = 0, b = 0, c = 0;
+  int line = 0;
+};
+
 struct TuningVariant {
   ParamValues fixed;
   std::vector<TunedShape> shapes;
+  std::vector<CostModel> models;
 };
 
 struct TuningTable {
@@ -106,9 +122,9 @@ std::optional<TuningTable> loadTuningTable(const std::string &path,
 /// The table's text, which parseTuningTable reads back.
 std::string serializeTuningTable(const TuningTable &table);
 
-/// The configurations the table names, each its variant's parameters and
-/// then the shape's, once each, in table order: what tile-translate adds
-/// to the family.
+/// The configurations the table names (its shapes' and its models'), each
+/// its variant's parameters and then its own, once each, in table order:
+/// what tile-translate adds to the family.
 std::vector<ParamValues> tunedConfigurations(const TuningTable &table);
 
 /// Whether `kernel` is configuration `values` of `family` (every value
@@ -123,16 +139,39 @@ std::vector<int64_t> tuningKey(const TuningTable &table,
                                const std::optional<std::vector<ArgInfo>> &args,
                                const GridInputs &inputs);
 
+/// The features of a cost model of `kernel` at `key`: waves x work, waves
+/// and 1 (CostModel); none when the kernel states no grid, a key size is
+/// not a memref dimension (dim(I,D)), or its rule fails there.
+std::optional<std::vector<double>>
+costFeatures(const TuningTable &table, const KernelInfo &kernel,
+             const std::vector<int64_t> &key);
+
+/// Fits a CostModel to (features, time in microseconds) samples: of the
+/// non-negative least-relative-squares fits over each subset of the three
+/// terms, the closest; none with fewer than two samples.
+std::optional<CostModel>
+fitCostModel(const std::vector<std::pair<std::vector<double>, double>> &samples);
+
 /// The kernels to try for a launch, best first. Of the table's variants,
 /// the one agreeing with every value in `fixed` whose kernels are among
 /// `eligible` (the kernels that take the caller's argument types: an
-/// element-type parameter is chosen by the types); then its shapes by
-/// distance from `key` (the sum over the key of |ln(a / b)|: the nearest
-/// measured shape, so a shape between measured ones gets its nearest
-/// neighbour's configuration), each shape's kernel once; then, as a last
-/// resort for a shape none of those can take (a TMA row alignment), the
-/// family's other eligible kernels with the variant's values. Throws
-/// Error when no variant matches, or more than one does (naming the
+/// element-type parameter is chosen by the types). Within it:
+///   - a shape measured at `key` itself: its configuration;
+///   - then, where the variant has cost models (`model` lines), every
+///     modelled configuration, fastest first by its modelled time at `key`;
+///   - then the configurations of the shapes near `key` (at most the
+///     nearest one's distance plus ln 2), fastest first by the time
+///     estimated at `key` from each one's nearest measured shape: that
+///     shape's time scaled by the work in waves of CTAs each needs (the
+///     kernel's grid rule on the table's SM count, each CTA's share of the
+///     product of the key's sizes), so that a configuration that leaves
+///     most of a wave idle at `key` loses; then the others (farther, or
+///     whose grid cannot be worked out: no grid rule, a key size that is
+///     not a memref dimension), nearest first;
+///   - then, as a last resort for a shape none of those can take (a TMA
+///     row alignment), the family's other eligible kernels with the
+///     variant's values.
+/// Throws Error when no variant matches, or more than one does (naming the
 /// parameters to give).
 std::vector<const KernelInfo *>
 tunedKernels(const TuningTable &table, const std::vector<KernelInfo> &infos,
