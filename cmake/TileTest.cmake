@@ -6,6 +6,7 @@
 #                                 tile-opt and tile-translate are on PATH)
 #   // RUN: not <command>        the command must fail; its stderr is kept too
 #   // REQUIRES: ptxas           skipped (not failed) where CUDA's ptxas is absent
+#   // REQUIRES: tile-tune       skipped where that tool was not built
 # The stdout of all RUN lines (and the stderr of `not` lines) is compared with
 # the golden file <test>.mlir.expected beside the test; no output needs no
 # golden. `TILE_BLESS=1 ctest` rewrites the goldens for review in the diff.

@@ -10,10 +10,10 @@
 //
 //   tile-tune compile FAMILY.mlir --space SPACE -o DIR [--chip C]
 //                     [--tile-translate PATH]
-//   tile-tune measure DIR --shapes SHAPES [--table FILE] [--svg FILE]
+//   tile-tune measure DIR [--shapes SHAPES] [--table FILE] [--svg FILE]
 //                     [--check-only: run and check each candidate once,
 //                      time nothing, write no table (for the sanitizers)]
-//   tile-tune run FAMILY.mlir --space SPACE -o DIR --shapes SHAPES ...
+//   tile-tune run FAMILY.mlir --space SPACE -o DIR [--shapes SHAPES] ...
 //
 // `compile` needs the compiler (tile-translate), `measure` a GPU and the
 // reference's library, `run` both: on a machine with only one, compile
@@ -58,9 +58,9 @@ namespace {
       "usage:\n"
       "  tile-tune compile FAMILY.mlir --space SPACE -o DIR [--chip CHIP]\n"
       "                    [--tile-translate PATH]\n"
-      "  tile-tune measure DIR --shapes SHAPES [--table FILE] [--svg FILE]\n"
+      "  tile-tune measure DIR [--shapes SHAPES] [--table FILE] [--svg FILE]\n"
       "                    [--check-only]\n"
-      "  tile-tune run FAMILY.mlir --space SPACE -o DIR --shapes SHAPES\n"
+      "  tile-tune run FAMILY.mlir --space SPACE -o DIR [--shapes SHAPES]\n"
       "                [--table FILE] [--svg FILE]\n"
       "SHAPES: a shape file (lines 'M N K  # what') or MxNxK,...; every\n"
       "variant's shapes (default: each variant's file in the space)\n",
@@ -717,6 +717,49 @@ rt::ParamValues ownConfig(const rt::KernelInfo &kernel,
   return config;
 }
 
+struct Manifest {
+  std::string family, chip;
+  std::vector<rt::ParamValues> variants;
+  std::vector<std::string> variantShapes; // a path in DIR, or empty
+};
+
+Manifest readManifest(const std::string &dir) {
+  Manifest manifest;
+  std::istringstream lines(readFile(dir + "/tune.manifest"));
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream in(line.substr(0, line.find('#')));
+    std::string record, value, shapes;
+    if (!(in >> record >> value))
+      continue;
+    in >> shapes;
+    if (record == "family")
+      manifest.family = value;
+    else if (record == "chip")
+      manifest.chip = value;
+    else if (record == "variant") {
+      manifest.variants.push_back(value == "-" ? rt::ParamValues{}
+                                               : rt::parseParamValues(value));
+      manifest.variantShapes.push_back(shapes.empty() ? ""
+                                                      : dir + "/" + shapes);
+    }
+  }
+  if (manifest.family.empty() || manifest.variants.empty())
+    throw rt::Error(dir + "/tune.manifest: no family or variant (write it "
+                          "with tile-tune compile)");
+  return manifest;
+}
+
+/// What `measure` reads from DIR and --shapes, checked before any GPU is
+/// touched: the manifest, the family's candidate kernels (the module may
+/// hold others) and each variant's shapes.
+struct MeasureInputs {
+  std::string dir;
+  Manifest manifest;
+  std::vector<rt::KernelInfo> infos;
+  std::vector<std::vector<Shape>> shapesOf;
+};
+
 /// The problem `kernel`'s family is, or an error saying which tile-tune
 /// knows.
 std::unique_ptr<Problem> problemFor(const rt::KernelInfo &kernel) {
@@ -729,6 +772,40 @@ std::unique_ptr<Problem> problemFor(const rt::KernelInfo &kernel) {
                   "A, B, C, bias, R as gemm.mlir's, against cuBLAS) and row "
                   "families (layernorm's x, w, b, y, eps or softmax's x, y, "
                   "against a device-to-device copy); this one is neither");
+}
+
+/// The sizes a problem's shapes have (its key's).
+size_t keySize(const rt::KernelInfo &kernel) {
+  if (GemmProblem::takes(kernel))
+    return 3;
+  if (RowProblem::kindOf(kernel))
+    return 2;
+  problemFor(kernel); // throws, saying which families tile-tune knows
+  return 0;
+}
+
+MeasureInputs readMeasureInputs(const std::string &dir,
+                                const std::string &shapesArg) {
+  MeasureInputs in;
+  in.dir = dir;
+  in.manifest = readManifest(dir);
+  in.infos = rt::loadKernelInfo(dir + "/candidates.kinfo");
+  in.infos.erase(std::remove_if(in.infos.begin(), in.infos.end(),
+                                [&](const rt::KernelInfo &k) {
+                                  return k.family != in.manifest.family;
+                                }),
+                 in.infos.end());
+  if (in.infos.empty())
+    throw rt::Error(dir + ": no candidate kernel of " + in.manifest.family);
+  size_t rank = keySize(in.infos.front());
+  // --shapes, when given, is every variant's; else each its own file.
+  for (const std::string &file : in.manifest.variantShapes) {
+    if (file.empty() && shapesArg.empty())
+      throw rt::Error("a variant has no shape file: give --shapes");
+    in.shapesOf.push_back(
+        rt::loadProblemShapes(shapesArg.empty() ? file : shapesArg, rank));
+  }
+  return in;
 }
 
 //===----------------------------------------------------------------------===//
@@ -794,67 +871,19 @@ void writeSvg(const std::string &path, const rt::TuningTable &table) {
   writeFile(path, svg.str());
 }
 
-struct Manifest {
-  std::string family, chip;
-  std::vector<rt::ParamValues> variants;
-  std::vector<std::string> variantShapes; // a path in DIR, or empty
-};
-
-Manifest readManifest(const std::string &dir) {
-  Manifest manifest;
-  std::istringstream lines(readFile(dir + "/tune.manifest"));
-  std::string line;
-  while (std::getline(lines, line)) {
-    std::istringstream in(line.substr(0, line.find('#')));
-    std::string record, value, shapes;
-    if (!(in >> record >> value))
-      continue;
-    in >> shapes;
-    if (record == "family")
-      manifest.family = value;
-    else if (record == "chip")
-      manifest.chip = value;
-    else if (record == "variant") {
-      manifest.variants.push_back(value == "-" ? rt::ParamValues{}
-                                               : rt::parseParamValues(value));
-      manifest.variantShapes.push_back(shapes.empty() ? ""
-                                                      : dir + "/" + shapes);
-    }
-  }
-  if (manifest.family.empty() || manifest.variants.empty())
-    throw rt::Error(dir + "/tune.manifest: no family or variant (write it "
-                          "with tile-tune compile)");
-  return manifest;
-}
-
-int measure(const std::string &dir, const std::string &shapesArg,
-            const std::string &tablePath, const std::string &svgPath,
-            bool checkOnly) {
-  Manifest manifest = readManifest(dir);
-  std::vector<rt::KernelInfo> infos =
-      rt::loadKernelInfo(dir + "/candidates.kinfo");
-  // The family's kernels (the module may hold others).
-  infos.erase(std::remove_if(infos.begin(), infos.end(),
-                             [&](const rt::KernelInfo &k) {
-                               return k.family != manifest.family;
-                             }),
-              infos.end());
-  if (infos.empty())
-    throw rt::Error(dir + ": no candidate kernel of " + manifest.family);
+int measure(MeasureInputs inputs, const std::string &tablePath,
+            const std::string &svgPath, bool checkOnly) {
+  const Manifest &manifest = inputs.manifest;
+  const std::vector<rt::KernelInfo> &infos = inputs.infos;
+  const std::vector<std::vector<Shape>> &shapesOf = inputs.shapesOf;
+  size_t steps = 0;
+  for (const std::vector<Shape> &shapes : shapesOf)
+    steps += shapes.size();
   rt::Device device = rt::Device::open();
-  rt::Module module = rt::Module::loadCubinFile(dir + "/candidates.cubin");
+  rt::Module module = rt::Module::loadCubinFile(inputs.dir +
+                                                "/candidates.cubin");
   std::unique_ptr<Problem> owned = problemFor(infos.front());
   Problem &problem = *owned;
-  std::vector<std::vector<Shape>> shapesOf;
-  size_t steps = 0;
-  // --shapes, when given, is every variant's; else each its own file.
-  for (const std::string &file : manifest.variantShapes) {
-    if (file.empty() && shapesArg.empty())
-      throw rt::Error("a variant has no shape file: give --shapes");
-    shapesOf.push_back(rt::loadProblemShapes(
-        shapesArg.empty() ? file : shapesArg, problem.key().size()));
-    steps += shapesOf.back().size();
-  }
 
   rt::TuningTable table;
   table.family = manifest.family;
@@ -1065,13 +1094,14 @@ int main(int argc, char **argv) {
     }
     if (table.empty())
       table = input + "/tuning.txt";
+    MeasureInputs inputs = readMeasureInputs(input, shapes);
     std::string why;
     if (!rt::driverAvailable(&why)) {
       std::fprintf(stderr, "tile-tune: no GPU here (%s): measure on a "
                            "machine with one\n", why.c_str());
       return 77;
     }
-    return measure(input, shapes, table, svg, checkOnly);
+    return measure(std::move(inputs), table, svg, checkOnly);
   } catch (const std::exception &e) {
     std::fprintf(stderr, "tile-tune: %s\n", e.what());
     return 1;
