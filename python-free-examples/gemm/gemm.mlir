@@ -38,9 +38,12 @@
 // Edge tiles need no code: out-of-bounds loads read zeros and out-of-bounds
 // stores are skipped.
 //
-// The configurations below are the ones the choice by shape picks from
-// (GemmChoice.h) and the GPT-2 forward's linear layers (gpt/Gpt2.h):
-// tile-translate compiles them all into one cubin, named
+// The configurations below are the hand-picked ones gemm-check and
+// gemm-bench name; tuning/gemm_bf16-h200.txt (tile-tune's table, which
+// CMakeLists.txt passes with TUNING) adds those it chose, and
+// gemm_kernels::gemm_bf16_tuned picks among them by shape (gemm-bench, the
+// GPT-2 forward's linear layers). tile-translate compiles them all into
+// one cubin, named
 // gemm_bf16__BM<BM>_BN<BN>_..._CHUNK<CHUNK> (every parameter, in order);
 // `--tile-values=NAME=V,...` compiles one kernel, @gemm_bf16, at those
 // values and the defaults (128 x 256, f32 out, no epilogue).
