@@ -459,27 +459,49 @@ const KernelInfo *findEligible(const std::vector<KernelInfo> &infos,
 std::optional<std::vector<double>>
 tile::rt::costFeatures(const TuningTable &table, const KernelInfo &kernel,
                        const std::vector<int64_t> &key) {
-  GridInputs inputs;
-  if (!kernel.grid || table.sms <= 0 || !inputsOfKey(table, key, inputs))
+  if (!kernel.grid || table.sms <= 0)
     return std::nullopt;
-  // The rule with unbounded SMs: a persistent kernel's min(tiles, sms)
-  // is then its tiles.
-  inputs.sms = int64_t(1) << 40;
-  double ctas = 1;
-  try {
-    for (const std::string *rule :
-         {&kernel.grid->x, &kernel.grid->y, &kernel.grid->z})
-      ctas *= double(evaluateHostExpression(*rule, kernel.args, inputs));
-  } catch (const Error &) {
+  // The CTAs of `kernel` at `sizes` (0 when the kernel refuses them, none
+  // when the rule cannot be evaluated), with unbounded SMs: a persistent
+  // kernel's min(tiles, sms) is then its tiles.
+  auto ctasAt = [&](const std::vector<int64_t> &sizes) -> std::optional<double> {
+    GridInputs inputs;
+    if (!inputsOfKey(table, sizes, inputs))
+      return std::nullopt;
+    inputs.sms = int64_t(1) << 40;
+    double ctas = 1;
+    try {
+      for (const std::string *rule :
+           {&kernel.grid->x, &kernel.grid->y, &kernel.grid->z})
+        ctas *= double(evaluateHostExpression(*rule, kernel.args, inputs));
+    } catch (const Error &) {
+      return std::nullopt;
+    }
+    return ctas;
+  };
+  std::optional<double> ctas = ctasAt(key);
+  if (!ctas || *ctas < 1) // the kernel refuses the shape
     return std::nullopt;
+  // A CTA's work with its tile padded: the key's volume over the CTAs at
+  // a shape whose tiled sizes (those that change the CTA count when
+  // scaled) are 1024 times larger, where partial tiles no longer count.
+  std::vector<int64_t> large = key;
+  for (size_t i = 0; i < key.size(); ++i) {
+    std::vector<int64_t> scaled = key;
+    scaled[i] = std::max<int64_t>(key[i], 1) * 1024;
+    std::optional<double> more = ctasAt(scaled);
+    if (more && *more >= 1 && *more != *ctas)
+      large[i] = scaled[i];
   }
-  if (ctas < 1) // the kernel refuses the shape
+  std::optional<double> largeCtas = ctasAt(large);
+  if (!largeCtas || *largeCtas < 1)
     return std::nullopt;
-  double work = 1;
-  for (int64_t size : key)
-    work *= double(std::max<int64_t>(size, 1));
-  double waves = std::ceil(ctas / double(table.sms));
-  return std::vector<double>{waves * work / ctas, waves, 1.0};
+  double volume = 1;
+  for (int64_t size : large)
+    volume *= double(std::max<int64_t>(size, 1));
+  double tileWork = volume / *largeCtas;
+  double waves = std::ceil(*ctas / double(table.sms));
+  return std::vector<double>{waves * tileWork, waves, 1.0};
 }
 
 std::optional<CostModel> tile::rt::fitCostModel(

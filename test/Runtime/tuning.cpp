@@ -260,6 +260,19 @@ model BM=128,BN=256 0 0 50
   expect(names(tunedKernels(table, infos, all, {}, {4096, 1024, 1024}))[0] ==
              "k128x256",
          "a measured shape keeps its configuration");
+  // A partial tile costs a whole one: 384 rows in 256-row tiles are two
+  // tile-rows of 256 x 128 x 8192 each.
+  KernelInfo tall = kernel("k256x128", 256, 128, 0, "f32");
+  tall.grid = GridRule{"min(mul(ceildiv(dim(0,0),256),ceildiv(dim(1,0),128)),"
+                       "sms)",
+                       "1", "1"};
+  std::optional<std::vector<double>> features =
+      costFeatures(table, tall, {384, 8192, 8192});
+  expect(features && (*features)[0] == 256.0 * 128 * 8192 &&
+             (*features)[1] == 1 && (*features)[2] == 1,
+         "a CTA's work with its tile padded, one wave of 128 CTAs");
+  expect(!costFeatures(table, kernel("nogrid", 1, 1, 0, "f32"), {1, 1, 1}),
+         "no grid rule: no features");
   expectError("a negative coefficient",
               [] {
                 parseTuningTable("family f\nkey M=dim(0,0)\nvariant A=1\n"

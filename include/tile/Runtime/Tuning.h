@@ -84,8 +84,8 @@ struct TunedShape {
 /// A configuration's time modelled over the shapes it was timed at:
 ///   time_us = a * waves * work + b * waves + c
 /// with waves the waves of CTAs its grid rule gives on the table's SMs and
-/// work each CTA's share of the product of the key's sizes (costFeatures);
-/// tile-tune fits a, b, c >= 0 by least relative squares.
+/// work a CTA's share of the product of the key's sizes, its tile padded
+/// (costFeatures); tile-tune fits a, b, c >= 0 by least relative squares.
 struct CostModel {
   ParamValues config;
   double a = 0, b = 0, c = 0;
@@ -140,8 +140,12 @@ std::vector<int64_t> tuningKey(const TuningTable &table,
                                const GridInputs &inputs);
 
 /// The features of a cost model of `kernel` at `key`: waves x work, waves
-/// and 1 (CostModel); none when the kernel states no grid, a key size is
-/// not a memref dimension (dim(I,D)), or its rule fails there.
+/// and 1 (CostModel). Work is a CTA's share of the key's volume with its
+/// tile padded: the volume over the CTAs at a shape whose tiled sizes
+/// (those that change the CTA count when scaled) are 1024 times larger,
+/// so a partial tile costs a whole one. None when the kernel states no
+/// grid, a key size is not a memref dimension (dim(I,D)), or its rule
+/// fails or gives no CTA there.
 std::optional<std::vector<double>>
 costFeatures(const TuningTable &table, const KernelInfo &kernel,
              const std::vector<int64_t> &key);
