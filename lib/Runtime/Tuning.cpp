@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iomanip>
 #include <locale>
 #include <sstream>
 
@@ -55,21 +56,57 @@ namespace {
   throw Error("tuning:" + std::to_string(line) + ": " + what);
 }
 
-/// A non-negative decimal number of microseconds.
-double readTime(const std::string &word, int line) {
-  char *end = nullptr;
-  errno = 0;
-  double value = std::strtod(word.c_str(), &end);
-  if (word.empty() || *end || errno || !(value >= 0) || std::isinf(value))
-    fail(line, "'" + word + "' is not a time in microseconds");
+/// A decimal number read the same in any locale (the C one), or none.
+std::optional<double> readNumber(const std::string &word) {
+  std::istringstream in(word);
+  in.imbue(std::locale::classic());
+  double value = 0;
+  char extra = 0;
+  if (word.empty() || !(in >> value) || in >> extra || !std::isfinite(value))
+    return std::nullopt;
   return value;
 }
 
+/// A time in microseconds: non-negative, at most 10^12 (11.6 days).
+double readTime(const std::string &word, int line) {
+  std::optional<double> value = readNumber(word);
+  if (!value || *value < 0 || *value > 1e12)
+    fail(line, "'" + word + "' is not a time in microseconds (0 to 1e12)");
+  return *value;
+}
+
+/// A size: a decimal integer in [0, 2^40].
 int64_t readSize(const std::string &word, int line) {
-  if (word.empty() || word.size() > 18 ||
-      word.find_first_not_of("0123456789") != std::string::npos)
-    fail(line, "'" + word + "' is not a size (a non-negative integer)");
+  if (word.empty() || word.size() > 13 ||
+      word.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoll(word) > (int64_t(1) << 40))
+    fail(line, "'" + word + "' is not a size (an integer in [0, 2^40])");
   return std::stoll(word);
+}
+
+/// Two variants' fixed values as sets: equal, or the first's within the
+/// second's.
+bool sameValues(const ParamValues &a, const ParamValues &b) {
+  return a.size() == b.size() &&
+         std::all_of(a.begin(), a.end(), [&](const ParamValue &v) {
+           return std::find(b.begin(), b.end(), v) != b.end();
+         });
+}
+bool withinValues(const ParamValues &a, const ParamValues &b) {
+  return std::all_of(a.begin(), a.end(), [&](const ParamValue &v) {
+    return std::find(b.begin(), b.end(), v) != b.end();
+  });
+}
+
+/// Refuses `config` (a shape's or a model's) setting a value `variant`
+/// fixes.
+void checkOwnValues(const TuningVariant &variant, const ParamValues &config,
+                    int line) {
+  for (const ParamValue &v : config)
+    for (const ParamValue &f : variant.fixed)
+      if (v.name == f.name)
+        fail(line, "the configuration sets " + v.name +
+                       ", which its variant fixes");
 }
 
 std::string restOf(std::istringstream &in) {
@@ -161,10 +198,19 @@ TuningTable tile::rt::parseTuningTable(const std::string &text) {
           fail(line, e.what());
         }
       }
-      for (const TuningVariant &other : table.variants)
-        if (other.fixed == variant.fixed)
+      // Each variant must be the only one a caller's values can pick: no
+      // two alike, none whose values are all another's too.
+      for (const TuningVariant &other : table.variants) {
+        if (sameValues(other.fixed, variant.fixed))
           fail(line, "variant " + formatParamValues(variant.fixed, ' ') +
                          " is listed twice");
+        if (withinValues(other.fixed, variant.fixed) ||
+            withinValues(variant.fixed, other.fixed))
+          fail(line, "variant " + formatParamValues(variant.fixed, ' ') +
+                         " and variant " + formatParamValues(other.fixed, ' ') +
+                         " cannot be told apart: one fixes all the other "
+                         "fixes");
+      }
       table.variants.push_back(std::move(variant));
     } else if (record == "shape") {
       if (table.key.empty())
@@ -190,11 +236,7 @@ TuningTable tile::rt::parseTuningTable(const std::string &text) {
         fail(line, e.what());
       }
       TuningVariant &variant = table.variants.back();
-      for (const ParamValue &v : shape.config)
-        for (const ParamValue &f : variant.fixed)
-          if (v.name == f.name)
-            fail(line, "the configuration sets " + v.name +
-                           ", which its variant fixes");
+      checkOwnValues(variant, shape.config, line);
       shape.timeUs = readTime(words[table.key.size() + 1], line);
       shape.referenceUs = readTime(words[table.key.size() + 2], line);
       for (const TunedShape &other : variant.shapes)
@@ -218,12 +260,13 @@ TuningTable tile::rt::parseTuningTable(const std::string &text) {
       double *coefficients[] = {&model.a, &model.b, &model.c};
       const std::string *words[] = {&a, &b, &c};
       for (int i = 0; i < 3; ++i) {
-        char *end = nullptr;
-        *coefficients[i] = std::strtod(words[i]->c_str(), &end);
-        if (*end || !(*coefficients[i] >= 0) || std::isinf(*coefficients[i]))
+        std::optional<double> value = readNumber(*words[i]);
+        if (!value || *value < 0)
           fail(line, "'" + *words[i] + "' is not a non-negative coefficient");
+        *coefficients[i] = *value;
       }
       TuningVariant &variant = table.variants.back();
+      checkOwnValues(variant, model.config, line);
       for (const CostModel &other : variant.models)
         if (other.config == model.config)
           fail(line, "this configuration's model is already listed (line " +
@@ -304,20 +347,17 @@ std::string tile::rt::serializeTuningTable(const TuningTable &table) {
       os << "shape";
       for (int64_t size : shape.key)
         os << ' ' << size;
-      char times[64];
-      std::snprintf(times, sizeof(times), "%.1f %.1f", shape.timeUs,
-                    shape.referenceUs);
-      os << ' ' << formatParamValues(shape.config) << ' ' << times;
+      os << ' ' << formatParamValues(shape.config) << std::fixed
+         << std::setprecision(1) << ' ' << shape.timeUs << ' '
+         << shape.referenceUs << std::defaultfloat;
       if (!shape.note.empty())
         os << "  # " << shape.note;
       os << '\n';
     }
     for (const CostModel &model : variant.models) {
-      char coefficients[96];
-      std::snprintf(coefficients, sizeof(coefficients), "%.4g %.4g %.4g",
-                    model.a, model.b, model.c);
-      os << "model " << formatParamValues(model.config) << ' '
-         << coefficients << '\n';
+      os << "model " << formatParamValues(model.config)
+         << std::setprecision(4) << ' ' << model.a << ' ' << model.b << ' '
+         << model.c << '\n';
     }
   }
   return os.str();
@@ -327,19 +367,51 @@ std::string tile::rt::serializeTuningTable(const TuningTable &table) {
 // Choosing
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// A configuration within a variant, as the family's whole configuration:
+/// the variant's values, then its own.
+ParamValues withFixed(const TuningVariant &variant, const ParamValues &config) {
+  ParamValues values = variant.fixed;
+  values.insert(values.end(), config.begin(), config.end());
+  return values;
+}
+
+/// A parameter's value as an integer where it is one (a flag as true or
+/// false, 0x.. and 0.. as the compiler reads them), or none (a type).
+std::optional<int64_t> integerValue(const std::string &text) {
+  if (text == "true" || text == "false")
+    return text == "true";
+  if (text.empty())
+    return std::nullopt;
+  errno = 0;
+  char *end = nullptr;
+  long long value = std::strtoll(text.c_str(), &end, 0);
+  if (*end || errno)
+    return std::nullopt;
+  return value;
+}
+
+/// The same parameter at the same value (integers compared as numbers).
+bool sameValue(const ParamValue &a, const ParamValue &b) {
+  if (a.name != b.name)
+    return false;
+  std::optional<int64_t> x = integerValue(a.value), y = integerValue(b.value);
+  return x && y ? *x == *y : a.value == b.value;
+}
+} // namespace
+
 std::vector<ParamValues> tile::rt::tunedConfigurations(const TuningTable &table) {
   std::vector<ParamValues> configs;
-  auto add = [&](const ParamValues &fixed, const ParamValues &config) {
-    ParamValues values = fixed;
-    values.insert(values.end(), config.begin(), config.end());
+  auto add = [&](const TuningVariant &variant, const ParamValues &config) {
+    ParamValues values = withFixed(variant, config);
     if (std::find(configs.begin(), configs.end(), values) == configs.end())
       configs.push_back(std::move(values));
   };
   for (const TuningVariant &variant : table.variants) {
     for (const TunedShape &shape : variant.shapes)
-      add(variant.fixed, shape.config);
+      add(variant, shape.config);
     for (const CostModel &model : variant.models)
-      add(variant.fixed, model.config);
+      add(variant, model.config);
   }
   return configs;
 }
@@ -353,7 +425,9 @@ bool tile::rt::kernelHasConfig(const KernelInfo &kernel,
     auto integer = std::find_if(kernel.config.begin(), kernel.config.end(),
                                 [&](const auto &c) { return c.first == v.name; });
     if (integer != kernel.config.end()) {
-      if (std::to_string(integer->second) != v.value)
+      // As the compiler read it: BIAS=true is BIAS=1, BM=0x80 is 128.
+      std::optional<int64_t> value = integerValue(v.value);
+      if (!value || *value != integer->second)
         return false;
       continue;
     }
@@ -396,7 +470,7 @@ double shapeDistance(const std::vector<int64_t> &a,
 /// dimension (dim(I,D)); the other sizes are 1. False when a key size is
 /// another expression.
 bool inputsOfKey(const TuningTable &table, const std::vector<int64_t> &key,
-                 GridInputs &inputs) {
+                 GridInputs &inputs, int64_t filler = 1) {
   for (size_t i = 0; i < table.key.size() && i < key.size(); ++i) {
     unsigned arg = 0, dim = 0;
     const std::string &expression = table.key[i].second;
@@ -408,10 +482,15 @@ bool inputsOfKey(const TuningTable &table, const std::vector<int64_t> &key,
     if (inputs.sizes.size() <= arg)
       inputs.sizes.resize(arg + 1);
     if (inputs.sizes[arg].size() <= dim)
-      inputs.sizes[arg].resize(dim + 1, 1);
+      inputs.sizes[arg].resize(dim + 1, filler);
     inputs.sizes[arg][dim] = key[i];
   }
-  inputs.scalars.assign(inputs.sizes.size(), 0);
+  // Every argument a rule may read (dimensions up to 8), unnamed ones at
+  // `filler`.
+  inputs.sizes.resize(std::max<size_t>(inputs.sizes.size(), 65));
+  for (std::vector<int64_t> &sizes : inputs.sizes)
+    sizes.resize(8, filler);
+  inputs.scalars.assign(inputs.sizes.size(), filler);
   return true;
 }
 
@@ -442,15 +521,23 @@ double modelled(const CostModel &model, const std::vector<double> &features) {
   return model.a * features[0] + model.b * features[1] + model.c * features[2];
 }
 
+/// Whether `kernel` is among `eligible` and configuration `values` of
+/// `family`.
+bool isEligible(const KernelInfo &kernel,
+                const std::vector<std::string> &eligible,
+                const std::string &family, const ParamValues &values) {
+  return std::find(eligible.begin(), eligible.end(), kernel.name) !=
+             eligible.end() &&
+         kernelHasConfig(kernel, family, values);
+}
+
 /// The eligible kernel of `family` with configuration `values`, or null.
 const KernelInfo *findEligible(const std::vector<KernelInfo> &infos,
                                const std::vector<std::string> &eligible,
                                const std::string &family,
                                const ParamValues &values) {
   for (const KernelInfo &kernel : infos)
-    if (std::find(eligible.begin(), eligible.end(), kernel.name) !=
-            eligible.end() &&
-        kernelHasConfig(kernel, family, values))
+    if (isEligible(kernel, eligible, family, values))
       return &kernel;
   return nullptr;
 }
@@ -462,22 +549,28 @@ tile::rt::costFeatures(const TuningTable &table, const KernelInfo &kernel,
   if (!kernel.grid || table.sms <= 0)
     return std::nullopt;
   // The CTAs of `kernel` at `sizes` (0 when the kernel refuses them, none
-  // when the rule cannot be evaluated), with unbounded SMs: a persistent
-  // kernel's min(tiles, sms) is then its tiles.
+  // when the rule cannot be evaluated, or reads a size or scalar the key
+  // does not name: it then differs with those at 1 and at 2), with
+  // unbounded SMs: a persistent kernel's min(tiles, sms) is then its tiles.
   auto ctasAt = [&](const std::vector<int64_t> &sizes) -> std::optional<double> {
-    GridInputs inputs;
-    if (!inputsOfKey(table, sizes, inputs))
-      return std::nullopt;
-    inputs.sms = int64_t(1) << 40;
-    double ctas = 1;
-    try {
-      for (const std::string *rule :
-           {&kernel.grid->x, &kernel.grid->y, &kernel.grid->z})
-        ctas *= double(evaluateHostExpression(*rule, kernel.args, inputs));
-    } catch (const Error &) {
-      return std::nullopt;
+    double ctas[2] = {1, 1};
+    for (int filler : {1, 2}) {
+      GridInputs inputs;
+      if (!inputsOfKey(table, sizes, inputs, filler))
+        return std::nullopt;
+      inputs.sms = int64_t(1) << 40;
+      try {
+        for (const std::string *rule :
+             {&kernel.grid->x, &kernel.grid->y, &kernel.grid->z})
+          ctas[filler - 1] *=
+              double(evaluateHostExpression(*rule, kernel.args, inputs));
+      } catch (const Error &) {
+        return std::nullopt;
+      }
     }
-    return ctas;
+    if (ctas[0] != ctas[1])
+      return std::nullopt;
+    return ctas[0];
   };
   std::optional<double> ctas = ctasAt(key);
   if (!ctas || *ctas < 1) // the kernel refuses the shape
@@ -487,6 +580,8 @@ tile::rt::costFeatures(const TuningTable &table, const KernelInfo &kernel,
   // scaled) are 1024 times larger, where partial tiles no longer count.
   std::vector<int64_t> large = key;
   for (size_t i = 0; i < key.size(); ++i) {
+    if (key[i] > (int64_t(1) << 40))
+      return std::nullopt; // no realistic launch; keeps the scaling exact
     std::vector<int64_t> scaled = key;
     scaled[i] = std::max<int64_t>(key[i], 1) * 1024;
     std::optional<double> more = ctasAt(scaled);
@@ -505,7 +600,13 @@ tile::rt::costFeatures(const TuningTable &table, const KernelInfo &kernel,
 }
 
 std::optional<CostModel> tile::rt::fitCostModel(
-    const std::vector<std::pair<std::vector<double>, double>> &samples) {
+    const std::vector<std::pair<std::vector<double>, double>> &given) {
+  std::vector<std::pair<std::vector<double>, double>> samples;
+  for (const auto &sample : given)
+    if (sample.second > 0 && sample.first.size() == 3 &&
+        std::all_of(sample.first.begin(), sample.first.end(),
+                    [](double f) { return std::isfinite(f) && f >= 0; }))
+      samples.push_back(sample);
   if (samples.size() < 2)
     return std::nullopt;
   std::optional<CostModel> best;
@@ -521,25 +622,37 @@ std::optional<CostModel> tile::rt::fitCostModel(
     size_t n = terms.size();
     if (samples.size() < n)
       continue;
-    std::vector<std::vector<double>> m(n, std::vector<double>(n + 1, 0));
+    // Each term scaled to at most 1 over the samples, so that the
+    // singularity test below compares like with like.
+    double scale[3] = {0, 0, 0};
+    for (const auto &[features, time] : samples)
+      for (size_t i = 0; i < n; ++i)
+        scale[i] = std::max(scale[i], features[terms[i]] / time);
+    if (std::any_of(scale, scale + n, [](double v) { return v <= 0; }))
+      continue;
+    double m[3][4] = {};
     for (const auto &[features, time] : samples) {
-      if (!(time > 0))
-        continue;
       for (size_t i = 0; i < n; ++i) {
-        double fi = features[terms[i]] / time;
+        double fi = features[terms[i]] / time / scale[i];
         for (size_t j = 0; j < n; ++j)
-          m[i][j] += fi * features[terms[j]] / time;
+          m[i][j] += fi * features[terms[j]] / time / scale[j];
         m[i][n] += fi;
       }
     }
-    // Gaussian elimination with partial pivoting.
-    bool singular = false;
+    // Gaussian elimination with partial pivoting; a pivot negligible
+    // beside the matrix's largest entry is a singular system (collinear
+    // terms), whose solution would be arbitrary.
+    double largest = 0;
+    for (size_t r = 0; r < n; ++r)
+      for (size_t k = 0; k < n; ++k)
+        largest = std::max(largest, std::fabs(m[r][k]));
+    bool singular = largest == 0;
     for (size_t col = 0; col < n && !singular; ++col) {
       size_t pivot = col;
       for (size_t r = col + 1; r < n; ++r)
         if (std::fabs(m[r][col]) > std::fabs(m[pivot][col]))
           pivot = r;
-      if (std::fabs(m[pivot][col]) < 1e-300) {
+      if (std::fabs(m[pivot][col]) <= 1e-12 * largest) {
         singular = true;
         break;
       }
@@ -557,7 +670,7 @@ std::optional<CostModel> tile::rt::fitCostModel(
     double x[3] = {0, 0, 0};
     bool negative = false;
     for (size_t i = 0; i < n; ++i) {
-      x[terms[i]] = m[i][n] / m[i][i];
+      x[terms[i]] = m[i][n] / m[i][i] / scale[i];
       negative |= !(x[terms[i]] >= 0);
     }
     if (negative)
@@ -587,8 +700,8 @@ tile::rt::tunedKernels(const TuningTable &table,
   std::vector<const TuningVariant *> matching;
   for (const TuningVariant &variant : table.variants) {
     bool agrees = std::all_of(fixed.begin(), fixed.end(), [&](const auto &v) {
-      return std::find(variant.fixed.begin(), variant.fixed.end(), v) !=
-             variant.fixed.end();
+      return std::any_of(variant.fixed.begin(), variant.fixed.end(),
+                         [&](const ParamValue &f) { return sameValue(f, v); });
     });
     if (agrees && findEligible(infos, eligible, table.family, variant.fixed))
       matching.push_back(&variant);
@@ -604,18 +717,28 @@ tile::rt::tunedKernels(const TuningTable &table,
                 listed);
   }
   if (matching.size() > 1) {
-    // Name the parameters whose values differ between the candidates.
-    std::string differ;
-    for (const ParamValue &v : matching[0]->fixed)
-      for (const TuningVariant *other : matching)
-        if (std::find(other->fixed.begin(), other->fixed.end(), v) ==
-            other->fixed.end()) {
-          differ += (differ.empty() ? "" : ", ") + v.name;
-          break;
-        }
+    // Name the parameters whose values are not the same in every
+    // candidate (set in some only, or set differently).
+    std::vector<std::string> differ;
+    for (const TuningVariant *one : matching)
+      for (const ParamValue &v : one->fixed) {
+        bool everywhere = std::all_of(
+            matching.begin(), matching.end(), [&](const TuningVariant *other) {
+              return std::any_of(other->fixed.begin(), other->fixed.end(),
+                                 [&](const ParamValue &f) {
+                                   return sameValue(f, v);
+                                 });
+            });
+        if (!everywhere &&
+            std::find(differ.begin(), differ.end(), v.name) == differ.end())
+          differ.push_back(v.name);
+      }
+    std::string names;
+    for (const std::string &name : differ)
+      names += (names.empty() ? "" : ", ") + name;
     throw Error("tuning table of " + table.family + ": " +
                 std::to_string(matching.size()) + " variants have " + asked +
-                " and take these argument types: give " + differ);
+                " and take these argument types: give " + names);
   }
   const TuningVariant &variant = *matching.front();
   // Each shape's kernel, with its time at `key` estimated from the
@@ -626,10 +749,8 @@ tile::rt::tunedKernels(const TuningTable &table,
   };
   std::vector<Candidate> candidates;
   for (const TunedShape &shape : variant.shapes) {
-    ParamValues values = variant.fixed;
-    values.insert(values.end(), shape.config.begin(), shape.config.end());
-    const KernelInfo *kernel =
-        findEligible(infos, eligible, table.family, values);
+    const KernelInfo *kernel = findEligible(infos, eligible, table.family,
+                                            withFixed(variant, shape.config));
     if (!kernel)
       continue;
     double distance = shapeDistance(shape.key, key);
@@ -677,10 +798,8 @@ tile::rt::tunedKernels(const TuningTable &table,
   // The modelled configurations, by modelled time.
   std::vector<std::pair<double, const KernelInfo *>> byModel;
   for (const CostModel &model : variant.models) {
-    ParamValues values = variant.fixed;
-    values.insert(values.end(), model.config.begin(), model.config.end());
-    const KernelInfo *kernel =
-        findEligible(infos, eligible, table.family, values);
+    const KernelInfo *kernel = findEligible(infos, eligible, table.family,
+                                            withFixed(variant, model.config));
     if (!kernel)
       continue;
     if (std::optional<std::vector<double>> features =
@@ -694,9 +813,7 @@ tile::rt::tunedKernels(const TuningTable &table,
   for (const Candidate &c : nearest)
     add(c.kernel);
   for (const KernelInfo &kernel : infos)
-    if (std::find(eligible.begin(), eligible.end(), kernel.name) !=
-            eligible.end() &&
-        kernelHasConfig(kernel, table.family, variant.fixed))
+    if (isEligible(kernel, eligible, table.family, variant.fixed))
       add(&kernel);
   return kernels;
 }
@@ -757,6 +874,8 @@ std::vector<ProblemShape> tile::rt::loadProblemShapes(const std::string &source,
   std::string item;
   while (std::getline(list, item, ',')) {
     std::vector<int64_t> sizes;
+    if (item.empty() || item.back() == 'x')
+      throw Error("'" + item + "' is not a shape AxBxC");
     std::stringstream dims(item);
     std::string dim;
     while (std::getline(dims, dim, 'x')) {

@@ -157,7 +157,8 @@ void writeTuned(const rt::TuningTable &table, const Family &family,
       << " that its tuning table gives these operands, bound with the grid\n"
          "/// it states: within the table's variant that `fixed` picks (the\n"
          "/// values of parameters it fixes; element types follow the\n"
-         "/// arguments), the nearest tuned shape's, else the next nearest's\n"
+         "/// arguments), the one measured at this shape, else the fastest\n"
+         "/// by the table's cost models, else by near shapes; the next one\n"
          "/// where one cannot take the operands (tile::rt::tunedKernels).\n"
          "/// launch.info().name says which.\n"
       << "tile::rt::BoundLaunch " << name
@@ -269,6 +270,17 @@ std::optional<std::string> tile::generateLauncher(
       return "family " + table.family +
              " has configurations that state no grid (tile.grid): its tuned "
              "launcher could not size their launch";
+    for (const auto &[name, expression] : table.key)
+      for (const std::vector<size_t> &group : family->bySignature)
+        if (std::string why = rt::checkGridExpression(
+                expression, family->kernels[group.front()]->args);
+            !why.empty())
+          return "the tuning table of " + table.family + ": key " + name +
+                 " = " + expression + ": " + why;
+    // The table is embedded as a raw string literal.
+    if (rt::serializeTuningTable(table).find(")tuning\"") != std::string::npos)
+      return "the tuning table of " + table.family +
+             " contains ')tuning\"', which would end its embedded text";
   }
 
   std::string guard = "TILE_GENERATED_" + toIdentifier(cppNamespace) + "_H";

@@ -234,8 +234,8 @@ private:
   // out (tokens x n) = act(in (tokens x k) w^T + bias), a zero bias where
   // `bias` is 0 (noBias); gemm.mlir's family through its tuning table
   // (gemm_bf16_tuned: bf16 C, the bias and GELU in the epilogue), with the
-  // configuration tile-tune measured fastest at the nearest tuned shape
-  // and the grid it states.
+  // configuration tile-tune measured fastest at the shape, else the fastest
+  // by the table's cost models, and the grid it states.
   void linear(const Gpt2Modules &modules, int layer, const char *name,
               rt::DeviceBuffer &in, int64_t k, const Param &w,
               CUdeviceptr bias, int64_t n, bool gelu, rt::DeviceBuffer &out) {

@@ -1,9 +1,10 @@
 //===- tuning.cpp - tuning tables: reading, writing, choosing -------------===//
 //
 // The tuning table's parser and writer agree, malformed tables are refused
-// with the line, and tunedKernels() picks the nearest tuned shape's
-// configuration within the variant asked for, then the next nearest, then
-// the family's others; no CUDA needed.
+// with the line, cost models are fitted, and tunedKernels() orders a
+// variant's configurations: the one measured at the shape, then by the
+// cost models, then by times estimated from near shapes, then by distance,
+// then the family's others; no CUDA needed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,6 +108,19 @@ void refusals() {
   refused("shape before variant", "family gemm\nkey M=dim(0,0)\nshape 1 B=1 1 1\n",
           "a shape before the first variant");
   refused("not NAME=VALUE", head + "shape 1 BM 1 1\n", "'BM' is not NAME=VALUE");
+  refused("a variant within another",
+          head + "variant OUT=f32 BIAS=1\n",
+          "tuning:4: variant OUT=f32 BIAS=1 and variant OUT=f32 cannot be "
+          "told apart");
+  refused("the same variant in another order",
+          "family g\nkey M=dim(0,0)\nvariant A=1 B=2\nvariant B=2 A=1\n",
+          "tuning:4: variant B=2 A=1 is listed twice");
+  refused("a model setting a fixed value", head + "model OUT=bf16 1 0 0\n",
+          "tuning:4: the configuration sets OUT, which its variant fixes");
+  refused("a huge time", head + "shape 1 BM=1 1e60 1\n",
+          "'1e60' is not a time in microseconds");
+  refused("a huge size", head + "shape 99999999999999 BM=1 1 1\n",
+          "is not a size (an integer in [0, 2^40])");
   std::string error;
   expect(!loadTuningTable("/nonexistent/table.txt", error) &&
              error.find("cannot read the tuning table") != std::string::npos,
@@ -150,6 +164,12 @@ void choosing() {
               [&] { tunedKernels(table, infos, both, {}, key); },
               "2 variants have no fixed values and take these argument "
               "types: give OUT, BIAS");
+  expect(kernelHasConfig(infos[4], "gemm", {{"BIAS", "true"}, {"BM", "0x80"}}),
+         "integers compared as the compiler reads them");
+  expect(names(tunedKernels(table, infos, {"b128x128"}, {{"BIAS", "true"}},
+                            {1000, 2000, 700})) ==
+             std::vector<std::string>{"b128x128"},
+         "a caller's BIAS=true picks the BIAS=1 variant");
   expect(kernelHasConfig(infos[4], "gemm", {{"OUT", "bf16"}, {"BM", "128"}}) &&
              !kernelHasConfig(infos[4], "gemm", {{"OUT", "f32"}}) &&
              !kernelHasConfig(infos[4], "other", {}),
@@ -273,6 +293,10 @@ model BM=128,BN=256 0 0 50
          "a CTA's work with its tile padded, one wave of 128 CTAs");
   expect(!costFeatures(table, kernel("nogrid", 1, 1, 0, "f32"), {1, 1, 1}),
          "no grid rule: no features");
+  KernelInfo reads = kernel("reads", 1, 1, 0, "f32");
+  reads.grid = GridRule{"dim(2,1)", "1", "1"}; // C's columns: not in the key
+  expect(!costFeatures(table, reads, {64, 64, 64}),
+         "a rule reading a size the key does not name: no features");
   expectError("a negative coefficient",
               [] {
                 parseTuningTable("family f\nkey M=dim(0,0)\nvariant A=1\n"
@@ -303,6 +327,8 @@ void shapes() {
   expectError("too few sizes", [&] { loadProblemShapes(path, 3); },
               "tuning-test-shapes.txt:1: a shape is 3 sizes");
   std::remove(path.c_str());
+  expectError("a trailing x", [&] { loadProblemShapes("4x4x", 2); },
+              "'4x4x' is not a shape AxBxC");
   expectError("zero size", [&] { loadProblemShapes("0x1x1", 3); },
               "sizes in [1, 2^20]");
   expectError("huge size", [&] { loadProblemShapes("99999999x1x1", 3); },

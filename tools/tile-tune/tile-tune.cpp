@@ -80,14 +80,28 @@ std::string readFile(const std::string &path) {
 void writeFile(const std::string &path, const std::string &text) {
   // Written whole or not at all: a partial table must not be compiled.
   std::string temporary = path + ".partial";
+  bool written;
   {
     std::ofstream out(temporary, std::ios::binary);
     out << text;
-    if (!out.flush())
-      throw rt::Error(path + ": cannot write it");
+    written = bool(out.flush());
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0)
+  if (!written || std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
     throw rt::Error(path + ": cannot write it");
+  }
+}
+
+/// Fails now, before any GPU time is spent, when `path` cannot be written
+/// (its folder missing, say); leaves no file behind.
+void checkWritable(const std::string &path) {
+  std::string probe = path + ".partial";
+  {
+    std::ofstream out(probe, std::ios::binary);
+    if (!out)
+      throw rt::Error(path + ": cannot write it (does its folder exist?)");
+  }
+  std::remove(probe.c_str());
 }
 
 //===----------------------------------------------------------------------===//
@@ -389,10 +403,15 @@ int compile(const std::string &source, const std::string &spacePath,
   size_t kept = std::count_if(
       compiled.begin(), compiled.end(),
       [&](const rt::KernelInfo &k) { return k.family == space.family; });
-  std::printf("tile-tune: %zu of %zu candidates compiled in %.1f s (the "
-              "others failed, need too much shared memory or spill); "
-              "%s/candidates.cubin\n",
-              kept, all.size(), seconds, dir.c_str());
+  if (kept == all.size())
+    std::printf("tile-tune: all %zu candidates compiled in %.1f s; "
+                "%s/candidates.cubin\n",
+                kept, seconds, dir.c_str());
+  else
+    std::printf("tile-tune: %zu of %zu candidates compiled in %.1f s (the "
+                "others failed, need too much shared memory or spill); "
+                "%s/candidates.cubin\n",
+                kept, all.size(), seconds, dir.c_str());
   return kept ? 0 : 1;
 }
 
@@ -784,6 +803,17 @@ size_t keySize(const rt::KernelInfo &kernel) {
   return 0;
 }
 
+/// What `kernel` computes, as far as the check's expected result goes: a
+/// GEMM's epilogue flags and C's type (the rows compute one function).
+std::string computes(const rt::KernelInfo &kernel) {
+  if (!GemmProblem::takes(kernel))
+    return "";
+  return "BIAS=" + std::to_string(paramOr(kernel, "BIAS", 0)) +
+         " GELU=" + std::to_string(paramOr(kernel, "GELU", 0)) +
+         " RESIDUAL=" + std::to_string(paramOr(kernel, "RESIDUAL", 0)) +
+         " C=" + (*kernel.args)[2].type;
+}
+
 MeasureInputs readMeasureInputs(const std::string &dir,
                                 const std::string &shapesArg) {
   MeasureInputs in;
@@ -798,6 +828,23 @@ MeasureInputs readMeasureInputs(const std::string &dir,
   if (in.infos.empty())
     throw rt::Error(dir + ": no candidate kernel of " + in.manifest.family);
   size_t rank = keySize(in.infos.front());
+  // One expected result per variant: its kernels must all compute it.
+  for (const rt::ParamValues &fixed : in.manifest.variants) {
+    std::string first;
+    for (const rt::KernelInfo &kernel : in.infos) {
+      if (!rt::kernelHasConfig(kernel, in.manifest.family, fixed))
+        continue;
+      std::string what = computes(kernel);
+      if (first.empty())
+        first = what;
+      else if (what != first)
+        throw rt::Error(
+            dir + ": variant " +
+            (fixed.empty() ? std::string("-") : rt::formatParamValues(fixed)) +
+            " holds kernels that compute different results (" + first +
+            "; " + what + "): fix those parameters in the variant");
+    }
+  }
   // --shapes, when given, is every variant's; else each its own file.
   for (const std::string &file : in.manifest.variantShapes) {
     if (file.empty() && shapesArg.empty())
@@ -842,7 +889,8 @@ void writeSvg(const std::string &path, const rt::TuningTable &table) {
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width
       << "\" height=\"320\" font-family=\"sans-serif\" font-size=\"10\">\n"
       << "<text x=\"10\" y=\"20\" font-size=\"13\">" << table.family
-      << ": tuned configuration / " << table.reference.substr(0, 6)
+      << ": tuned configuration / "
+      << table.reference.substr(0, table.reference.find(' '))
       << " by shape (" << table.device << ", " << table.date << ")</text>\n";
   auto y = [&](double ratio) {
     return base - (base - top) * std::min(ratio, 1.5) / 1.5;
@@ -921,7 +969,15 @@ int measure(MeasureInputs inputs, const std::string &tablePath,
     }
     for (const Shape &shape : shapes) {
       ++step;
-      problem.prepare(shape, *kernels.front());
+      try {
+        problem.prepare(shape, *kernels.front());
+      } catch (const rt::Error &e) {
+        // The reference or the operands failed (out of memory, say): the
+        // shape is said and skipped, the others still measured.
+        std::printf("[%zu/%zu] %s: skipped: %s\n", step, steps,
+                    shape.what.c_str(), e.what());
+        continue;
+      }
       std::vector<rt::BoundLaunch> survivors;
       int wrong = 0, cannot = 0;
       for (const rt::KernelInfo *kernel : kernels) {
@@ -1095,6 +1151,9 @@ int main(int argc, char **argv) {
     if (table.empty())
       table = input + "/tuning.txt";
     MeasureInputs inputs = readMeasureInputs(input, shapes);
+    checkWritable(table);
+    if (!svg.empty())
+      checkWritable(svg);
     std::string why;
     if (!rt::driverAvailable(&why)) {
       std::fprintf(stderr, "tile-tune: no GPU here (%s): measure on a "

@@ -468,6 +468,9 @@ LogicalResult mlir::tile::setKernelConfigs(
   for (auto [i, config] : llvm::enumerate(configs)) {
     NamedAttrList entries;
     for (const auto &[name, text] : config) {
+      if (entries.get(name))
+        return kernel.emitOpError("is given ")
+               << name << " twice in one configuration (" << origin(i) << ")";
       ParamAttr decl = kernel.lookupParam(name);
       if (!decl)
         return kernel.emitOpError("has no parameter ")
