@@ -90,37 +90,44 @@ void refusals() {
                     const std::string &needle) {
     expectError(what, [&] { parseTuningTable(text); }, needle);
   };
-  std::string head = "family gemm\nkey M=dim(0,0)\nvariant OUT=f32\n";
-  refused("unknown record", head + "shapes 1 BM=1 1 1\n",
-          "tuning:4: unknown record 'shapes'");
-  refused("too few fields", head + "shape 1 BM=1 1\n",
-          "tuning:4: a shape is 1 key sizes, a configuration and two times");
-  refused("bad time", head + "shape 1 BM=1 x 1\n",
-          "tuning:4: 'x' is not a time in microseconds");
-  refused("negative size", head + "shape -1 BM=1 1 1\n",
-          "'-1' is not a size");
-  refused("repeated shape", head + "shape 1 BM=1 1 1\nshape 1 BM=2 1 1\n",
-          "tuning:5: this shape is already listed (line 4)");
-  refused("a fixed value set again", head + "shape 1 OUT=bf16 1 1\n",
-          "sets OUT, which its variant fixes");
-  refused("bad key", "family gemm\nkey M=dims(0,0)\n", "tuning:2: key M");
-  refused("no family", "key M=dim(0,0)\n", "names no family");
-  refused("shape before variant", "family gemm\nkey M=dim(0,0)\nshape 1 B=1 1 1\n",
-          "a shape before the first variant");
-  refused("not NAME=VALUE", head + "shape 1 BM 1 1\n", "'BM' is not NAME=VALUE");
-  refused("a variant within another",
-          head + "variant OUT=f32 BIAS=1\n",
-          "tuning:4: variant OUT=f32 BIAS=1 and variant OUT=f32 cannot be "
-          "told apart");
-  refused("the same variant in another order",
-          "family g\nkey M=dim(0,0)\nvariant A=1 B=2\nvariant B=2 A=1\n",
-          "tuning:4: variant B=2 A=1 is listed twice");
-  refused("a model setting a fixed value", head + "model OUT=bf16 1 0 0\n",
-          "tuning:4: the configuration sets OUT, which its variant fixes");
-  refused("a huge time", head + "shape 1 BM=1 1e60 1\n",
-          "'1e60' is not a time in microseconds");
-  refused("a huge size", head + "shape 99999999999999 BM=1 1 1\n",
-          "is not a size (an integer in [0, 2^40])");
+  const std::string head = "family gemm\nkey M=dim(0,0)\nvariant OUT=f32\n";
+  struct Case {
+    const char *what;
+    std::string text;
+    const char *needle;
+  };
+  const Case cases[] = {
+      {"unknown record", head + "shapes 1 BM=1 1 1\n",
+       "tuning:4: unknown record 'shapes'"},
+      {"too few fields", head + "shape 1 BM=1 1\n",
+       "tuning:4: a shape is 1 key sizes, a configuration and two times"},
+      {"bad time", head + "shape 1 BM=1 x 1\n",
+       "tuning:4: 'x' is not a time in microseconds"},
+      {"negative size", head + "shape -1 BM=1 1 1\n", "'-1' is not a size"},
+      {"repeated shape", head + "shape 1 BM=1 1 1\nshape 1 BM=2 1 1\n",
+       "tuning:5: this shape is already listed (line 4)"},
+      {"a fixed value set again", head + "shape 1 OUT=bf16 1 1\n",
+       "sets OUT, which its variant fixes"},
+      {"bad key", "family gemm\nkey M=dims(0,0)\n", "tuning:2: key M"},
+      {"no family", "key M=dim(0,0)\n", "names no family"},
+      {"shape before variant", "family gemm\nkey M=dim(0,0)\nshape 1 B=1 1 1\n",
+       "a shape before the first variant"},
+      {"not NAME=VALUE", head + "shape 1 BM 1 1\n", "'BM' is not NAME=VALUE"},
+      {"a variant within another", head + "variant OUT=f32 BIAS=1\n",
+       "tuning:4: variant OUT=f32 BIAS=1 and variant OUT=f32 cannot be told "
+       "apart"},
+      {"the same variant in another order",
+       "family g\nkey M=dim(0,0)\nvariant A=1 B=2\nvariant B=2 A=1\n",
+       "tuning:4: variant B=2 A=1 is listed twice"},
+      {"a model setting a fixed value", head + "model OUT=bf16 1 0 0\n",
+       "tuning:4: the configuration sets OUT, which its variant fixes"},
+      {"a huge time", head + "shape 1 BM=1 1e60 1\n",
+       "'1e60' is not a time in microseconds"},
+      {"a huge size", head + "shape 99999999999999 BM=1 1 1\n",
+       "is not a size (an integer in [0, 2^40])"},
+  };
+  for (const Case &c : cases)
+    refused(c.what, c.text, c.needle);
   std::string error;
   expect(!loadTuningTable("/nonexistent/table.txt", error) &&
              error.find("cannot read the tuning table") != std::string::npos,
