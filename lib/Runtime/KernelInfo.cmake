@@ -4,7 +4,8 @@
 # this file because lib/Runtime itself is only built where CUDA is installed.
 
 add_library(TileKernelInfo STATIC ${CMAKE_CURRENT_LIST_DIR}/KernelInfo.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/GridRule.cpp ${CMAKE_CURRENT_LIST_DIR}/Tuning.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/GridRule.cpp ${CMAKE_CURRENT_LIST_DIR}/Tuning.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/TunedDispatch.cpp)
 target_include_directories(TileKernelInfo
   PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>)
 target_compile_features(TileKernelInfo PUBLIC cxx_std_17)

@@ -62,3 +62,22 @@ float Timer::timeMs(std::function<void()> body, int warmup, int iters) {
     return times[mid];
   return 0.5f * (times[mid - 1] + times[mid]);
 }
+
+std::vector<float>
+tile::rt::interleavedMedianMs(const std::vector<std::function<void()>> &contenders,
+                              int warmup, int iters, int rounds) {
+  if (rounds < 1)
+    throw Error("interleavedMedianMs: need at least one round, got " +
+                std::to_string(rounds));
+  Timer timer;
+  std::vector<std::vector<float>> ms(contenders.size());
+  for (int round = 0; round < rounds; ++round)
+    for (size_t i = 0; i < contenders.size(); ++i)
+      ms[i].push_back(timer.timeMs(contenders[i], warmup, iters));
+  std::vector<float> medians;
+  for (std::vector<float> &v : ms) {
+    std::sort(v.begin(), v.end());
+    medians.push_back(v[v.size() / 2]);
+  }
+  return medians;
+}

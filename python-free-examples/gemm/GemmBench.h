@@ -63,22 +63,12 @@ struct BenchOperands {
 inline int benchIterations(int64_t s) { return s >= 8192 ? 10 : 30; }
 
 /// The median milliseconds per call of each contender, measured in turn
-/// (3 warm-up calls, then `iters` timed) over three rounds: clocks and power
-/// drift within a run, and interleaving spreads that over all of them.
+/// (3 warm-up calls, then `iters` timed) over three rounds
+/// (rt::interleavedMedianMs).
 inline std::vector<float>
 interleavedMedianMs(const std::vector<std::function<void()>> &contenders,
                     int iters) {
-  rt::Timer timer;
-  std::vector<std::vector<float>> ms(contenders.size());
-  for (int round = 0; round < 3; ++round)
-    for (size_t i = 0; i < contenders.size(); ++i)
-      ms[i].push_back(timer.timeMs(contenders[i], 3, iters));
-  std::vector<float> medians;
-  for (std::vector<float> &v : ms) {
-    std::sort(v.begin(), v.end());
-    medians.push_back(v[v.size() / 2]);
-  }
-  return medians;
+  return rt::interleavedMedianMs(contenders, 3, iters);
 }
 
 /// TFLOP/s of an M x N x K product taking `ms` milliseconds.

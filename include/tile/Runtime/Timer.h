@@ -13,6 +13,7 @@
 #include <cuda.h>
 
 #include <functional>
+#include <vector>
 
 namespace tile {
 namespace rt {
@@ -30,6 +31,14 @@ public:
 private:
   CUstream stream_;
 };
+
+/// The median milliseconds per call of each contender, timed in turn
+/// (`warmup` untimed calls, then `iters` timed) over `rounds` rounds:
+/// clocks and power drift within a run, and interleaving spreads that over
+/// all of them. What a benchmark compares with its reference.
+std::vector<float>
+interleavedMedianMs(const std::vector<std::function<void()>> &contenders,
+                    int warmup, int iters, int rounds = 3);
 
 } // namespace rt
 } // namespace tile

@@ -1,0 +1,337 @@
+//===- Problems.cpp - how tile-tune feeds, checks and compares a family ---===//
+
+#include "Problems.h"
+
+#include "tile/Runtime/Float.h"
+#include "tile/Runtime/Runtime.h"
+
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+using namespace tile;
+
+namespace tile::tune {
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Problems: how a family is fed, checked and compared
+//===----------------------------------------------------------------------===//
+
+void checkCublas(cublasStatus_t status, const char *call) {
+  if (status != CUBLAS_STATUS_SUCCESS)
+    throw rt::Error(std::string(call) + " failed: " +
+                    cublasGetStatusName(status));
+}
+
+std::vector<float> randomFloats(size_t count, uint64_t seed) {
+  std::vector<float> values(count);
+  for (float &v : values) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    v = float(int64_t(seed >> 40) % 2001 - 1000) / 1000.0f;
+  }
+  return values;
+}
+
+std::vector<uint16_t> toBf16(const std::vector<float> &values) {
+  std::vector<uint16_t> bits(values.size());
+  for (size_t i = 0; i < values.size(); ++i)
+    bits[i] = rt::floatToBf16(values[i]);
+  return bits;
+}
+
+int64_t paramOr(const rt::KernelInfo &kernel, const std::string &name,
+                int64_t otherwise) {
+  for (const auto &[n, v] : kernel.config)
+    if (n == name)
+      return v;
+  return otherwise;
+}
+
+
+rt::MemRefArg rowMajor(CUdeviceptr p, std::vector<int64_t> sizes) {
+  std::vector<int64_t> strides(sizes.size(), 1);
+  for (size_t i = sizes.size(); i-- > 1;)
+    strides[i - 1] = strides[i] * sizes[i];
+  return rt::MemRefArg{p, sizes, strides};
+}
+
+double relativeError(const std::vector<float> &got,
+                     const std::vector<float> &want) {
+  double diff = 0, norm = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    double d = double(got[i]) - want[i];
+    diff += d * d;
+    norm += double(want[i]) * want[i];
+  }
+  return std::sqrt(diff / std::max(norm, 1e-30));
+}
+
+std::vector<float> downloadBf16(const rt::DeviceBuffer &buffer, size_t count) {
+  std::vector<uint16_t> bits(count);
+  buffer.download(bits);
+  std::vector<float> values(count);
+  for (size_t i = 0; i < count; ++i)
+    values[i] = rt::bf16ToFloat(bits[i]);
+  return values;
+}
+
+/// A GEMM family: C[M, N] = epilogue(A[M, K] B[N, K]^T), arguments (A, B,
+/// C, bias, R) as gemm.mlir's; the epilogue from the kernel's BIAS, GELU
+/// and RESIDUAL parameters, C's type from its description. The reference
+/// is cuBLAS's plain product (cublasGemmEx, bf16 in, fp32 compute, C of
+/// the kernel's type), against which the candidates are timed; the
+/// epilogue is applied to it on the host for the check.
+class GemmProblem : public Problem {
+public:
+  static bool takes(const rt::KernelInfo &kernel) {
+    if (!kernel.args || kernel.args->size() != 5)
+      return false;
+    const std::vector<rt::ArgInfo> &a = *kernel.args;
+    unsigned ranks[] = {2, 2, 2, 1, 2};
+    for (size_t i = 0; i < 5; ++i)
+      if (!a[i].isMemRef || a[i].rank != ranks[i])
+        return false;
+    return a[0].type == "bf16" && a[1].type == "bf16" && a[3].type == "bf16" &&
+           a[4].type == "bf16" && (a[2].type == "f32" || a[2].type == "bf16");
+  }
+
+  GemmProblem() { checkCublas(cublasCreate(&handle), "cublasCreate"); }
+  ~GemmProblem() override { cublasDestroy(handle); }
+
+  std::string reference() const override {
+    return "cublas (cublasGemmEx: bf16 in, fp32 compute, C of the variant's "
+           "type; the plain product)";
+  }
+  std::vector<std::pair<std::string, std::string>> key() const override {
+    return {{"M", "dim(0,0)"}, {"N", "dim(1,0)"}, {"K", "dim(0,1)"}};
+  }
+
+  /// Operands for M x N x K, and the reference's result for `kernel`'s
+  /// epilogue.
+  void prepare(const Shape &shape, const rt::KernelInfo &kernel) override {
+    m = shape.sizes[0], n = shape.sizes[1], k = shape.sizes[2];
+    bf16Out = (*kernel.args)[2].type == "bf16";
+    bias_ = paramOr(kernel, "BIAS", 0), gelu = paramOr(kernel, "GELU", 0),
+    residual = paramOr(kernel, "RESIDUAL", 0);
+    std::vector<uint16_t> aBits = toBf16(randomFloats(size_t(m) * k, 1));
+    std::vector<uint16_t> bBits = toBf16(randomFloats(size_t(n) * k, 2));
+    biasBits = toBf16(randomFloats(size_t(n), 3));
+    rBits = toBf16(randomFloats(size_t(m) * n, 4));
+    a = rt::DeviceBuffer(aBits.size() * 2);
+    b = rt::DeviceBuffer(bBits.size() * 2);
+    biasBuf = rt::DeviceBuffer(biasBits.size() * 2);
+    r = rt::DeviceBuffer(rBits.size() * 2);
+    c = rt::DeviceBuffer(size_t(m) * n * 4);
+    a.upload(aBits);
+    b.upload(bBits);
+    biasBuf.upload(biasBits);
+    r.upload(rBits);
+    runReference(/*fp32=*/true);
+    want.resize(size_t(m) * n);
+    c.download(want);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        float &x = want[size_t(i) * n + j];
+        if (bias_)
+          x += rt::bf16ToFloat(biasBits[j]);
+        if (gelu)
+          x = 0.5f * x *
+              (1.0f + std::tanh(0.7978845608f * (x + 0.044715f * x * x * x)));
+        if (residual)
+          x += rt::bf16ToFloat(rBits[size_t(i) * n + j]);
+      }
+  }
+
+  rt::BoundLaunch bind(const rt::Module &module,
+                       const rt::KernelInfo &kernel) override {
+    rt::BoundLaunch launch(module, kernel);
+    launch.arg(rowMajor(a.ptr(), {m, k}))
+        .arg(rowMajor(b.ptr(), {n, k}))
+        .arg(rowMajor(c.ptr(), {m, n}))
+        .arg(rowMajor(biasBuf.ptr(), {bias_ ? n : 0}))
+        .arg(rowMajor(r.ptr(), {residual ? m : 0, n}))
+        .grid();
+    return launch;
+  }
+
+  double check(rt::BoundLaunch &launch) override {
+    c.fillWords(0x7fc00001);
+    launch.launch();
+    std::vector<float> got(size_t(m) * n);
+    if (bf16Out)
+      got = downloadBf16(c, got.size());
+    else
+      c.download(got);
+    return relativeError(got, want);
+  }
+  double tolerance() const override { return 1e-2; }
+
+  void runReference() override { runReference(false); }
+  void runReference(bool fp32) {
+    float alpha = 1, beta = 0;
+    cudaDataType out = fp32 || !bf16Out ? CUDA_R_32F : CUDA_R_16BF;
+    checkCublas(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, int(n), int(m),
+                             int(k), &alpha, (void *)b.ptr(), CUDA_R_16BF,
+                             int(k), (void *)a.ptr(), CUDA_R_16BF, int(k),
+                             &beta, (void *)c.ptr(), out, int(n),
+                             CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                "cublasGemmEx");
+  }
+
+private:
+  cublasHandle_t handle = nullptr;
+  int64_t m = 0, n = 0, k = 0;
+  bool bf16Out = false;
+  int64_t bias_ = 0, gelu = 0, residual = 0;
+  std::vector<uint16_t> biasBits, rBits;
+  std::vector<float> want;
+  rt::DeviceBuffer a, b, biasBuf, r, c;
+};
+
+/// A row family of gpt/: @layernorm (x, w, b, y, eps) or @softmax (x, y)
+/// over the rows of an M x N bf16 matrix, one row per key (M, N). The
+/// reference it is timed against is the device-to-device copy of x into
+/// y (the memory traffic any such kernel needs at least); the check is
+/// against the row function computed on the host.
+class RowProblem : public Problem {
+public:
+  enum Kind { LayerNorm, Softmax };
+  static std::optional<Kind> kindOf(const rt::KernelInfo &kernel) {
+    if (!kernel.args)
+      return std::nullopt;
+    const std::vector<rt::ArgInfo> &a = *kernel.args;
+    auto matrix = [&](size_t i) {
+      return a[i].isMemRef && a[i].rank == 2 && a[i].type == "bf16";
+    };
+    auto row = [&](size_t i) {
+      return a[i].isMemRef && a[i].rank == 1 && a[i].type == "bf16";
+    };
+    if (a.size() == 5 && matrix(0) && row(1) && row(2) && matrix(3) &&
+        !a[4].isMemRef && a[4].type == "f32")
+      return LayerNorm;
+    if (a.size() == 2 && matrix(0) && matrix(1))
+      return Softmax;
+    return std::nullopt;
+  }
+  explicit RowProblem(Kind kind) : kind(kind) {}
+
+  std::string reference() const override {
+    return "copy (cuMemcpyDtoD of the M x N bf16 input to the output)";
+  }
+  std::vector<std::pair<std::string, std::string>> key() const override {
+    return {{"M", "dim(0,0)"}, {"N", "dim(0,1)"}};
+  }
+  void prepare(const Shape &shape, const rt::KernelInfo &) override {
+    m = shape.sizes[0], n = shape.sizes[1];
+    std::vector<uint16_t> xBits = toBf16(randomFloats(size_t(m) * n, 5));
+    std::vector<uint16_t> wBits = toBf16(randomFloats(size_t(n), 6));
+    std::vector<uint16_t> bBits = toBf16(randomFloats(size_t(n), 7));
+    x = rt::DeviceBuffer(xBits.size() * 2);
+    y = rt::DeviceBuffer(xBits.size() * 2);
+    w = rt::DeviceBuffer(wBits.size() * 2);
+    b = rt::DeviceBuffer(bBits.size() * 2);
+    x.upload(xBits);
+    w.upload(wBits);
+    b.upload(bBits);
+    want.assign(size_t(m) * n, 0);
+    for (int64_t i = 0; i < m; ++i) {
+      const uint16_t *row = &xBits[size_t(i) * n];
+      float *out = &want[size_t(i) * n];
+      if (kind == LayerNorm) {
+        double sum = 0, sq = 0;
+        for (int64_t j = 0; j < n; ++j)
+          sum += rt::bf16ToFloat(row[j]);
+        double mean = sum / double(n);
+        for (int64_t j = 0; j < n; ++j) {
+          double d = rt::bf16ToFloat(row[j]) - mean;
+          sq += d * d;
+        }
+        double rstd = 1.0 / std::sqrt(sq / double(n) + kEps);
+        for (int64_t j = 0; j < n; ++j)
+          out[j] = float((rt::bf16ToFloat(row[j]) - mean) * rstd *
+                             rt::bf16ToFloat(wBits[j]) +
+                         rt::bf16ToFloat(bBits[j]));
+      } else {
+        double max = -1e30, sum = 0;
+        for (int64_t j = 0; j < n; ++j)
+          max = std::max(max, double(rt::bf16ToFloat(row[j])));
+        for (int64_t j = 0; j < n; ++j)
+          sum += std::exp(double(rt::bf16ToFloat(row[j])) - max);
+        for (int64_t j = 0; j < n; ++j)
+          out[j] = float(std::exp(double(rt::bf16ToFloat(row[j])) - max) /
+                         sum);
+      }
+    }
+  }
+  rt::BoundLaunch bind(const rt::Module &module,
+                       const rt::KernelInfo &kernel) override {
+    rt::BoundLaunch launch(module, kernel);
+    launch.arg(rowMajor(x.ptr(), {m, n}));
+    if (kind == LayerNorm)
+      launch.arg(rowMajor(w.ptr(), {n}))
+          .arg(rowMajor(b.ptr(), {n}))
+          .arg(rowMajor(y.ptr(), {m, n}))
+          .arg(kEps);
+    else
+      launch.arg(rowMajor(y.ptr(), {m, n}));
+    launch.grid();
+    return launch;
+  }
+  double check(rt::BoundLaunch &launch) override {
+    y.fillWords(0x7fc07fc0);
+    launch.launch();
+    return relativeError(downloadBf16(y, size_t(m) * n), want);
+  }
+  double tolerance() const override { return 1e-2; }
+  void runReference() override { y.copyFrom(x, size_t(m) * n * 2); }
+
+private:
+  static constexpr float kEps = 1e-5f;
+  Kind kind;
+  int64_t m = 0, n = 0;
+  std::vector<float> want;
+  rt::DeviceBuffer x, y, w, b;
+};
+
+
+} // namespace
+
+/// The problem `kernel`'s family is, or an error saying which tile-tune
+/// knows.
+std::unique_ptr<Problem> problemFor(const rt::KernelInfo &kernel) {
+  if (GemmProblem::takes(kernel))
+    return std::make_unique<GemmProblem>();
+  if (std::optional<RowProblem::Kind> kind = RowProblem::kindOf(kernel))
+    return std::make_unique<RowProblem>(*kind);
+  throw rt::Error("family " + kernel.family +
+                  ": tile-tune feeds and checks GEMM families (arguments "
+                  "A, B, C, bias, R as gemm.mlir's, against cuBLAS) and row "
+                  "families (layernorm's x, w, b, y, eps or softmax's x, y, "
+                  "against a device-to-device copy); this one is neither");
+}
+
+/// The sizes a problem's shapes have (its key's).
+size_t keySize(const rt::KernelInfo &kernel) {
+  if (GemmProblem::takes(kernel))
+    return 3;
+  if (RowProblem::kindOf(kernel))
+    return 2;
+  problemFor(kernel); // throws, saying which families tile-tune knows
+  return 0;
+}
+
+/// What `kernel` computes, as far as the check's expected result goes: a
+/// GEMM's epilogue flags and C's type (the rows compute one function).
+std::string computes(const rt::KernelInfo &kernel) {
+  if (!GemmProblem::takes(kernel))
+    return "";
+  return "BIAS=" + std::to_string(paramOr(kernel, "BIAS", 0)) +
+         " GELU=" + std::to_string(paramOr(kernel, "GELU", 0)) +
+         " RESIDUAL=" + std::to_string(paramOr(kernel, "RESIDUAL", 0)) +
+         " C=" + (*kernel.args)[2].type;
+}
+
+} // namespace tile::tune
