@@ -49,6 +49,17 @@ KernelInfo kernel(const std::string &name, int64_t bm, int64_t bn,
   return info;
 }
 
+/// gemm's plain-product kernel "k<BM>x<BN>" with gemm.mlir's persistent
+/// grid rule: min(tiles, sms).
+KernelInfo tiledKernel(int64_t bm, int64_t bn) {
+  KernelInfo k = kernel("k" + std::to_string(bm) + "x" + std::to_string(bn),
+                        bm, bn, 0, "f32");
+  k.grid = GridRule{"min(mul(ceildiv(dim(0,0)," + std::to_string(bm) +
+                        "),ceildiv(dim(1,0)," + std::to_string(bn) + ")),sms)",
+                    "1", "1"};
+  return k;
+}
+
 std::vector<std::string> names(const std::vector<const KernelInfo *> &kernels) {
   std::vector<std::string> result;
   for (const KernelInfo *k : kernels)
@@ -202,18 +213,8 @@ shape 1024 1024 1024 BM=64,BN=128 9.7 9.0
 shape 4096 1024 1024 BM=128,BN=256 19.1 18.6
 shape 256 8192 8192 BM=128,BN=128 59.3 52.5
 )");
-  std::vector<KernelInfo> infos;
-  for (auto [bm, bn] : {std::pair<int64_t, int64_t>{64, 128},
-                        {128, 256},
-                        {128, 128}}) {
-    KernelInfo k = kernel("k" + std::to_string(bm) + "x" + std::to_string(bn),
-                          bm, bn, 0, "f32");
-    k.grid = GridRule{"min(mul(ceildiv(dim(0,0)," + std::to_string(bm) +
-                          "),ceildiv(dim(1,0)," + std::to_string(bn) +
-                          ")),sms)",
-                      "1", "1"};
-    infos.push_back(k);
-  }
+  std::vector<KernelInfo> infos = {tiledKernel(64, 128), tiledKernel(128, 256),
+                                   tiledKernel(128, 128)};
   std::vector<std::string> all = {"k64x128", "k128x256", "k128x128"};
   expect(names(tunedKernels(table, infos, all, {}, {2048, 1024, 1024})) ==
              std::vector<std::string>{"k128x256", "k64x128", "k128x128"},
@@ -264,16 +265,7 @@ model BM=128,BN=256 0 0 50
                  .models[0]
                  .a == 1e-6,
          "models written and read back");
-  std::vector<KernelInfo> infos;
-  for (auto [bm, bn] : {std::pair<int64_t, int64_t>{64, 128}, {128, 256}}) {
-    KernelInfo k = kernel("k" + std::to_string(bm) + "x" + std::to_string(bn),
-                          bm, bn, 0, "f32");
-    k.grid = GridRule{"min(mul(ceildiv(dim(0,0)," + std::to_string(bm) +
-                          "),ceildiv(dim(1,0)," + std::to_string(bn) +
-                          ")),sms)",
-                      "1", "1"};
-    infos.push_back(k);
-  }
+  std::vector<KernelInfo> infos = {tiledKernel(64, 128), tiledKernel(128, 256)};
   std::vector<std::string> all = {"k64x128", "k128x256"};
   // 64 x 128 at 8192^3: 8192 CTAs, 63 waves of 2^39 / 8192 each: about
   // 4.2e6 us; 128 x 256 is a flat 50 us.
@@ -289,10 +281,7 @@ model BM=128,BN=256 0 0 50
          "a measured shape keeps its configuration");
   // A partial tile costs a whole one: 384 rows in 256-row tiles are two
   // tile-rows of 256 x 128 x 8192 each.
-  KernelInfo tall = kernel("k256x128", 256, 128, 0, "f32");
-  tall.grid = GridRule{"min(mul(ceildiv(dim(0,0),256),ceildiv(dim(1,0),128)),"
-                       "sms)",
-                       "1", "1"};
+  KernelInfo tall = tiledKernel(256, 128);
   std::optional<std::vector<double>> features =
       costFeatures(table, tall, {384, 8192, 8192});
   expect(features && (*features)[0] == 256.0 * 128 * 8192 &&
