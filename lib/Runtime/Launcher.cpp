@@ -138,3 +138,14 @@ void BoundLaunch::launch() {
                 "the grid)");
   tile::rt::launch(kernel_, config_, args_);
 }
+
+void BoundLaunch::launch(CUstream stream) {
+  // The bound stream is put back even when the launch throws.
+  struct Restore {
+    LaunchConfig &config;
+    CUstream saved;
+    ~Restore() { config.stream = saved; }
+  } restore{config_, config_.stream};
+  config_.stream = stream;
+  launch();
+}

@@ -31,6 +31,8 @@
 #include "gemm_launcher.h"
 #include "embedding_launcher.h"
 
+#include "tile/Runtime/Graph.h"
+
 #include <algorithm>
 #include <deque>
 #include <functional>
@@ -111,7 +113,8 @@ public:
   struct Step {
     std::string name; // the kernel's role, e.g. "linear qkv"
     int layer;
-    std::function<void()> launch;
+    /// Enqueues the step on the stream (nullptr: the legacy default one).
+    std::function<void(CUstream)> launch;
   };
 
   Gpt2Forward(const Gpt2Config &config, const Gpt2Weights &weights,
@@ -189,11 +192,20 @@ public:
     return real;
   }
 
-  /// Launches the steps of layers [first, last].
-  void run(int first, int last) {
+  /// Launches the steps of layers [first, last] on `stream`.
+  void run(int first, int last, CUstream stream = nullptr) {
     for (Step &step : steps)
       if (step.layer >= first && step.layer <= last)
-        step.launch();
+        step.launch(stream);
+  }
+
+  /// The steps of layers [first, last] captured once as a CUDA graph on
+  /// `stream` (one of its own: rt::Stream), replayed with one call. A
+  /// replay reads the buffers as they are then (new tokens from
+  /// setTokens, say); the weights and shapes are those bound here.
+  rt::Graph capture(CUstream stream, int first, int last) {
+    return rt::Graph::capture(
+        stream, [&](CUstream on) { run(first, last, on); });
   }
 
   const Gpt2Config config;
@@ -207,7 +219,8 @@ private:
 
   void add(const std::string &name, int layer, rt::BoundLaunch kernel) {
     rt::BoundLaunch &kept = boundKernels.emplace_back(std::move(kernel));
-    steps.push_back({name, layer, [&kept] { kept.launch(); }});
+    steps.push_back(
+        {name, layer, [&kept](CUstream stream) { kept.launch(stream); }});
   }
 
   // h = layernorm(x).
@@ -217,7 +230,9 @@ private:
         *kernelFor(Op::LayerNorm, config.dModel), modules.rows);
     kernel.bindRows(x.ptr(), h.ptr(), tokens, config.dModel, w.ptr(), b.ptr(),
                     Gpt2Config::kEps);
-    steps.push_back({name, layer, [&kernel] { kernel.launch(); }});
+    steps.push_back({name, layer, [&kernel](CUstream stream) {
+                       kernel.launch(stream);
+                     }});
   }
 
   // x = x + proj, h = layernorm(x), in one kernel.
@@ -227,8 +242,8 @@ private:
         *kernelFor(Op::ResidualLayerNorm, config.dModel), modules.rows);
     kernel.bindRows(x.ptr(), h.ptr(), tokens, config.dModel, w.ptr(), b.ptr(),
                     Gpt2Config::kEps, proj.ptr());
-    steps.push_back(
-        {"residual+layernorm", layer, [&kernel] { kernel.launch(); }});
+    steps.push_back({"residual+layernorm", layer,
+                     [&kernel](CUstream stream) { kernel.launch(stream); }});
   }
 
   // out (tokens x n) = act(in (tokens x k) w^T + bias), a zero bias where

@@ -182,16 +182,20 @@ public:
     kernel.grid({ceilDiv(n, spec.perCta), 1, 1});
   }
 
-  void launch() {
-    if (!bound)
-      throw rt::Error(std::string(spec.name) + " launched before binding");
-    bound->launch();
-  }
+  void launch() { boundLaunch().launch(); }
+  /// Launches on `stream` instead of the bound one.
+  void launch(CUstream stream) { boundLaunch().launch(stream); }
   const KernelSpec &kernelSpec() const { return spec; }
 
 private:
   static unsigned ceilDiv(int64_t a, int64_t b) {
     return std::max(1u, static_cast<unsigned>((a + b - 1) / b));
+  }
+
+  rt::BoundLaunch &boundLaunch() {
+    if (!bound)
+      throw rt::Error(std::string(spec.name) + " launched before binding");
+    return *bound;
   }
 
   // A fresh binding, checked against the table.

@@ -8,9 +8,12 @@
 // the GPU computed with a CPU reference of that layer fed the GPU's input
 // to it (so errors do not compound): the embedding, each of the 12 blocks,
 // the final layernorm and the logits of a few tokens. The reference rounds
-// to bf16 where the kernels do. --bench times the forward pass (embedding,
-// 12 blocks, final layernorm: what HF's GPT2Model computes) at batch 8 and
-// batch 1 of 1024 tokens, prints tokens per second and the time of each
+// to bf16 where the kernels do, then replays the whole pass as a CUDA
+// graph on new tokens and compares its logits bit for bit with the
+// launches one by one. --bench times the forward pass (embedding, 12
+// blocks, final layernorm: what HF's GPT2Model computes) at batch 8 and
+// batch 1 of 1024 tokens, as a CUDA graph and launched one by one
+// (interleaved), prints tokens per second and the time of each
 // kind of kernel, and times each linear layer and the logits GEMM beside
 // cuBLAS (cublasGemmEx, bf16 out, no bias or GELU). Without either, both.
 //
@@ -212,6 +215,29 @@ bool check(const Gpt2Config &c, const Gpt2Weights &weights,
   ok &= compare("logits (16)", logits,
                 linearReference(h, weights.wte.values(), nullptr, rows,
                                 c.vocab, d, false));
+
+  // The whole pass as a CUDA graph, captured before new tokens arrive:
+  // replayed, it gives the logits of the launches one by one, bit for bit.
+  rt::Stream stream = rt::Stream::create();
+  rt::Graph graph = forward.capture(stream.handle(), Gpt2Forward::kEmbedding,
+                                    forward.logitsLayer());
+  forward.setTokens(randomTokens(batch * seq, c.vocab));
+  forward.run(Gpt2Forward::kEmbedding, forward.logitsLayer());
+  size_t logitCount = size_t(forward.tokens) * c.vocab;
+  std::vector<uint16_t> oneByOne(logitCount), replayed(logitCount);
+  forward.logits.download(oneByOne);
+  for (rt::DeviceBuffer *buffer : {&forward.logits, &forward.x, &forward.h})
+    buffer->fillBytes(0xff); // NaN in bf16
+  rt::synchronize(); // the fills ran on the legacy stream, the graph won't
+  graph.launch(stream.handle());
+  rt::synchronize(stream.handle());
+  forward.logits.download(replayed);
+  bool same = replayed == oneByOne;
+  std::printf("  %-24s %zu launches, logits of new tokens %s\n",
+              "forward as a CUDA graph", graph.size(),
+              same ? "identical to the launches one by one"
+                   : "DIFFER from the launches one by one");
+  ok &= same;
   return ok;
 }
 
@@ -229,12 +255,20 @@ void bench(const Gpt2Config &c, const Gpt2Weights &weights,
     const int64_t seq = 1024;
     Gpt2Forward forward(c, weights, modules, device, batch, seq);
     forward.setTokens(randomTokens(batch * seq, c.vocab));
-    float ms = timer.timeMs(
-        [&] { forward.run(Gpt2Forward::kEmbedding, forward.finalLayer()); }, 3,
-        10);
+    // The launches one by one and the same launches replayed as one CUDA
+    // graph, interleaved.
+    rt::Stream stream = rt::Stream::create();
+    rt::Graph graph = forward.capture(stream.handle(), Gpt2Forward::kEmbedding,
+                                      forward.finalLayer());
+    std::vector<float> both = rt::interleavedMedianMs(
+        {[&] { forward.run(Gpt2Forward::kEmbedding, forward.finalLayer()); },
+         [&] { graph.launch(nullptr); }},
+        3, 10);
+    float ms = both[1];
     std::printf("\nbatch %lld x %lld tokens: forward (embedding, 12 blocks, "
-                "final layernorm) %.3f ms, %.0f tokens/s\n",
-                (long long)batch, (long long)seq, ms,
+                "final layernorm) %.3f ms as a CUDA graph of %zu launches "
+                "(%.3f ms launched one by one), %.0f tokens/s\n",
+                (long long)batch, (long long)seq, ms, graph.size(), both[0],
                 double(forward.tokens) / (ms * 1e-3));
 
     // Each kind of kernel: one launch of it timed alone, times its count.
@@ -248,7 +282,7 @@ void bench(const Gpt2Config &c, const Gpt2Weights &weights,
         continue;
       Kind &kind = kinds[step.name];
       if (kind.count++ == 0)
-        kind.each = timer.timeMs(step.launch, 3, 10);
+        kind.each = timer.timeMs([&] { step.launch(nullptr); }, 3, 10);
     }
     std::printf("  %-16s %6s %10s %10s %7s\n", "kernel", "count", "ms each",
                 "ms total", "share");
@@ -277,7 +311,7 @@ void bench(const Gpt2Config &c, const Gpt2Weights &weights,
                                [&](const Gpt2Forward::Step &s) {
                                  return s.name == g.name;
                                });
-      float tileMs = timer.timeMs(step->launch, 3, 10);
+      float tileMs = timer.timeMs([&] { step->launch(nullptr); }, 3, 10);
       float cublasMs = timer.timeMs(
           [&] {
             cublas.run(g.a, g.w, g.out, m, g.n, g.k, CUDA_R_16BF);

@@ -346,12 +346,45 @@ void testWithoutDriver() {
               "cuTensorMapEncodeTiled failed: no usable CUDA driver (");
   expectError("synchronize without a driver", [] { synchronize(); },
               "cuCtxSynchronize failed: no usable CUDA driver (");
+  expectError("Stream::create without a driver", [] { Stream::create(); },
+              "cuStreamCreate failed: no usable CUDA driver (");
   expect(formatError("cuFoo", CUDA_ERROR_INVALID_VALUE)
                  .rfind("cuFoo failed: ", 0) == 0,
          "formatError names the call");
   // Constructing and destroying empty RAII objects must never touch CUDA.
   DeviceBuffer empty(0);
   expect(empty.ptr() == 0 && empty.size() == 0, "empty buffer");
+}
+
+//===----------------------------------------------------------------------===//
+// Graphs: misuse refused before the driver is asked
+//===----------------------------------------------------------------------===//
+
+void testGraphMisuse() {
+  Graph empty;
+  expect(empty.empty() && empty.size() == 0, "a default Graph is empty");
+  expectError("launch of an empty graph", [&] { empty.launch(nullptr); },
+              "Graph::launch: the graph is empty (capture one with "
+              "Graph::capture first)");
+  expectError("capture on the legacy default stream",
+              [] { Graph::capture(nullptr, [](CUstream) {}); },
+              "Graph::capture: the legacy default stream (nullptr) cannot be "
+              "captured; capture on a stream of its own "
+              "(rt::Stream::create())");
+  expectError("update on the legacy default stream",
+              [&] { empty.update(nullptr, [](CUstream) {}); },
+              "Graph::update: the legacy default stream (nullptr) cannot be "
+              "captured");
+  // A stream handle that is never used: the missing recorder is refused
+  // first.
+  CUstream unused = reinterpret_cast<CUstream>(uintptr_t(0x10));
+  expectError("capture without a recorder",
+              [&] { Graph::capture(unused, Graph::Recorder()); },
+              "Graph::capture: no function to record");
+  Graph moved = std::move(empty);
+  expect(moved.empty(), "a moved empty Graph stays empty");
+  Stream none;
+  expect(none.handle() == nullptr, "a default Stream holds no stream");
 }
 
 //===----------------------------------------------------------------------===//
@@ -750,6 +783,110 @@ void testTmaLoad() {
                          std::to_string(bad) + " wrong elements");
   }
 }
+// Capture, replay and update of a graph of iota_memref launches.
+void testGraphs(const Kernel &iota, size_t n) {
+  Stream stream = Stream::create();
+  CUstream s = stream.handle();
+  DeviceBuffer out(n * 4);
+  const uint32_t poison = 0xffffffffu;
+  out.fillWords(poison);
+  LaunchConfig config;
+  config.grid.x = unsigned((n + 127) / 128);
+  config.block.x = 128;
+  ArgPack args;
+  args.addMemRef(out.ptr(), {int64_t(n)}, {1}).addScalar(2.0f);
+  auto launches = [&](int count) {
+    return [&, count](CUstream on) {
+      LaunchConfig c = config;
+      c.stream = on;
+      for (int i = 0; i < count; ++i)
+        launch(iota, c, args);
+    };
+  };
+  auto holds = [&](float scale) {
+    std::vector<float> result(n);
+    out.download(result);
+    bool ok = true;
+    for (size_t i = 0; i < n; ++i)
+      ok &= result[i] == scale * float(i);
+    return ok;
+  };
+  Graph graph;
+  // Poisons `out`, replays the graph and checks what it wrote.
+  auto replayHolds = [&](float scale) {
+    out.fillWords(poison);
+    synchronize(); // the fill ran on the legacy stream, the replay won't
+    graph.launch(s);
+    synchronize(s);
+    return holds(scale);
+  };
+
+  graph = Graph::capture(s, [&](CUstream on) {
+    fillWordsAsync(out.ptr(), 0, n, on);
+    launches(1)(on);
+  });
+  expect(graph.size() == 2, "a fill and a launch captured as two operations, "
+                            "not " + std::to_string(graph.size()));
+  synchronize(s);
+  std::vector<uint32_t> words(n);
+  out.download(words);
+  expect(words[0] == poison && words[n - 1] == poison,
+         "capture records the launches without running them");
+  graph.launch(s);
+  synchronize(s);
+  expect(holds(2.0f), "replay runs the captured launch");
+  expect(replayHolds(2.0f), "replayed again");
+  out.fillWords(poison);
+  graph.launch(nullptr); // any stream of the context
+  synchronize();
+  expect(holds(2.0f), "replayed on the legacy default stream");
+
+  // New arguments, the same launches: updated in place.
+  float three = 3.0f;
+  args.setBytes(5, &three, 4);
+  expect(graph.update(s, [&](CUstream on) {
+    fillWordsAsync(out.ptr(), 0, n, on);
+    launches(1)(on);
+  }),
+         "an argument change updates the graph in place");
+  expect(replayHolds(3.0f), "the updated graph uses the new argument");
+  // Other operations: instantiated anew.
+  expect(!graph.update(s, launches(3)), "three launches instead of a fill "
+                                        "and one: instantiated anew");
+  expect(graph.size() == 3, "the new graph has three operations");
+  expect(replayHolds(3.0f), "the re-instantiated graph runs");
+
+  // Misuse while capturing: each ends the capture, and the stream stays
+  // usable.
+  expectError("synchronising while capturing",
+              [&] { Graph::capture(s, [](CUstream on) { synchronize(on); }); },
+              "Graph::capture: cuStreamSynchronize failed: "
+              "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED");
+  // Work enqueued elsewhere runs at once, uncaptured.
+  expectError("only a copy to the host while capturing",
+              [&] {
+                Graph::capture(s, [&](CUstream) { out.download(words); });
+              },
+              "Graph::capture: the function enqueued nothing on the "
+              "capturing stream");
+  expectError("nothing enqueued",
+              [&] { Graph::capture(s, [](CUstream) {}); },
+              "Graph::capture: the function enqueued nothing on the "
+              "capturing stream");
+  expectError("a recorder that throws",
+              [&] {
+                Graph::capture(s, [](CUstream) { throw Error("no weights"); });
+              },
+              "Graph::capture: no weights");
+  expectError("a failed update leaves the graph as it was",
+              [&] { graph.update(s, [](CUstream) {}); },
+              "Graph::update: the function enqueued nothing");
+  expect(graph.size() == 3, "the graph after a failed update");
+  expect(replayHolds(3.0f), "the stream and graph work after refused captures");
+  Graph moved = std::move(graph);
+  expect(graph.empty() && moved.size() == 3, "Graph move");
+}
+
 void testWithDevice() {
   Device device = Device::open(0);
   int cc = device.computeCapability();
@@ -900,6 +1037,8 @@ void testWithDevice() {
   expect(std::memcmp(words.data(), &map, 128) == 0,
          "tensor map passed by value");
 
+  testGraphs(iota, n);
+
   // Timing.
   Timer timer;
   float ms = timer.timeMs([&] { launch(echo, one, args3); }, 2, 5);
@@ -925,6 +1064,7 @@ int main() {
   testCubinArchitecture();
   testTensorMapValidation();
   testNvshmem();
+  testGraphMisuse();
 
   if (!haveGpu)
     testWithoutDriver();

@@ -214,6 +214,9 @@ public:
   BoundLaunch &grid(CUstream stream = nullptr);
   /// Launches (asynchronously on the stream given to grid()).
   void launch();
+  /// Launches on `stream` instead (a graph's capturing stream, another
+  /// stream of the same context).
+  void launch(CUstream stream);
   const KernelInfo &info() const { return info_; }
   const LaunchConfig &config() const { return config_; }
 

@@ -6,6 +6,7 @@
 //   Driver.h      loading libcuda, errors, synchronisation
 //   Device.h      devices and device memory
 //   Launch.h      modules, kernels, argument packs and launches
+//   Graph.h       streams, CUDA graphs: launches captured once, replayed
 //   Nvshmem.h     NVSHMEM: finding it, PEs, symmetric memory
 //   Timer.h       timing GPU work with events
 //   TensorMap.h   TMA descriptors, also from a kernel description
@@ -25,6 +26,7 @@
 #include "tile/Runtime/Driver.h"
 #include "tile/Runtime/Error.h"
 #include "tile/Runtime/Float.h"
+#include "tile/Runtime/Graph.h"
 #include "tile/Runtime/KernelInfo.h"
 #include "tile/Runtime/Launch.h"
 #include "tile/Runtime/Nvshmem.h"
