@@ -16,6 +16,29 @@ tile.kernel @rows_across_warps() threads(128) {
 
 // -----
 
+// The same row sums with a part per warp (what tile-assign-layouts gives a
+// tile reduced along its rows): warp w holds row w, each thread 4 runs of
+// 8 along it, so five shuffles finish each row: no scratch, no barrier, one
+// result slot.
+tile.kernel @rows_per_warp() threads(128) {
+  %x = tile.alloc_fragment : !tile.fragment<4x1024xbf16, #tile.blocked<threads = 128, vector = 8, part = 32>>
+  %s = tile.alloc_fragment : !tile.fragment<4x1xf32, #tile.slice<dim = 1, extent = 1024, parent = #tile.blocked<threads = 128, vector = 8, part = 32>>>
+  tile.reduce sum %x into %s dim 1 : !tile.fragment<4x1024xbf16, #tile.blocked<threads = 128, vector = 8, part = 32>>, !tile.fragment<4x1xf32, #tile.slice<dim = 1, extent = 1024, parent = #tile.blocked<threads = 128, vector = 8, part = 32>>>
+}
+
+// -----
+
+// Narrow rows go several to a warp: 16 rows of 64 bf16 (8 runs of 8), a
+// part of 4 rows per warp; lane bits 0..2 move along a row (three
+// shuffles), bits 3 and 4 across rows (none).
+tile.kernel @narrow_rows_per_warp() threads(128) {
+  %x = tile.alloc_fragment : !tile.fragment<16x64xbf16, #tile.blocked<threads = 128, vector = 8, part = 32>>
+  %m = tile.alloc_fragment : !tile.fragment<16x1xf32, #tile.slice<dim = 1, extent = 64, parent = #tile.blocked<threads = 128, vector = 8, part = 32>>>
+  tile.reduce max %x into %m dim 1 : !tile.fragment<16x64xbf16, #tile.blocked<threads = 128, vector = 8, part = 32>>, !tile.fragment<16x1xf32, #tile.slice<dim = 1, extent = 64, parent = #tile.blocked<threads = 128, vector = 8, part = 32>>>
+}
+
+// -----
+
 // Row maxima of a wgmma accumulator (64x16, one warpgroup): a row lives in
 // one warp (4 lanes, 2 column runs of 2 per thread), so no scratch and no
 // barrier: in-thread maxima, then shuffles over lane bits 0 and 1. Rows

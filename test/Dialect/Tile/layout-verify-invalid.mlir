@@ -26,6 +26,21 @@ func.func private @blocked_vector(!tile.fragment<64x12xf32, #tile.blocked<thread
 
 // -----
 
+// expected-error @+1 {{blocked layout part (48) must be a multiple of 32 that divides threads (128) and is less than it; write part = 32 for a part per warp, or leave part out for one part of all threads}}
+func.func private @blocked_part_lanes(!tile.fragment<4x1024xf32, #tile.blocked<threads = 128, vector = 8, part = 48>>)
+
+// -----
+
+// expected-error @+1 {{blocked layout part (128) must be a multiple of 32 that divides threads (128) and is less than it}}
+func.func private @blocked_part_all(!tile.fragment<4x1024xf32, #tile.blocked<threads = 128, vector = 8, part = 128>>)
+
+// -----
+
+// expected-error @+1 {{blocked layout part (64) must be a multiple of 32 that divides threads (96)}}
+func.func private @blocked_part_divides(!tile.fragment<6x1024xf32, #tile.blocked<threads = 96, vector = 8, part = 64>>)
+
+// -----
+
 // expected-error @+1 {{blocked layout spreads runs of 4 over 128 threads, which does not divide the 256 elements; vector = 2 would fit}}
 func.func private @blocked_spread(!tile.fragment<256xf32, #tile.blocked<threads = 128, vector = 4>>)
 

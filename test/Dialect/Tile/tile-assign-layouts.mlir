@@ -63,7 +63,8 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
 // Reductions and broadcasts: %x (bf16) and %f (f32) meet in an elementwise
 // op, so they share one blocked layout with the bf16 runs of 8; the row
 // sums take it sliced along dim 1, the broadcast weight row sliced along
-// dim 0, and %r (the sums' elementwise partner) the sums' layout.
+// dim 0, and %r (the sums' elementwise partner) the sums' layout. No part
+// per warp: the weight row would hold 32 columns per thread instead of 8.
 module attributes {tile.target = #tile.target<"sm_90a">} {
   tile.kernel @rows() threads(128) {
     %f = tile.alloc_fragment : !tile.fragment<4x1024xf32>
@@ -84,6 +85,32 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
       %n = arith.addf %m, %c : f32
       tile.yield %n : f32
     }
+  }
+}
+
+// -----
+
+// A softmax's tile: reduced along its rows, with only its row results
+// broadcast back: a part per warp, so each row stays within a warp (no
+// shared memory in the reductions). One warp has nothing to part.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @rows_per_warp() threads(128) {
+    %x = tile.alloc_fragment : !tile.fragment<8x768xbf16>
+    %m = tile.alloc_fragment : !tile.fragment<8x1xf32>
+    %y = tile.alloc_fragment : !tile.fragment<8x768xbf16>
+    tile.reduce max %x into %m dim 1 : !tile.fragment<8x768xbf16>, !tile.fragment<8x1xf32>
+    tile.elementwise ins(%x, %m : !tile.fragment<8x768xbf16>, !tile.fragment<8x1xf32>) outs(%y : !tile.fragment<8x768xbf16>) {
+    ^bb0(%a: bf16, %b: f32):
+      %e = arith.extf %a : bf16 to f32
+      %d = arith.subf %e, %b : f32
+      %t = arith.truncf %d : f32 to bf16
+      tile.yield %t : bf16
+    }
+  }
+  tile.kernel @one_warp() threads(32) {
+    %x = tile.alloc_fragment : !tile.fragment<8x768xbf16>
+    %m = tile.alloc_fragment : !tile.fragment<8x1xf32>
+    tile.reduce max %x into %m dim 1 : !tile.fragment<8x768xbf16>, !tile.fragment<8x1xf32>
   }
 }
 

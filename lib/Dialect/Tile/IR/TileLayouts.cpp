@@ -98,6 +98,12 @@ static SmallVector<int64_t> delinearize(ArrayRef<int64_t> shape,
 
 //===- #tile.blocked ------------------------------------------------------===//
 
+// Elements of each part: the whole tile when the layout has one part.
+static int64_t partElements(BlockedLayoutAttr layout, ArrayRef<int64_t> shape) {
+  return ShapedType::getNumElements(shape) /
+         (layout.getThreads() / layout.getPartThreads());
+}
+
 int64_t BlockedLayoutAttr::getNumThreads() const { return getThreads(); }
 
 int64_t BlockedLayoutAttr::getRunWidth(ArrayRef<int64_t>) const {
@@ -107,7 +113,9 @@ int64_t BlockedLayoutAttr::getRunWidth(ArrayRef<int64_t>) const {
 SmallVector<int64_t>
 BlockedLayoutAttr::getRunCoordinates(ArrayRef<int64_t> shape, int64_t tid,
                                      int64_t run) const {
-  return delinearize(shape, (tid + run * getThreads()) * getVector());
+  int64_t group = getPartThreads();
+  return delinearize(shape, (tid / group) * partElements(*this, shape) +
+                                (tid % group + run * group) * getVector());
 }
 
 SmallVector<Value>
@@ -117,9 +125,21 @@ BlockedLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  // linear = (tid + r * threads) * vector, then row-major delinearisation.
-  Value runIndex = arith::AddIOp::create(b, loc, tid, cst(run * getThreads()));
+  // linear = (tid + r * threads) * vector, then row-major delinearisation;
+  // with parts, tid is the thread's index in its part, and the part's
+  // first element is added.
+  int64_t group = getPartThreads();
+  Value inPart = tid;
+  if (getPart())
+    inPart = arith::RemUIOp::create(b, loc, tid, cst(group));
+  Value runIndex = arith::AddIOp::create(b, loc, inPart, cst(run * group));
   Value linear = arith::MulIOp::create(b, loc, runIndex, cst(getVector()));
+  if (getPart()) {
+    Value part = arith::DivUIOp::create(b, loc, tid, cst(group));
+    Value first =
+        arith::MulIOp::create(b, loc, part, cst(partElements(*this, shape)));
+    linear = arith::AddIOp::create(b, loc, linear, first);
+  }
   SmallVector<Value> coords(shape.size());
   int64_t stride = 1;
   for (int64_t d = shape.size() - 1; d >= 0; --d) {
@@ -136,42 +156,53 @@ BlockedLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
 
 std::optional<SmallVector<int64_t>>
 BlockedLayoutAttr::getRunOffset(ArrayRef<int64_t> shape, int64_t run) const {
-  // Constant when the CTA-wide step is whole rows, or divides a row (every
-  // thread's run 0 is then within the first step of its row), or the tile
-  // is 1-D.
-  int64_t ctaStep = getThreads() * getVector();
-  int64_t step = run * ctaStep;
+  // Constant when the step between a thread's runs (its part's threads x
+  // vector) is whole rows, or divides a row and every thread's run 0 is
+  // within the first step of its row (parts of whole rows), or the tile is
+  // 1-D.
+  int64_t groupStep = getPartThreads() * getVector();
+  int64_t step = run * groupStep;
   if (shape.size() == 1)
     return SmallVector<int64_t>{step};
-  if (shape.size() == 2 && (ctaStep % shape[1] == 0 || shape[1] % ctaStep == 0))
+  if (shape.size() == 2 &&
+      (groupStep % shape[1] == 0 ||
+       (shape[1] % groupStep == 0 &&
+        partElements(*this, shape) % shape[1] == 0)))
     return SmallVector<int64_t>{step / shape[1], step % shape[1]};
   return std::nullopt;
 }
 
 FailureOr<SmallVector<DimSpread>>
 BlockedLayoutAttr::getSpread(ArrayRef<int64_t> shape) const {
-  // Threads take consecutive runs: lanes the innermost 32 (or all threads,
-  // when fewer), warps the next; each must factor along the dimensions.
-  int64_t threads = getThreads();
+  // Parts split the outermost dimensions first (they are consecutive
+  // elements); within a part, threads take consecutive runs: lanes the
+  // innermost 32 (or all threads, when fewer), warps the next. Each must
+  // factor along the dimensions.
+  int64_t threads = getThreads(), group = getPartThreads();
   if (threads < 1 || getVector() < 1 || shape.empty() ||
-      shape.back() % getVector() != 0 || (threads > 32 && threads % 32 != 0))
+      shape.back() % getVector() != 0 || (threads > 32 && threads % 32 != 0) ||
+      threads % group != 0)
     return failure();
   SmallVector<int64_t> left(shape);
   left.back() /= getVector();
   SmallVector<DimSpread> spread(shape.size());
-  auto place = [&](int64_t count, bool warps) -> LogicalResult {
-    for (int64_t d = shape.size() - 1; d >= 0 && count > 1; --d) {
+  auto place = [&](int64_t count, bool warps, bool outerFirst) -> LogicalResult {
+    for (int64_t i = 0, e = shape.size(); i < e && count > 1; ++i) {
+      int64_t d = outerFirst ? i : e - 1 - i;
       int64_t take = std::min(count, left[d]);
       if (left[d] % take != 0 || count % take != 0)
         return failure();
-      (warps ? spread[d].warps : spread[d].lanes) = take;
+      (warps ? spread[d].warps : spread[d].lanes) *= take;
       left[d] /= take;
       count /= take;
     }
     return success(count == 1);
   };
-  if (failed(place(std::min<int64_t>(threads, 32), /*warps=*/false)) ||
-      failed(place(llvm::divideCeil(threads, 32), /*warps=*/true)))
+  if (failed(place(threads / group, /*warps=*/true, /*outerFirst=*/true)) ||
+      failed(place(std::min<int64_t>(group, 32), /*warps=*/false,
+                   /*outerFirst=*/false)) ||
+      failed(place(llvm::divideCeil(group, 32), /*warps=*/true,
+                   /*outerFirst=*/false)))
     return failure();
   return spread;
 }
@@ -186,6 +217,15 @@ BlockedLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
   if (shape.empty())
     return layoutError(emitError, "blocked layout needs a tile of at least "
                                   "one dimension");
+  if (int64_t part = getPart();
+      part != 0 && (part < 0 || part % 32 != 0 || part >= getThreads() ||
+                    getThreads() % part != 0))
+    return layoutError(
+        emitError,
+        "blocked layout part (" + Twine(part) + ") must be a multiple of 32 "
+            "that divides threads (" + Twine(getThreads()) +
+            ") and is less than it; write part = 32 for a part per warp, or "
+            "leave part out for one part of all threads");
   // The widest narrower power-of-two run that would fit, to suggest.
   int64_t elements = ShapedType::getNumElements(shape);
   auto fits = [&](int64_t v) {

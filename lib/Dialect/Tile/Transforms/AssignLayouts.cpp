@@ -320,11 +320,83 @@ struct TileAssignLayoutsPass
                 "layout)";
       return diag;
     }
+    BlockedLayoutAttr chosen = *layout;
+    if (BlockedLayoutAttr perWarp = partPerWarp(chosen, group))
+      chosen = perWarp;
     for (Value v : group)
       if (!cast<FragmentType>(v.getType()).getLayout() &&
-          failed(setCheckedLayout(alloc, v, *layout, threads)))
+          failed(setCheckedLayout(alloc, v, chosen, threads)))
         return failure();
     return success();
+  }
+
+  // `layout` with a part per warp (part = 32) where the group holds a tile
+  // reduced along its rows and each warp then holds whole rows: the
+  // reductions need shuffles only, no shared memory and no CTA barrier.
+  // Null where that does not hold, buys nothing (one warp) or costs
+  // registers: a row vector broadcast over the tile (layernorm's weight)
+  // holds the columns of every run, which a part per warp spreads over
+  // more columns per thread (measured: 109 -> 136 registers and a slower
+  // residual+layernorm, docs/measurements.md).
+  static BlockedLayoutAttr partPerWarp(BlockedLayoutAttr layout,
+                                       ArrayRef<Value> group) {
+    int64_t threads = layout.getThreads();
+    if (threads <= 32 || threads % 32 != 0)
+      return {};
+    auto perWarp = BlockedLayoutAttr::get(layout.getContext(), threads,
+                                          layout.getVector(), 32);
+    auto face = cast<FragmentLayoutAttrInterface>(Attribute(perWarp));
+    bool reducedAlongRows = false;
+    for (Value v : group) {
+      ArrayRef<int64_t> shape = cast<FragmentType>(v.getType()).getShape();
+      for (Operation *user : v.getUsers()) {
+        auto reduce = dyn_cast<ReduceOp>(user);
+        if (!reduce || reduce.getSource() != v ||
+            int64_t(reduce.getDim()) + 1 != int64_t(shape.size()) ||
+            shape.size() < 2)
+          continue;
+        FailureOr<SmallVector<int64_t>> warpDims = face.getWarpDims(shape);
+        if (!face.accepts(shape, threads) || failed(warpDims) ||
+            llvm::is_contained(*warpDims, int64_t(shape.size()) - 1))
+          return {};
+        for (int64_t r = 0, e = face.getRunsPerThread(shape); r < e; ++r)
+          if (!face.getRunOffset(shape, r))
+            return {};
+        reducedAlongRows = true;
+      }
+    }
+    if (!reducedAlongRows || broadcastsGrow(layout, perWarp, group))
+      return {};
+    return perWarp;
+  }
+
+  // Whether a fragment broadcast over the group's tile holds more register
+  // slots per thread under `to` than under `from`.
+  static bool broadcastsGrow(BlockedLayoutAttr from, BlockedLayoutAttr to,
+                             ArrayRef<Value> group) {
+    for (Value v : group)
+      for (Operation *user : v.getUsers()) {
+        auto op = dyn_cast<ElementwiseOp>(user);
+        if (!op)
+          continue;
+        ArrayRef<int64_t> shape = outputShape(op);
+        for (Value input : op->getOperands()) {
+          auto f = dyn_cast<FragmentType>(input.getType());
+          if (!f || f.getShape() == shape)
+            continue;
+          auto slots = [&](Attribute layout) {
+            for (auto [d, extent] : llvm::enumerate(shape))
+              if (f.getShape()[d] != extent)
+                layout = SliceLayoutAttr::get(op->getContext(), d, extent,
+                                              layout);
+            return cast<FragmentLayoutAttrInterface>(layout)
+                .getSlotsPerThread(f.getShape());
+          };
+          if (slots(to) > slots(from))
+            return true;
+        }
+      }
+    return false;
   }
 
   // Until nothing changes: fragments with the outputs' shape in an

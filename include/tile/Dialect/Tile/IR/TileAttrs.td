@@ -254,16 +254,40 @@ def Tile_BlockedLayoutAttr : Tile_FragmentLayoutAttr<"BlockedLayout"> {
     allows), and consecutive threads hold consecutive runs, so copies to and
     from global memory are coalesced 16-byte accesses.
 
+    With `part = P` (a multiple of 32 that divides `threads`, less than
+    it), the fragment is first cut into `threads / P` consecutive parts of
+    equal size, and part `k` is dealt as above to threads `kP .. kP + P - 1`.
+    With `part = 32` each warp holds a part of its own: whole rows when the
+    parts are whole rows, so a reduction along a row needs shuffles only
+    (no shared memory, no CTA barrier), and narrow rows go several to a
+    warp. tile-assign-layouts chooses it for tiles reduced along their rows.
+
     A fragment needs `vector` to divide its innermost dimension and
     `threads x vector` to divide its element count; `threads` is the
     kernel's (or its warp-specialised team's) thread count.
     `FragmentLayoutAttrInterface` answers the mapping's questions
     (docs/generated/TileLayoutInterface.md).
 
-    Example: `!tile.fragment<128x64xf32, #tile.blocked<threads = 128, vector = 4>>`
+    Examples: `!tile.fragment<128x64xf32, #tile.blocked<threads = 128, vector = 4>>`,
+    `!tile.fragment<4x1024xbf16, #tile.blocked<threads = 128, vector = 8, part = 32>>`
+    (a row per warp).
   }];
-  let parameters = (ins "int64_t":$threads, "int64_t":$vector);
-  let assemblyFormat = "`<` `threads` `=` $threads `,` `vector` `=` $vector `>`";
+  let parameters = (ins "int64_t":$threads, "int64_t":$vector,
+                        DefaultValuedParameter<"int64_t", "0">:$part);
+  let builders = [
+    AttrBuilder<(ins "int64_t":$threads, "int64_t":$vector,
+                     CArg<"int64_t", "0">:$part), [{
+      return $_get($_ctxt, threads, vector, part);
+    }]>
+  ];
+  let skipDefaultBuilders = 1;
+  let assemblyFormat = "`<` `threads` `=` $threads `,` `vector` `=` $vector (`,` `part` `=` $part^)? `>`";
+  let extraClassDeclaration = [{
+    /// Threads that share a part: `part`, or all of them when it is 0.
+    int64_t getPartThreads() const {
+      return getPart() ? getPart() : getThreads();
+    }
+  }];
 }
 #endif
 
