@@ -36,6 +36,14 @@ func.func private @blocked_part_all(!tile.fragment<4x1024xf32, #tile.blocked<thr
 
 // -----
 
+// A part larger than the CTA: refused, not a division by zero.
+tile.kernel @blocked_part_large() threads(128) {
+  // expected-error @+1 {{blocked layout part (256) must be a multiple of 32 that divides threads (128) and is less than it}}
+  %f = tile.alloc_fragment : !tile.fragment<4x1024xf32, #tile.blocked<threads = 128, vector = 8, part = 256>>
+}
+
+// -----
+
 // expected-error @+1 {{blocked layout part (64) must be a multiple of 32 that divides threads (96)}}
 func.func private @blocked_part_divides(!tile.fragment<6x1024xf32, #tile.blocked<threads = 96, vector = 8, part = 64>>)
 

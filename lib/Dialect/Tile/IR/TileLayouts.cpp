@@ -98,10 +98,16 @@ static SmallVector<int64_t> delinearize(ArrayRef<int64_t> shape,
 
 //===- #tile.blocked ------------------------------------------------------===//
 
+// Threads per part, at least 1: queries may come before the verifier has
+// refused a bad part (or thread count), and must not divide by zero.
+static int64_t partThreads(BlockedLayoutAttr layout) {
+  return std::max<int64_t>(1, layout.getPartThreads());
+}
+
 // Elements of each part: the whole tile when the layout has one part.
 static int64_t partElements(BlockedLayoutAttr layout, ArrayRef<int64_t> shape) {
-  return ShapedType::getNumElements(shape) /
-         (layout.getThreads() / layout.getPartThreads());
+  int64_t parts = layout.getThreads() / partThreads(layout);
+  return ShapedType::getNumElements(shape) / std::max<int64_t>(1, parts);
 }
 
 int64_t BlockedLayoutAttr::getNumThreads() const { return getThreads(); }
@@ -113,7 +119,7 @@ int64_t BlockedLayoutAttr::getRunWidth(ArrayRef<int64_t>) const {
 SmallVector<int64_t>
 BlockedLayoutAttr::getRunCoordinates(ArrayRef<int64_t> shape, int64_t tid,
                                      int64_t run) const {
-  int64_t group = getPartThreads();
+  int64_t group = partThreads(*this);
   return delinearize(shape, (tid / group) * partElements(*this, shape) +
                                 (tid % group + run * group) * getVector());
 }
@@ -128,7 +134,7 @@ BlockedLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
   // linear = (tid + r * threads) * vector, then row-major delinearisation;
   // with parts, tid is the thread's index in its part, and the part's
   // first element is added.
-  int64_t group = getPartThreads();
+  int64_t group = partThreads(*this);
   Value inPart = tid;
   if (getPart())
     inPart = arith::RemUIOp::create(b, loc, tid, cst(group));
@@ -160,7 +166,7 @@ BlockedLayoutAttr::getRunOffset(ArrayRef<int64_t> shape, int64_t run) const {
   // vector) is whole rows, or divides a row and every thread's run 0 is
   // within the first step of its row (parts of whole rows), or the tile is
   // 1-D.
-  int64_t groupStep = getPartThreads() * getVector();
+  int64_t groupStep = partThreads(*this) * getVector();
   int64_t step = run * groupStep;
   if (shape.size() == 1)
     return SmallVector<int64_t>{step};
@@ -178,7 +184,7 @@ BlockedLayoutAttr::getSpread(ArrayRef<int64_t> shape) const {
   // elements); within a part, threads take consecutive runs: lanes the
   // innermost 32 (or all threads, when fewer), warps the next. Each must
   // factor along the dimensions.
-  int64_t threads = getThreads(), group = getPartThreads();
+  int64_t threads = getThreads(), group = partThreads(*this);
   if (threads < 1 || getVector() < 1 || shape.empty() ||
       shape.back() % getVector() != 0 || (threads > 32 && threads % 32 != 0) ||
       threads % group != 0)
