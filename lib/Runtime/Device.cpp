@@ -1,11 +1,12 @@
 //===- Device.cpp - Devices and device memory -----------------------------===//
 //
-// Destructors release through apiIfLoaded() and never throw.
+// Destructors release through TILE_CU_QUIET and never throw.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DriverApi.h"
 #include "tile/Runtime/Device.h"
+#include "tile/Runtime/Float.h"
 
 #include <map>
 #include <mutex>
@@ -84,9 +85,7 @@ void Device::reset() noexcept {
   }
   if (last)
     detail::unloadEmbeddedModules(context_);
-  if (const DriverApi *driver = apiIfLoaded())
-    if (driver->cuDevicePrimaryCtxRelease)
-      (void)driver->cuDevicePrimaryCtxRelease(device_);
+  TILE_CU_QUIET(cuDevicePrimaryCtxRelease, device_);
   context_ = nullptr;
 }
 
@@ -177,6 +176,19 @@ void DeviceMemory::download(void *dst, size_t bytes) const {
     TILE_CU(cuMemcpyDtoH, dst, ptr_, bytes);
 }
 
+std::vector<float> DeviceMemory::downloadBf16(size_t count) const {
+  if (count > bytes_ / 2)
+    throw Error(where("downloadBf16") + ": " + std::to_string(count) +
+                " bf16 elements do not fit in a buffer of " +
+                std::to_string(bytes_) + " bytes");
+  std::vector<uint16_t> bits(count);
+  download(bits);
+  std::vector<float> values(count);
+  for (size_t i = 0; i < count; ++i)
+    values[i] = bf16ToFloat(bits[i]);
+  return values;
+}
+
 void DeviceMemory::fillBytes(uint8_t value) {
   if (bytes_)
     TILE_CU(cuMemsetD8, ptr_, value, bytes_);
@@ -195,9 +207,7 @@ void DeviceMemory::fillWords(uint32_t value) {
 //===----------------------------------------------------------------------===//
 
 static void releaseDeviceMemory(CUdeviceptr ptr) noexcept {
-  if (const DriverApi *driver = apiIfLoaded())
-    if (driver->cuMemFree)
-      (void)driver->cuMemFree(ptr);
+  TILE_CU_QUIET(cuMemFree, ptr);
 }
 
 static const DeviceMemory::Allocator kDeviceAllocator = {"DeviceBuffer",

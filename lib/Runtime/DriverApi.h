@@ -144,4 +144,15 @@ std::string chipName(int cc);
                                   TILE_STRINGIFY(fn))(__VA_ARGS__),            \
       context)
 
+// Calls a driver function from a destructor or cleanup path: nothing when
+// the driver is not loaded or lacks the function, and the result ignored
+// (releasing must not throw).
+#define TILE_CU_QUIET(fn, ...)                                                 \
+  do {                                                                         \
+    if (const ::tile::rt::detail::DriverApi *quietDriver =                     \
+            ::tile::rt::detail::apiIfLoaded())                                 \
+      if (quietDriver->fn)                                                     \
+        (void)quietDriver->fn(__VA_ARGS__);                                    \
+  } while (false)
+
 #endif // TILE_LIB_RUNTIME_DRIVERAPI_H

@@ -39,11 +39,8 @@ Stream &Stream::operator=(Stream &&other) noexcept {
 Stream::~Stream() { reset(); }
 
 void Stream::reset() noexcept {
-  if (!stream_)
-    return;
-  if (const DriverApi *driver = apiIfLoaded())
-    if (driver->cuStreamDestroy)
-      (void)driver->cuStreamDestroy(stream_);
+  if (stream_)
+    TILE_CU_QUIET(cuStreamDestroy, stream_);
   stream_ = nullptr;
 }
 
@@ -54,29 +51,15 @@ void Stream::reset() noexcept {
 namespace {
 
 void destroyGraph(CUgraph graph) noexcept {
-  if (!graph)
-    return;
-  if (const DriverApi *driver = apiIfLoaded())
-    if (driver->cuGraphDestroy)
-      (void)driver->cuGraphDestroy(graph);
-}
-
-void destroyExec(CUgraphExec exec) noexcept {
-  if (!exec)
-    return;
-  if (const DriverApi *driver = apiIfLoaded())
-    if (driver->cuGraphExecDestroy)
-      (void)driver->cuGraphExecDestroy(exec);
+  if (graph)
+    TILE_CU_QUIET(cuGraphDestroy, graph);
 }
 
 /// Ends a capture that failed, keeping the first error: the stream must
 /// not stay in capture mode.
 void abandonCapture(CUstream stream) noexcept {
-  const DriverApi *driver = apiIfLoaded();
-  if (!driver || !driver->cuStreamEndCapture)
-    return;
   CUgraph partial = nullptr;
-  (void)driver->cuStreamEndCapture(stream, &partial);
+  TILE_CU_QUIET(cuStreamEndCapture, stream, &partial);
   destroyGraph(partial);
 }
 
@@ -164,7 +147,8 @@ Graph &Graph::operator=(Graph &&other) noexcept {
 Graph::~Graph() { reset(); }
 
 void Graph::reset() noexcept {
-  destroyExec(exec_);
+  if (exec_)
+    TILE_CU_QUIET(cuGraphExecDestroy, exec_);
   destroyGraph(graph_);
   exec_ = nullptr;
   graph_ = nullptr;

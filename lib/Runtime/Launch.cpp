@@ -164,9 +164,7 @@ void Module::reset() noexcept {
   if (nvshmem_)
     detail::nvshmemModuleFinalize(module_);
   nvshmem_ = false;
-  if (const DriverApi *driver = apiIfLoaded())
-    if (driver->cuModuleUnload)
-      (void)driver->cuModuleUnload(module_);
+  TILE_CU_QUIET(cuModuleUnload, module_);
   module_ = nullptr;
 }
 

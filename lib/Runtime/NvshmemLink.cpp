@@ -421,11 +421,7 @@ std::string tile::rt::detail::linkWithNvshmem(const void *image,
   TILE_CU(cuLinkCreate, 4, logs.options, logs.values, &link);
   struct Destroy {
     CUlinkState link;
-    ~Destroy() {
-      if (const DriverApi *driver = apiIfLoaded())
-        if (driver->cuLinkDestroy)
-          (void)driver->cuLinkDestroy(link);
-    }
+    ~Destroy() { TILE_CU_QUIET(cuLinkDestroy, link); }
   } destroy{link};
 
   const DriverApi &driver = api("cuLinkAddData");

@@ -19,11 +19,8 @@ struct EventSet {
   std::vector<CUevent> events;
 
   ~EventSet() {
-    const DriverApi *driver = apiIfLoaded();
-    if (!driver || !driver->cuEventDestroy)
-      return;
     for (CUevent event : events)
-      (void)driver->cuEventDestroy(event);
+      TILE_CU_QUIET(cuEventDestroy, event);
   }
 };
 } // namespace

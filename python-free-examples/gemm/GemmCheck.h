@@ -166,14 +166,10 @@ inline bool checkGemm(TileGemm &gemm, const GemmCheckSpec &v,
   gemm.launch();
   rt::synchronize();
   std::vector<float> c(size_t(s.m) * s.n);
-  if (v.bf16Output) {
-    std::vector<uint16_t> bits(c.size());
-    dc.download(bits);
-    for (size_t i = 0; i < c.size(); ++i)
-      c[i] = rt::bf16ToFloat(bits[i]);
-  } else {
+  if (v.bf16Output)
+    c = dc.downloadBf16(c.size());
+  else
     dc.download(c);
-  }
   std::vector<int64_t> rows = detail::checkedRows(s.m, s.n, s.k);
   std::vector<double> ref = detail::reference(a, b, rows, s.n, s.k);
   for (size_t r = 0; r < rows.size(); ++r)

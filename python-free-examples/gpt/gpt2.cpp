@@ -111,15 +111,6 @@ std::vector<float> blockReference(const Gpt2Config &c, const Gpt2Layer &w,
                                         &w.bproj.values(), t, d, 4 * d, false));
 }
 
-std::vector<float> download(const rt::DeviceBuffer &buffer, size_t elements) {
-  std::vector<uint16_t> bits(elements);
-  buffer.download(bits);
-  std::vector<float> values(elements);
-  for (size_t i = 0; i < elements; ++i)
-    values[i] = rt::bf16ToFloat(bits[i]);
-  return values;
-}
-
 /// Prints how far `got` is from `expected`: the largest difference as a
 /// fraction of the largest expected magnitude, and the relative RMS error.
 /// The reference rounds where the kernels do, but a sum that lands near a
@@ -170,7 +161,7 @@ bool check(const Gpt2Config &c, const Gpt2Weights &weights,
   size_t all = size_t(forward.tokens) * d;
   // The GPU's rows of the sequences' own tokens.
   auto real = [&](const rt::DeviceBuffer &buffer) {
-    return forward.realRows(download(buffer, all), d);
+    return forward.realRows(buffer.downloadBf16(all), d);
   };
   std::printf("GPT-2 small, %lld x %lld tokens (padded to %lld), each layer "
               "from the GPU's input to it\n",
@@ -210,7 +201,8 @@ bool check(const Gpt2Config &c, const Gpt2Weights &weights,
   forward.run(forward.logitsLayer(), forward.logitsLayer());
   rt::synchronize();
   const int64_t rows = 16;
-  std::vector<float> logits = download(forward.logits, size_t(rows) * c.vocab);
+  std::vector<float> logits =
+      forward.logits.downloadBf16(size_t(rows) * c.vocab);
   h.resize(size_t(rows) * d);
   ok &= compare("logits (16)", logits,
                 linearReference(h, weights.wte.values(), nullptr, rows,

@@ -48,10 +48,7 @@ std::vector<float> runOnce(const rt::Kernel &kernel, const rt::KernelInfo &info,
   if (variant.elementBytes == 4) {
     dc.download(c.data(), n * 4);
   } else {
-    std::vector<uint16_t> raw(n);
-    dc.download(raw.data(), n * 2);
-    for (size_t i = 0; i < n; ++i)
-      c[i] = rt::bf16ToFloat(raw[i]);
+    c = dc.downloadBf16(n);
   }
   return c;
 }

@@ -354,6 +354,9 @@ void testWithoutDriver() {
   // Constructing and destroying empty RAII objects must never touch CUDA.
   DeviceBuffer empty(0);
   expect(empty.ptr() == 0 && empty.size() == 0, "empty buffer");
+  expectError("downloadBf16 past the end", [&] { empty.downloadBf16(1); },
+              "DeviceBuffer::downloadBf16: 1 bf16 elements do not fit in a "
+              "buffer of 0 bytes");
 }
 
 //===----------------------------------------------------------------------===//

@@ -69,15 +69,6 @@ double relativeError(const std::vector<float> &got,
   return std::sqrt(diff / std::max(norm, 1e-30));
 }
 
-std::vector<float> downloadBf16(const rt::DeviceBuffer &buffer, size_t count) {
-  std::vector<uint16_t> bits(count);
-  buffer.download(bits);
-  std::vector<float> values(count);
-  for (size_t i = 0; i < count; ++i)
-    values[i] = rt::bf16ToFloat(bits[i]);
-  return values;
-}
-
 /// A GEMM family: C[M, N] = epilogue(A[M, K] B[N, K]^T), arguments (A, B,
 /// C, bias, R) as gemm.mlir's; the epilogue from the kernel's BIAS, GELU
 /// and RESIDUAL parameters, C's type from its description. The reference
@@ -162,7 +153,7 @@ public:
     launch.launch();
     std::vector<float> got(size_t(m) * n);
     if (bf16Out)
-      got = downloadBf16(c, got.size());
+      got = c.downloadBf16(got.size());
     else
       c.download(got);
     return relativeError(got, want);
@@ -283,7 +274,7 @@ public:
   double check(rt::BoundLaunch &launch) override {
     y.fillWords(0x7fc07fc0);
     launch.launch();
-    return relativeError(downloadBf16(y, size_t(m) * n), want);
+    return relativeError(y.downloadBf16(size_t(m) * n), want);
   }
   double tolerance() const override { return 1e-2; }
   void runReference() override { y.copyFrom(x, size_t(m) * n * 2); }

@@ -94,6 +94,9 @@ public:
   template <typename T> void download(std::vector<T> &dst) const {
     download(dst.data(), dst.size() * sizeof(T));
   }
+  /// The first `count` bf16 elements of the buffer, widened to float (what
+  /// a host check compares with its reference).
+  std::vector<float> downloadBf16(size_t count) const;
 
   /// Sets every byte to `value`.
   void fillBytes(uint8_t value);
