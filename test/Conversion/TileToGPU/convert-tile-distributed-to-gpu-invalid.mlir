@@ -59,6 +59,17 @@ tile.kernel @symmetric_index(%i: index {tile.symmetric}) threads(128) {
 
 // -----
 
+// A result cannot be symmetric: the host allocates symmetric buffers.
+// expected-error @below {{expects 'tile.symmetric' on a tile.kernel argument, not on result 0: mark the global memref argument the host allocated with the symmetric allocator}}
+func.func private @symmetric_result() -> (memref<?xf32> {tile.symmetric})
+
+// -----
+
+// expected-error @below {{unknown tile result attribute 'tile.shared'}}
+func.func private @tile_result_attr() -> (memref<?xf32> {tile.shared})
+
+// -----
+
 tile.kernel @symmetric_on_op() threads(128) {
   // expected-error @below {{expects 'tile.symmetric' on a kernel argument, not on an op}}
   %c0 = arith.constant {tile.symmetric} 0 : index

@@ -85,6 +85,58 @@ func.func private @barrier_big(!tile.barrier<65>)
 
 // -----
 
+// Kernel names become PTX entry names: letters, digits and '_'.
+// expected-error @+1 {{'tile.kernel' op name "a b" is not a PTX entry name: use letters, digits and '_', not starting with a digit, e.g. @a_b}}
+tile.kernel @"a b"() threads(32) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op name "1k" is not a PTX entry name: use letters, digits and '_', not starting with a digit, e.g. @_1k}}
+tile.kernel @"1k"() threads(32) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op name "a.b" is not a PTX entry name: use letters, digits and '_', not starting with a digit, e.g. @a_b}}
+tile.kernel @"a.b"() threads(32) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op name "k-x" is not a PTX entry name}}
+tile.kernel @"k-x"() threads(32) {
+}
+
+// -----
+
+// Types no NVIDIA GPU computes with, wherever they appear in a kernel.
+tile.kernel @f128_fragment() threads(32) {
+  // expected-error @+1 {{kernel value of type '!tile.fragment<32xf128>': 'f128' has no arithmetic on NVIDIA GPUs; use i1, i8, i16, i32 or i64 integers and f64, f32, tf32, f16, bf16, f8E4M3FN or f8E5M2 floats}}
+  %f = tile.alloc_fragment : !tile.fragment<32xf128>
+}
+
+// -----
+
+// expected-error @+1 {{kernel value of type 'f80': 'f80' has no arithmetic on NVIDIA GPUs}}
+tile.kernel @f80_argument(%x: f80) threads(32) {
+}
+
+// -----
+
+// expected-error @+1 {{kernel value of type 'memref<?xi128>': 'i128' has no arithmetic on NVIDIA GPUs}}
+tile.kernel @i128_memref(%x: memref<?xi128>) threads(32) {
+}
+
+// -----
+
+tile.kernel @f128_constant() threads(32) {
+  // expected-error @+1 {{kernel value of type 'f128': 'f128' has no arithmetic on NVIDIA GPUs}}
+  %c = arith.constant 1.0 : f128
+}
+
+// -----
+
 // expected-error @+1 {{'tile.kernel' op expects threads in [1, 1024], got 0}}
 tile.kernel @threads_zero() threads(0) {
 }

@@ -235,7 +235,65 @@ int64_t KernelOp::getClusterSize() {
   return int64_t(shape[0]) * shape[1] * shape[2];
 }
 
+// A name PTX takes as an entry point and LLVM's NVPTX backend emits as
+// given: letters, digits and '_', not starting with a digit.
+static bool isPtxName(StringRef name) {
+  return !name.empty() && !llvm::isDigit(name.front()) &&
+         llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+// `name` with every other character replaced by '_', and a '_' before a
+// leading digit: the name to suggest.
+static std::string ptxNameFor(StringRef name) {
+  std::string out;
+  if (name.empty() || llvm::isDigit(name.front()))
+    out = "_";
+  for (char c : name)
+    out += llvm::isAlnum(c) ? c : '_';
+  return out;
+}
+
+// Integers and floats an NVIDIA GPU computes with; anything else (f80,
+// f128, i128, i7, ...) would reach the NVPTX backend and abort it.
+static bool isDeviceScalarType(Type type) {
+  if (isa<IndexType>(type))
+    return true;
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth());
+  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type,
+             FloatTF32Type, Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+// The integer or float `type` holds: itself, or its elements.
+static Type scalarOf(Type type) {
+  if (auto fragment = dyn_cast<FragmentType>(type))
+    return fragment.getElementType();
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.getElementType();
+  return type;
+}
+
+// Refuses, at `loc`, a value of `type` whose integers or floats no NVIDIA
+// GPU computes with. A family's type parameter is checked once
+// tile-specialize has replaced it.
+static LogicalResult verifyDeviceType(Location loc, Type type) {
+  Type scalar = scalarOf(type);
+  if (!isa<IntegerType, FloatType>(scalar) || isa<TypeParamType>(scalar) ||
+      isDeviceScalarType(scalar))
+    return success();
+  return emitError(loc) << "kernel value of type " << type << ": " << scalar
+                        << " has no arithmetic on NVIDIA GPUs; use i1, i8, "
+                           "i16, i32 or i64 integers and f64, f32, tf32, "
+                           "f16, bf16, f8E4M3FN or f8E5M2 floats";
+}
+
 LogicalResult KernelOp::verify() {
+  if (!isPtxName(getSymName()))
+    return emitOpError("name \"")
+           << getSymName()
+           << "\" is not a PTX entry name: use letters, digits and '_', not "
+              "starting with a digit, e.g. @"
+           << ptxNameFor(getSymName());
   if (!getResultTypes().empty())
     return emitOpError("must not return values, got ")
            << getResultTypes().size() << " results";
@@ -281,6 +339,20 @@ LogicalResult KernelOp::verify() {
 }
 
 LogicalResult KernelOp::verifyRegions() {
+  // Every value of the kernel, its arguments included.
+  WalkResult types = walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(verifyDeviceType(arg.getLoc(), arg.getType())))
+            return WalkResult::interrupt();
+    for (Value result : op->getResults())
+      if (failed(verifyDeviceType(op->getLoc(), result.getType())))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (types.wasInterrupted())
+    return failure();
   int64_t columns = 0;
   WalkResult result = walk([&](AllocTmemOp alloc) {
     columns += alloc.getType().getAllocatedColumns();

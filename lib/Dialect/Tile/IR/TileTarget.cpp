@@ -164,6 +164,22 @@ LogicalResult mlir::tile::requireMechanism(Operation *op, const ChipInfo &chip,
                               stringifyMmaMechanism(mechanism));
 }
 
+// No tile attribute belongs on a result: tile.kernel returns nothing, and a
+// symmetric buffer is an argument the host allocated.
+LogicalResult TileDialect::verifyRegionResultAttribute(Operation *op,
+                                                       unsigned region,
+                                                       unsigned resultIndex,
+                                                       NamedAttribute attribute) {
+  if (attribute.getName() == SymmetricAttrHelper::getNameStr())
+    return op->emitError() << "expects '" << attribute.getName().getValue()
+                           << "' on a tile.kernel argument, not on result "
+                           << resultIndex
+                           << ": mark the global memref argument the host "
+                              "allocated with the symmetric allocator";
+  return op->emitError() << "unknown tile result attribute '"
+                         << attribute.getName().getValue() << "'";
+}
+
 LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned region,
                                                     unsigned argIndex,

@@ -92,6 +92,7 @@ def Tile_Dialect : Dialect {
   let hasOperationAttrVerify = 1;
   // `tile.symmetric` on a kernel argument must be a unit on a global memref.
   let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];
