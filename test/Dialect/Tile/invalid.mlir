@@ -130,6 +130,19 @@ tile.kernel @i128_memref(%x: memref<?xi128>) threads(32) {
 
 // -----
 
+// A kernel's own memref is per-thread stack memory, not global memory.
+tile.kernel @alloca_as_global(%y: memref<?xf32>) threads(32) {
+  %c0 = arith.constant 0 : index
+  // expected-note @+1 {{allocated here}}
+  %a = memref.alloca() : memref<64xf32>
+  %v = memref.subview %a[0] [32] [1] : memref<64xf32> to memref<32xf32, strided<[1]>>
+  %f = tile.alloc_fragment : !tile.fragment<32xf32>
+  // expected-error @+1 {{'tile.copy' op takes a memref allocated in the kernel (memref.alloca: per-thread stack memory) as global memory; use tile.alloc_fragment for a thread's tile or tile.alloc_shared for the CTA's}}
+  tile.copy %v[%c0] to %f[] : memref<32xf32, strided<[1]>>, !tile.fragment<32xf32>
+}
+
+// -----
+
 tile.kernel @f128_constant() threads(32) {
   // expected-error @+1 {{kernel value of type 'f128': 'f128' has no arithmetic on NVIDIA GPUs}}
   %c = arith.constant 1.0 : f128

@@ -7,6 +7,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -352,6 +353,36 @@ LogicalResult KernelOp::verifyRegions() {
     return WalkResult::advance();
   });
   if (types.wasInterrupted())
+    return failure();
+  // A memref allocated in the kernel is per-thread stack memory: a tile op
+  // would take it for global memory (ld.global of a stack address).
+  WalkResult local = walk([&](Operation *alloc) {
+    if (!isa<memref::AllocaOp, memref::AllocOp>(alloc) ||
+        getMemorySpace(alloc->getResult(0).getType()) != MemorySpace::Global)
+      return WalkResult::advance();
+    SmallVector<Value> views{alloc->getResult(0)};
+    while (!views.empty()) {
+      Value view = views.pop_back_val();
+      for (Operation *user : view.getUsers()) {
+        if (isa<ViewLikeOpInterface>(user)) {
+          llvm::append_range(views, user->getResults());
+          continue;
+        }
+        if (!isa<TileDialect>(user->getDialect()))
+          continue;
+        InFlightDiagnostic diag =
+            user->emitOpError("takes a memref allocated in the kernel (")
+            << alloc->getName()
+            << ": per-thread stack memory) as global memory; use "
+               "tile.alloc_fragment for a thread's tile or tile.alloc_shared "
+               "for the CTA's";
+        diag.attachNote(alloc->getLoc()) << "allocated here";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (local.wasInterrupted())
     return failure();
   int64_t columns = 0;
   WalkResult result = walk([&](AllocTmemOp alloc) {

@@ -193,6 +193,14 @@ static LogicalResult checkOtherOp(Operation *op, const ChipInfo &chip) {
       split && split.setsRegisters())
     return requireFeature(op, chip, Feature::Setmaxnreg,
                           "registers(...) (setmaxnreg)");
+  // A wait on a shared-memory signal reads it with cluster scope (what a
+  // peer CTA of the cluster releases), whatever level it states.
+  if (auto wait = dyn_cast<WaitOp>(op);
+      wait && getMemorySpace(wait.getSignal().getType()) == MemorySpace::Shared)
+    return requireFeature(op, chip, Feature::Clusters,
+                          "on a shared-memory signal (an acquire at cluster "
+                          "scope; within one CTA, order threads with "
+                          "gpu.barrier instead)");
   // Distributed ops at cluster level need a cluster; at world level NVSHMEM
   // (any chip tile knows).
   if (isa<PutOp, GetOp, SignalOp, WaitOp, FenceOp, QuietOp, BarrierAllOp,
