@@ -1529,6 +1529,17 @@ func.func @slice_out_of_range(%f: !tile.fragment<64x64xf32>, %s: memref<64x32xf3
 
 // -----
 
+// An offset near INT64_MAX: offset + size would wrap to a negative number.
+func.func @slice_offset_wraps(%f: !tile.fragment<64x64xf32>, %s: memref<64x32xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  %big = arith.constant 9223372036854775800 : index
+  // expected-error @+1 {{'tile.copy' op copies a slice of 32 at offset 9223372036854775800 of a fragment dimension of 64}}
+  tile.copy %f[%c0, %big] to %s[] : !tile.fragment<64x64xf32>, memref<64x32xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
 func.func @slice_offsets_on_dest(%f: !tile.fragment<64x64xf32>, %s: memref<64x32xf32, #gpu.address_space<workgroup>>) {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'tile.copy' op expects offsets only on the fragment}}

@@ -26,6 +26,28 @@ func.func private @blocked_vector(!tile.fragment<64x12xf32, #tile.blocked<thread
 
 // -----
 
+// Parameters past a CTA are refused before any product of them (they
+// overflowed, or divided by zero, and crashed tile-opt).
+// expected-error @+1 {{blocked layout threads must be at most 1024 (a CTA) and vector at most 2^24 (a fragment), got threads = 4611686018427387904, vector = 4}}
+func.func private @blocked_huge(!tile.fragment<64x64xf32, #tile.blocked<threads = 4611686018427387904, vector = 4>>)
+
+// -----
+
+// expected-error @+1 {{mma layout needs warps_m x warps_n of at most 32 (a CTA's warps), got warps_m = 4611686018427387904, warps_n = 4}}
+func.func private @mma_huge(!tile.fragment<64x64xf32, #tile.mma<warps_m = 4611686018427387904, warps_n = 4>>)
+
+// -----
+
+// expected-error @+1 {{mma layout needs warps_m x warps_n of at most 32 (a CTA's warps), got warps_m = 8, warps_n = 8}}
+func.func private @mma_warps(!tile.fragment<128x64xf32, #tile.mma<warps_m = 8, warps_n = 8>>)
+
+// -----
+
+// expected-error @+1 {{wgmma layout needs warpgroups of at most 8 (a CTA) and blocks of at most 2^24, got warpgroups = 1073741826, blocks = 1}}
+func.func private @wgmma_huge(!tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1073741826>>)
+
+// -----
+
 // expected-error @+1 {{blocked layout part (48) must be a multiple of 32 that divides threads (128) and is less than it; write part = 32 for a part per warp, or leave part out for one part of all threads}}
 func.func private @blocked_part_lanes(!tile.fragment<4x1024xf32, #tile.blocked<threads = 128, vector = 8, part = 48>>)
 

@@ -35,6 +35,18 @@ tile.kernel @same_name() threads(256) {
 
 // -----
 
+// warpgroups(N) counts 4 N warps: a count that 4 N would overflow (it
+// wrapped to 2 warpgroups and compiled) is refused as it is parsed.
+tile.kernel @warpgroups_overflow() threads(256) {
+  tile.warp_specialize {
+    // expected-error @+1 {{warpgroups(1073741826) is not a number of warpgroups a CTA holds: write warpgroups(N) with N in [1, 8] (1024 threads)}}
+    role "a" warpgroups(1073741826) {
+    }
+  }
+}
+
+// -----
+
 tile.kernel @no_warps() threads(128) {
   // expected-error @+1 {{'tile.warp_specialize' op role 'a' expects a positive warp count, got 0; write warps(N) with N >= 1}}
   tile.warp_specialize {

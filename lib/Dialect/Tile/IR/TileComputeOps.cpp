@@ -210,8 +210,9 @@ static LogicalResult verifyCopyShapes(CopyOp op, MemorySpace src,
       // A family's slices are checked once tile-specialize has fixed them.
       if (!value || dstShaped.isDynamicDim(i) || srcShaped.isDynamicDim(i))
         continue;
-      if (*value < 0 ||
-          *value + dstShaped.getDimSize(i) > srcShaped.getDimSize(i))
+      // Against the room left after the offset: offset + size may wrap.
+      if (*value < 0 || *value > srcShaped.getDimSize(i) ||
+          dstShaped.getDimSize(i) > srcShaped.getDimSize(i) - *value)
         return op.emitOpError("copies a slice of ")
                << dstShaped.getDimSize(i) << " at offset " << *value
                << " of a fragment dimension of " << srcShaped.getDimSize(i);

@@ -220,6 +220,13 @@ BlockedLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
   if (getThreads() < 1 || vector < 1)
     return layoutError(emitError,
                        "blocked layout needs positive threads and vector");
+  // Bounded first, so that the products below cannot overflow.
+  if (getThreads() > 1024 || vector > kMaxFragmentElements)
+    return layoutError(emitError,
+                       "blocked layout threads must be at most 1024 (a CTA) "
+                       "and vector at most 2^24 (a fragment), got threads = " +
+                           Twine(getThreads()) + ", vector = " +
+                           Twine(vector));
   if (shape.empty())
     return layoutError(emitError, "blocked layout needs a tile of at least "
                                   "one dimension");
@@ -343,6 +350,14 @@ WgmmaLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
                                   "blocks >= 1, got warpgroups = " +
                                       Twine(groups) +
                                       ", blocks = " + Twine(blocks));
+  // At most a CTA's 8 warpgroups and a fragment's rows: 64 x blocks x
+  // groups cannot overflow.
+  if (groups > 8 || blocks > kMaxFragmentElements)
+    return layoutError(emitError, "wgmma layout needs warpgroups of at most 8 "
+                                  "(a CTA) and blocks of at most 2^24, got "
+                                  "warpgroups = " +
+                                      Twine(groups) +
+                                      ", blocks = " + Twine(blocks));
   if (shape.size() != 2 || shape[0] != 64 * blocks * groups ||
       shape[1] % 8 != 0 || shape[1] > 256) {
     std::string instead;
@@ -434,7 +449,7 @@ LogicalResult Tmem32x32bLayoutAttr::verifyShape(
     function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> shape,
     int64_t threads) const {
   int64_t groups = getWarpgroups();
-  if (groups < 1 || shape.size() != 2 || shape[0] != 128 ||
+  if (groups < 1 || groups > 8 || shape.size() != 2 || shape[0] != 128 ||
       shape[1] % (kTmemRun * groups) != 0)
     return layoutError(emitError,
                        "tmem_32x32b layout needs a 128 x N tile (one row per "
@@ -518,6 +533,13 @@ LogicalResult
 MmaLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
                            ArrayRef<int64_t> shape, int64_t threads) const {
   int64_t warpsM = getWarpsM(), warpsN = getWarpsN();
+  // At most a CTA's 32 warps, so that the products below cannot overflow.
+  if (warpsM > 32 || warpsN > 32 ||
+      (warpsM >= 1 && warpsN >= 1 && warpsM * warpsN > 32))
+    return layoutError(emitError,
+                       "mma layout needs warps_m x warps_n of at most 32 (a "
+                       "CTA's warps), got warps_m = " +
+                           Twine(warpsM) + ", warps_n = " + Twine(warpsN));
   if (warpsM < 1 || warpsN < 1 || shape.size() != 2 ||
       shape[0] % (16 * warpsM) != 0 || shape[1] % (8 * warpsN) != 0)
     return layoutError(

@@ -620,9 +620,16 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
     bool groups = succeeded(parser.parseOptionalKeyword("warpgroups"));
     if (!groups && parser.parseKeyword("warps", " or 'warpgroups'"))
       return failure();
+    SMLoc countLoc = parser.getCurrentLocation();
     if (parser.parseLParen() || parser.parseInteger(count) ||
         parser.parseRParen())
       return failure();
+    // Counted in warps from here on: 4 x N must not overflow.
+    if (groups && (count < 1 || count > 8))
+      return parser.emitError(countLoc)
+             << "warpgroups(" << count
+             << ") is not a number of warpgroups a CTA holds: write "
+                "warpgroups(N) with N in [1, 8] (1024 threads)";
     if (succeeded(parser.parseOptionalKeyword("registers")) &&
         (parser.parseLParen() || parser.parseInteger(budget) ||
          parser.parseRParen()))
