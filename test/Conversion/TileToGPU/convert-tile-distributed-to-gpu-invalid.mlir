@@ -59,6 +59,32 @@ tile.kernel @symmetric_index(%i: index {tile.symmetric}) threads(128) {
 
 // -----
 
+// A put into a peer's shared tile must fit it: a tile larger than the
+// destination, or a constant offset past its end, would write past the
+// peer's tile (nothing guards those stores).
+tile.kernel @put_too_large() threads(128) cluster(2, 1, 1) {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 1 : i32
+  %t = tile.alloc_shared : memref<64x64xf32, #gpu.address_space<workgroup>>
+  %r = tile.alloc_shared : memref<32x64xf32, #gpu.address_space<workgroup>>
+  // expected-error @below {{'tile.put' op moves a tile of 64 along dim 0 at offset 0 of a remote buffer of 32, past its end; use a tile of at most 32 there and an offset of at most 0}}
+  tile.put %t to %r[%c0, %c0] peer %p scope block level cluster : memref<64x64xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @get_past_end() threads(128) cluster(2, 1, 1) {
+  %c0 = arith.constant 0 : index
+  %c200 = arith.constant 200 : index
+  %p = arith.constant 1 : i32
+  %t = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  %r = tile.alloc_shared : memref<256xf32, #gpu.address_space<workgroup>>
+  // expected-error @below {{'tile.get' op moves a tile of 64 along dim 0 at offset 200 of a remote buffer of 256, past its end; use a tile of at most 256 there and an offset of at most 192}}
+  tile.get %r[%c200] peer %p scope block level cluster to %t : memref<256xf32, #gpu.address_space<workgroup>>, memref<64xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
 // A result cannot be symmetric: the host allocates symmetric buffers.
 // expected-error @below {{expects 'tile.symmetric' on a tile.kernel argument, not on result 0: mark the global memref argument the host allocated with the symmetric allocator}}
 func.func private @symmetric_result() -> (memref<?xf32> {tile.symmetric})

@@ -85,7 +85,26 @@ static LogicalResult verifyTransfer(Operation *op, Type tileType,
     return op->emitOpError("expects the remote buffer's rank (")
            << remote.getRank() << ") to equal the tile's rank ("
            << tile.getRank() << ")";
-  return verifyOffsets(op, "remote", remote, offsets);
+  if (failed(verifyOffsets(op, "remote", remote, offsets)))
+    return failure();
+  // Where the remote buffer's extent is known (a peer's shared tile), the
+  // tile must fit in it at a constant offset: nothing guards the accesses.
+  for (auto [d, offset] : llvm::enumerate(offsets)) {
+    if (remote.isDynamicDim(d) || tile.isDynamicDim(d))
+      continue;
+    int64_t room = remote.getDimSize(d), extent = tile.getDimSize(d);
+    std::optional<int64_t> at = getConstantIntValue(offset);
+    int64_t first = at.value_or(0);
+    // Against the room left after the offset: offset + extent may wrap.
+    if (first < 0 || first > room || extent > room - first)
+      return op->emitOpError("moves a tile of ")
+             << extent << " along dim " << d << " at offset " << first
+             << " of a remote buffer of " << room
+             << ", past its end; use a tile of at most " << room
+             << " there and an offset of at most "
+             << std::max<int64_t>(0, room - extent);
+  }
+  return success();
 }
 
 static LogicalResult verifySignalWord(Operation *op, Type type) {
