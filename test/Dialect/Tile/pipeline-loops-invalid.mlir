@@ -1,14 +1,16 @@
 // What tile-pipeline-loops refuses, each with a located error.
 // RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-pipeline-loops --verify-diagnostics -o /dev/null
 
-// Nothing to multi-buffer: the body only reads shared memory.
+// Nothing for a producer warp to load: a warp-specialised loop needs a
+// global-to-shared copy (a software-pipelined one becomes a plain loop:
+// pipeline-loops.mlir).
 tile.kernel @no_producer(%n: index) threads(128) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
   %x = tile.alloc_fragment : !tile.fragment<8x32xf32, #tile.blocked<threads = 128, vector = 2>>
   // expected-error @below {{'tile.pipelined_for' op has no global-to-shared copy to pipeline}}
-  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) {
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) warp_specialized {
     tile.copy %s[] to %x[] : memref<8x32xf32, #gpu.address_space<workgroup>>, !tile.fragment<8x32xf32, #tile.blocked<threads = 128, vector = 2>>
   }
 }

@@ -57,3 +57,20 @@ tile.kernel @one_stage(%A: memref<?x?xf32>, %n: index) threads(128) {
     tile.copy %A[%k, %c0] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
   }
 }
+
+// -----
+
+// Nothing to multi-buffer (an empty body; one that only reads shared
+// memory): each becomes a plain loop, stages(1), which tile-to-gpu lowers to
+// scf.for.
+tile.kernel @nothing_to_pipeline(%n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  %x = tile.alloc_fragment : !tile.fragment<8x32xf32>
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) {
+  }
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(3) {
+    tile.copy %s[] to %x[] : memref<8x32xf32, #gpu.address_space<workgroup>>, !tile.fragment<8x32xf32>
+  }
+}

@@ -36,6 +36,20 @@ tile.kernel @pipelined(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %n: index) th
   }
 }
 
+// A pipelined load of a tile wider than a TMA box (256 elements per
+// dimension) takes cp.async on sm_90a too, as on sm_80 (it failed when its
+// tensor map was made).
+tile.kernel @wider_than_a_box(%A: memref<?x?xf32>, %n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<4x512xf32, #gpu.address_space<workgroup>>
+  %f = tile.alloc_fragment : !tile.fragment<4x512xf32>
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) {
+    tile.copy %A[%k, %c0] to %s[] : memref<?x?xf32>, memref<4x512xf32, #gpu.address_space<workgroup>>
+    tile.copy %s[] to %f[] : memref<4x512xf32, #gpu.address_space<workgroup>>, !tile.fragment<4x512xf32>
+  }
+}
+
 // A mechanism written by hand is kept.
 tile.kernel @by_hand(%g: memref<?x?xf32>) threads(128) {
   %c0 = arith.constant 0 : index

@@ -72,8 +72,20 @@ struct TilePipelineLoopsPass
   void runOnOperation() override {
     SmallVector<PipelinedForOp> loops;
     getOperation().walk([&](PipelinedForOp loop) {
-      if (loop.getStagesAttr().getInt() > 1)
-        loops.push_back(loop);
+      if (loop.getStagesAttr().getInt() <= 1)
+        return;
+      // Nothing to multi-buffer (an empty body, or one that loads nothing
+      // from global memory): a plain loop, as stages(1) is. A
+      // warp-specialised loop still needs a producer's copies.
+      bool loads = llvm::any_of(loop.getBody().front(), [](Operation &op) {
+        auto copy = dyn_cast<CopyOp>(op);
+        return copy && isPipelineProducer(copy);
+      });
+      if (!loads && !loop.getWarpSpecialized()) {
+        loop.setStages(1);
+        return;
+      }
+      loops.push_back(loop);
     });
     for (PipelinedForOp loop : loops) {
       FailureOr<bool> cpAsync = usesCpAsyncGroups(loop);

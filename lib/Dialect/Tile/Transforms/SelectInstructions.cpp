@@ -50,7 +50,14 @@ static FailureOr<CopyMechanism> selectCopy(CopyOp op, const ChipInfo &chip) {
     return failure();
   bool globalToShared = src == MemorySpace::Global && dst == MemorySpace::Shared;
   if (globalToShared && isPipelineProducer(op)) {
-    if (chip.has(Feature::Tma))
+    // A TMA box holds at most 256 elements per dimension; a larger tile
+    // goes through cp.async (as on chips without TMA) rather than failing
+    // when its tensor map is made.
+    auto tile = cast<MemRefType>(op.getDest().getType());
+    bool fitsTmaBox = llvm::all_of(tile.getShape(), [](int64_t d) {
+      return !ShapedType::isDynamic(d) && d <= 256;
+    });
+    if (chip.has(Feature::Tma) && (fitsTmaBox || !chip.has(Feature::CpAsync)))
       return CopyMechanism::tma_load;
     if (!chip.has(Feature::CpAsync))
       return op.emitOpError("is loaded by a pipelined loop, which needs "

@@ -253,6 +253,12 @@ def Tile_PipelinedForOp : Tile_Op<"pipelined_for", [
     `pingpong(NAME)` takes the schedule from the flag NAME (ping-pong where
     it is true).
 
+    A loop with nothing to multi-buffer (no global-to-shared copy in its
+    body, or no body at all) runs as a plain loop, as `stages(1)` does;
+    with `warp_specialized` that is an error (the producer has nothing to
+    load). A pipelined load of a tile wider than a TMA box (256 elements
+    per dimension) uses cp.async on chips with TMA too.
+
     Rules: `stages` in [1, 16] (at least 2 with `warp_specialized`);
     `pingpong` only with `warp_specialized`; inside a `tile.kernel`.
   }];
