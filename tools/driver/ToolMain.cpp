@@ -199,6 +199,15 @@ public:
     });
   }
 };
+/// Whether --mlir-print-op-on-diagnostic was given (MLIR's default is on).
+bool opDumpAsked() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("mlir-print-op-on-diagnostic");
+  if (it == options.end() || !it->second->getNumOccurrences())
+    return false;
+  auto *flag = static_cast<llvm::cl::opt<bool> *>(it->second);
+  return flag->getValue();
+}
 } // namespace
 
 // mlirTranslateMain's options and processing; it opens -o (truncating it)
@@ -293,7 +302,10 @@ int mlir::tile::tileTranslateMain(int argc, char **argv) {
       TimingScope translationTiming = timing.nest(translation->getDescription());
       MLIRContext context;
       context.allowUnregisteredDialects(allowUnregisteredDialects);
-      context.printOpOnDiagnostic(verifyDiagnostics.getNumOccurrences() == 0);
+      // A compiler driver's errors name the source line; the generic dump
+      // of the op an error is attached to follows only when asked for
+      // (--mlir-print-op-on-diagnostic).
+      context.printOpOnDiagnostic(opDumpAsked());
       auto sourceMgr = std::make_shared<llvm::SourceMgr>();
       sourceMgr->AddNewSourceBuffer(std::move(ownedBuffer), llvm::SMLoc());
       LogicalResult result = success();
