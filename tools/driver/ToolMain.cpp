@@ -96,6 +96,20 @@ LogicalResult mlir::tile::checkNesting(const llvm::MemoryBuffer &input,
                                        llvm::raw_ostream &errors) {
   StringRef text = input.getBuffer();
   int depth = 0;
+  // Open brackets in order, while every close matched its open (after a
+  // mismatch the parser's own error says more).
+  std::vector<size_t> open;
+  bool matched = true;
+  auto report = [&](size_t at, const llvm::Twine &message) {
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(text, input.getBufferIdentifier(),
+                                         /*RequiresNullTerminator=*/false),
+        llvm::SMLoc());
+    sourceMgr.PrintMessage(errors, llvm::SMLoc::getFromPointer(text.data() + at),
+                           llvm::SourceMgr::DK_Error, message);
+    return failure();
+  };
   for (size_t i = 0, e = text.size(); i < e; ++i) {
     char c = text[i];
     if (c == '/' && i + 1 < e && text[i + 1] == '/') {
@@ -112,23 +126,30 @@ LogicalResult mlir::tile::checkNesting(const llvm::MemoryBuffer &input,
     }
     if (c == '}' || c == ')' || c == ']') {
       depth = std::max(0, depth - 1);
+      char opener = c == '}' ? '{' : c == ')' ? '(' : '[';
+      if (!open.empty() && text[open.back()] == opener)
+        open.pop_back();
+      else
+        matched = false;
       continue;
     }
-    if ((c != '{' && c != '(' && c != '[') || ++depth <= kMaxNesting)
+    if (c != '{' && c != '(' && c != '[')
       continue;
-    llvm::SourceMgr sourceMgr;
-    sourceMgr.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBuffer(text, input.getBufferIdentifier(),
-                                         /*RequiresNullTerminator=*/false),
-        llvm::SMLoc());
-    sourceMgr.PrintMessage(
-        errors, llvm::SMLoc::getFromPointer(text.data() + i),
-        llvm::SourceMgr::DK_Error,
-        "regions and brackets nest deeper than " + llvm::Twine(kMaxNesting) +
-            " levels here; tile does not compile programs nested this deep "
-            "(split the nest into functions or loops that are not nested)");
-    return failure();
+    open.push_back(i);
+    if (++depth > kMaxNesting)
+      return report(i, "regions and brackets nest deeper than " +
+                           llvm::Twine(kMaxNesting) +
+                           " levels here; tile does not compile programs "
+                           "nested this deep (split the nest into functions "
+                           "or loops that are not nested)");
   }
+  // A region left open at the end reads to MLIR's parser as a missing
+  // operation ("expected operation name in quotes" at the last line). An
+  // open '(' or '[' gets the parser's own, more precise, error.
+  if (matched && !open.empty() &&
+      llvm::all_of(open, [&](size_t at) { return text[at] == '{'; }))
+    return report(open.back(), "this '{' is never closed: the input ends "
+                               "inside its region; add the matching '}'");
   return success();
 }
 

@@ -1833,6 +1833,16 @@ tile.kernel @reduce_dim(%a: memref<?xf32>) threads(128) {
 
 // -----
 
+// A negative dim is reported as written (it printed as 18446744073709551615).
+tile.kernel @reduce_negative_dim() threads(128) {
+  %x = tile.alloc_fragment : !tile.fragment<4x128xf32>
+  %s = tile.alloc_fragment : !tile.fragment<4x1xf32>
+  // expected-error @+1 {{'tile.reduce' op reduces dim -1, which is not a dimension of '!tile.fragment<4x128xf32>'; write dim 0 to 1}}
+  tile.reduce sum %x into %s dim -1 : !tile.fragment<4x128xf32>, !tile.fragment<4x1xf32>
+}
+
+// -----
+
 tile.kernel @reduce_shape(%a: memref<?xf32>) threads(128) {
   %x = tile.alloc_fragment : !tile.fragment<4x128xf32>
   %s = tile.alloc_fragment : !tile.fragment<4x1xf32>

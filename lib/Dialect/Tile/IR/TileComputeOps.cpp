@@ -601,10 +601,12 @@ LogicalResult ReduceOp::verify() {
   auto source = cast<FragmentType>(getSource().getType());
   auto dest = cast<FragmentType>(getDest().getType());
   int64_t rank = source.getRank();
-  // Unsigned: a negative dim is parsed as a huge one.
-  if (getDim() >= static_cast<uint64_t>(rank))
+  // The attribute as written (signed): `dim -1` names no dimension.
+  int64_t dim = getDimAttr().getInt();
+  if (dim < 0 || dim >= rank)
     return emitOpError("reduces dim ")
-           << getDim() << ", which is not a dimension of " << source;
+           << dim << ", which is not a dimension of " << source
+           << "; write dim 0 to " << rank - 1;
   SmallVector<int64_t> expected(source.getShape());
   expected[getDim()] = 1;
   if (!shapesAgree(*this, dest.getShape(), expected))
