@@ -11,7 +11,10 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/OptBisect.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -236,12 +239,82 @@ mlir::tile::translateToNVPTXModule(ModuleOp module, llvm::LLVMContext &context,
   return llvmModule;
 }
 
+// NVPTX's back end runs straight-line strength reduction, whose
+// ScalarEvolution queries walk each candidate's chain of operands: its time
+// grows with the square of the longest chain of dependent integer
+// arithmetic (LLVM 22: a generated chain of 2,000 ops took 9.5 s, 5,000
+// took 86 s, nearly all of it in that pass). A function whose longest chain
+// passes this depth skips that one pass; the deepest in the shipped kernels
+// is far below it (14 in 2026-11; docs/compile-time.md).
+static constexpr unsigned kMaxStrengthReductionDepth = 256;
+// The pass as the gate is asked about it: by its argument in newer LLVMs,
+// by its name in older ones.
+static bool isStrengthReduction(StringRef pass) {
+  return pass == "slsr" || pass == "Straight line strength reduction";
+}
+
+/// The longest chain of dependent integer arithmetic (binary operators,
+/// casts and address computations, within the function) in `function`.
+static unsigned integerChainDepth(llvm::Function &function) {
+  llvm::DenseMap<const llvm::Value *, unsigned> depth;
+  unsigned deepest = 0;
+  for (llvm::BasicBlock *block :
+       llvm::ReversePostOrderTraversal<llvm::Function *>(&function))
+    for (llvm::Instruction &inst : *block) {
+      bool arithmetic = isa<llvm::GetElementPtrInst, llvm::CastInst>(inst) ||
+                        (isa<llvm::BinaryOperator>(inst) &&
+                         inst.getType()->isIntOrIntVectorTy());
+      if (!arithmetic)
+        continue;
+      unsigned longest = 0;
+      for (const llvm::Value *operand : inst.operands())
+        longest = std::max(longest, depth.lookup(operand));
+      depth[&inst] = longest + 1;
+      deepest = std::max(deepest, longest + 1);
+    }
+  return deepest;
+}
+
+namespace {
+/// Keeps strength reduction off the functions of a module whose integer
+/// chains are too deep for it, while installed on the module's context;
+/// every other question goes to the gate it replaces (-opt-bisect-limit).
+class SkipDeepStrengthReduction : public llvm::OptPassGate {
+public:
+  explicit SkipDeepStrengthReduction(llvm::Module &module)
+      : context(module.getContext()), previous(context.getOptPassGate()) {
+    for (llvm::Function &function : module)
+      if (!function.isDeclaration() &&
+          integerChainDepth(function) > kMaxStrengthReductionDepth)
+        skipped.insert(("function (" + function.getName() + ")").str());
+    context.setOptPassGate(*this);
+  }
+  ~SkipDeepStrengthReduction() override { context.setOptPassGate(previous); }
+  SkipDeepStrengthReduction(const SkipDeepStrengthReduction &) = delete;
+  SkipDeepStrengthReduction &
+  operator=(const SkipDeepStrengthReduction &) = delete;
+
+  bool isEnabled() const override { return true; }
+  bool shouldRunPass(StringRef pass, StringRef unit) const override {
+    if (isStrengthReduction(pass) && skipped.contains(unit))
+      return false;
+    return !previous.isEnabled() || previous.shouldRunPass(pass, unit);
+  }
+
+private:
+  llvm::LLVMContext &context;
+  llvm::OptPassGate &previous;
+  llvm::StringSet<> skipped;
+};
+} // namespace
+
 /// PTX for `module` from `machine`, or none when the back end cannot
 /// emit it.
 static std::optional<std::string> emitPtx(llvm::TargetMachine &machine,
                                           llvm::Module &module) {
   std::string ptx;
   {
+    SkipDeepStrengthReduction gate(module);
     llvm::raw_string_ostream stream(ptx);
     llvm::buffer_ostream buffered(stream);
     llvm::legacy::PassManager passes;
