@@ -3,6 +3,7 @@
 // c = a + b on fp32 and bf16 vectors of odd sizes, checked element by
 // element against the CPU on fresh random inputs with the output poisoned
 // first; then timed at a large size next to a device-to-device copy.
+// `--check` checks only (what the compute-sanitizer runs use).
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,8 +79,9 @@ bool check(const Variant &variant, const std::vector<float> &a,
 }
 } // namespace
 
-int main() {
+int main(int argc, char **argv) {
   requireGpu("vadd");
+  bool checkOnly = argc > 1 && std::string(argv[1]) == "--check";
   try {
     rt::Device device = rt::Device::open();
     rt::Module module = rt::Module::loadCubinFile(kernelFile(VADD_KERNEL_CUBIN));
@@ -108,6 +110,8 @@ int main() {
     // the same bytes in the same run.
     const size_t n = 64u << 20;
     for (const Variant &variant : variants) {
+      if (checkOnly)
+        break;
       rt::Kernel kernel = module.kernel(variant.kernel);
       const rt::KernelInfo &info = rt::findKernel(infos, variant.kernel);
       size_t bytes = n * variant.elementBytes;

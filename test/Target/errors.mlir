@@ -16,8 +16,9 @@
 // RUN: not echo 'func.func @f() { return }' | tile-translate --tile-to-ptx
 // An LLVM pass pipeline that does not parse.
 // RUN: not tile-translate --tile-to-ptx --llvm-passes='function(no-such-pass)' %s -o %t.ptx
-// Tile-level input the pipeline refuses (100 elements over 128 threads).
-// RUN: not echo 'tile.kernel @k() threads(128) { %m = tile.alloc_fragment : !tile.fragment<100xf32> }' | tile-translate --tile-to-ptx
+// Tile-level input the pipeline refuses (a fragment of more registers than
+// a thread has).
+// RUN: not echo 'tile.kernel @k() threads(128) { %m = tile.alloc_fragment : !tile.fragment<256x256xf32> }' | tile-translate --tile-to-ptx
 // Malformed IR.
 // RUN: not echo 'func.func @f( {' | tile-translate --tile-to-ptx
 // --ptx-features takes PTX ISA versions only ('+ptxNN'); an SM feature is

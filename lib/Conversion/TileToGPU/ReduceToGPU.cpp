@@ -61,8 +61,28 @@ static FailureOr<ReducePlan> planReduce(ReduceOp op) {
            << expected << " (the source's sliced along dim " << dim
            << "), got " << dest.getLayout()
            << "; leave it to tile-assign-layouts";
-  if (!dist->isEven())
-    return op.emitOpError("reduces a fragment whose layout is uneven");
+  if (!dist->isEven()) {
+    // The narrowest wider tile that tile-assign-layouts spreads evenly
+    // (runs of one element at least).
+    int64_t outer = type.getNumElements() / shape.back(), wider = shape.back();
+    while ((outer * wider) % dist->threads != 0)
+      ++wider;
+    SmallVector<int64_t> instead(shape);
+    instead.back() = wider;
+    auto print = [](InFlightDiagnostic &diag, ArrayRef<int64_t> dims) {
+      llvm::interleave(dims, [&](int64_t d) { diag << d; },
+                       [&] { diag << "x"; });
+    };
+    InFlightDiagnostic diag = op.emitOpError("reduces a ");
+    print(diag, shape);
+    diag << " fragment whose runs of " << dist->vector
+         << " do not spread evenly over " << dist->threads
+         << " threads (some hold fewer); reduce a tile whose element count is "
+            "a multiple of the thread count (";
+    print(diag, instead);
+    diag << " is)";
+    return diag << ", or run the kernel with fewer threads";
+  }
   if (dist->threads % 32 != 0)
     return op.emitOpError("reduces over ")
            << dist->threads << " threads; reductions need whole warps";

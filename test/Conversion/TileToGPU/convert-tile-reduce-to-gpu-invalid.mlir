@@ -54,3 +54,15 @@ tile.kernel @three_warps() threads(96) {
   // expected-error @+1 {{'tile.reduce' op reduces along dim 1 of '!tile.fragment<1x96xf32, #tile.blocked<threads = 96, vector = 1>>' over 96 threads, whose rows span a number of warps that is not a power of two; use a power-of-two thread count or a tile whose rows a warp holds}}
   tile.reduce sum %x into %s dim 1 : !tile.fragment<1x96xf32, #tile.blocked<threads = 96, vector = 1>>, !tile.fragment<1x1xf32, #tile.slice<dim = 1, extent = 96, parent = #tile.blocked<threads = 96, vector = 1>>>
 }
+
+// -----
+
+// An uneven layout (75 runs of 8 over 128 threads): some threads hold no
+// run of a row, so the row cannot be combined by lane and warp alone; the
+// error names an even tile.
+tile.kernel @uneven() threads(128) {
+  %x = tile.alloc_fragment : !tile.fragment<3x200xbf16, #tile.blocked<threads = 128, vector = 8>>
+  %s = tile.alloc_fragment : !tile.fragment<3x1xbf16, #tile.slice<dim = 1, extent = 200, parent = #tile.blocked<threads = 128, vector = 8>>>
+  // expected-error @+1 {{'tile.reduce' op reduces a 3x200 fragment whose runs of 8 do not spread evenly over 128 threads (some hold fewer); reduce a tile whose element count is a multiple of the thread count (3x256 is), or run the kernel with fewer threads}}
+  tile.reduce sum %x into %s dim 1 : !tile.fragment<3x200xbf16, #tile.blocked<threads = 128, vector = 8>>, !tile.fragment<3x1xbf16, #tile.slice<dim = 1, extent = 200, parent = #tile.blocked<threads = 128, vector = 8>>>
+}

@@ -1399,8 +1399,8 @@ func.func private @blocked_vector(!tile.fragment<64x12xf32, #tile.blocked<thread
 
 // -----
 
-// expected-error @+1 {{blocked layout spreads runs of 4 over 128 threads, which does not divide the 256 elements; vector = 2 would fit}}
-func.func private @blocked_spread(!tile.fragment<256xf32, #tile.blocked<threads = 128, vector = 4>>)
+// expected-error @+1 {{blocked layout with parts spreads runs of 4 over 128 threads, which does not divide the 256 elements; vector = 2 would fit; leave part out for a layout in which some threads hold fewer runs}}
+func.func private @blocked_spread(!tile.fragment<256xf32, #tile.blocked<threads = 128, vector = 4, part = 32>>)
 
 // -----
 

@@ -148,9 +148,9 @@ int main() {
   OpBuilder b(&context);
   OwningOpRef<ModuleOp> module = ModuleOp::create(b.getUnknownLoc());
   b.setInsertionPointToEnd(module->getBody());
-  auto blocked = [&](int64_t threads, int64_t vector) {
+  auto blocked = [&](int64_t threads, int64_t vector, int64_t part = 0) {
     return cast<FragmentLayoutAttrInterface>(
-        BlockedLayoutAttr::get(&context, threads, vector));
+        BlockedLayoutAttr::get(&context, threads, vector, part));
   };
   auto wgmma = [&](int64_t groups, int64_t blocks = 1) {
     return cast<FragmentLayoutAttrInterface>(
@@ -288,7 +288,7 @@ int main() {
     SmallVector<int64_t> shape;
     int64_t threads;
   } refused[] = {
-      {blocked(32, 8), {64, 12}, 0},   {blocked(128, 4), {256}, 0},
+      {blocked(32, 8), {64, 12}, 0},   {blocked(128, 4, 32), {256}, 0},
       {blocked(128, 4), {1024}, 256},  {wgmma(2), {64, 64}, 0},
       {wgmma(1), {64, 264}, 0},        {wgmma(1), {64, 64}, 256},
       {wgmma(2, 2), {128, 64}, 0},     {wgmma(1, 2), {192, 64}, 0},

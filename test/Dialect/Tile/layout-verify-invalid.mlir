@@ -71,14 +71,16 @@ func.func private @blocked_part_divides(!tile.fragment<6x1024xf32, #tile.blocked
 
 // -----
 
-// expected-error @+1 {{blocked layout spreads runs of 4 over 128 threads, which does not divide the 256 elements; vector = 2 would fit}}
-func.func private @blocked_spread(!tile.fragment<256xf32, #tile.blocked<threads = 128, vector = 4>>)
+// Parts split the elements evenly (without parts, some threads may hold
+// fewer runs: tile-assign-layouts.mlir).
+// expected-error @+1 {{blocked layout with parts spreads runs of 4 over 128 threads, which does not divide the 256 elements; vector = 2 would fit; leave part out}}
+func.func private @blocked_spread(!tile.fragment<256xf32, #tile.blocked<threads = 128, vector = 4, part = 32>>)
 
 // -----
 
 // No narrower run helps: fewer elements than threads.
-// expected-error @+1 {{blocked layout spreads runs of 2 over 128 threads, which does not divide the 64 elements}}
-func.func private @blocked_small(!tile.fragment<64xf32, #tile.blocked<threads = 128, vector = 2>>)
+// expected-error @+1 {{blocked layout with parts spreads runs of 2 over 128 threads, which does not divide the 64 elements; leave part out}}
+func.func private @blocked_small(!tile.fragment<64xf32, #tile.blocked<threads = 128, vector = 2, part = 32>>)
 
 // -----
 

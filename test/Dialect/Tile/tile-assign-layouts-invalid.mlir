@@ -2,26 +2,6 @@
 // tile.target, as tile-attach-target writes it).
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --verify-diagnostics -o /dev/null
 
-// Fewer elements than threads.
-module attributes {tile.target = #tile.target<"sm_90a">} {
-  tile.kernel @too_few() threads(128) {
-    // expected-error @below {{'tile.alloc_fragment' op has no blocked layout: 100 elements do not spread evenly over 128 threads}}
-    %x = tile.alloc_fragment : !tile.fragment<100xf32>
-  }
-}
-
-// -----
-
-// 96 elements: no run length gives 64 threads the same number of runs.
-module attributes {tile.target = #tile.target<"sm_90a">} {
-  tile.kernel @uneven() threads(64) {
-    // expected-error @below {{'tile.alloc_fragment' op has no blocked layout: 96 elements do not spread evenly over 64 threads}}
-    %x = tile.alloc_fragment : !tile.fragment<96xf32>
-  }
-}
-
-// -----
-
 // The blocked layout would give each thread 512 registers: refused before
 // the layout is written.
 module attributes {tile.target = #tile.target<"sm_90a">} {

@@ -1,5 +1,7 @@
 // tile-assign-layouts: the widest run of at most 16 bytes that divides the
-// innermost dimension and spreads evenly over the kernel's threads. The
+// innermost dimension and spreads evenly over the kernel's threads (else the
+// widest that divides the innermost dimension, the last threads holding a
+// run fewer or none). The
 // inputs carry what tile-attach-target and tile-select-instructions write
 // (the module's tile.target, each copy's mechanism).
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts
@@ -136,5 +138,29 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
       %c = arith.addf %a, %b : f32
       tile.yield %c : f32
     }
+  }
+}
+
+// -----
+
+// Fewer runs than threads: 25 runs of 4 over 128 threads (threads 25 and up
+// hold none), and a 1x1 fragment held by thread 0.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @too_few() threads(128) {
+    %x = tile.alloc_fragment : !tile.fragment<100xf32>
+    %y = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  }
+}
+
+// -----
+
+// Runs the threads do not divide: 24 runs of 4 over 64 threads, and 25 runs
+// of 8 bf16 over 128 (no run width gives every thread the same count).
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @uneven() threads(64) {
+    %x = tile.alloc_fragment : !tile.fragment<96xf32>
+  }
+  tile.kernel @uneven_rows() threads(128) {
+    %x = tile.alloc_fragment : !tile.fragment<1x200xbf16>
   }
 }

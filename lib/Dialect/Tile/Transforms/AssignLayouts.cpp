@@ -12,17 +12,22 @@ using namespace mlir;
 using namespace mlir::tile;
 
 // The widest run (at most 16 bytes) whose blocked layout fits: it divides
-// the innermost dimension and spreads evenly over the threads.
+// the innermost dimension and spreads evenly over the threads; failing
+// that (a tile with fewer runs than threads, or a count they do not
+// divide), the widest that divides the innermost dimension, some threads
+// then holding a run fewer (guarded by the lowerings; reductions refuse).
 static FailureOr<BlockedLayoutAttr> chooseBlocked(FragmentType type,
                                                   int64_t threads) {
   int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-  for (int64_t vector = std::max<int64_t>(1, 16 / bytes); vector >= 1;
-       vector /= 2) {
-    auto layout = BlockedLayoutAttr::get(type.getContext(), threads, vector);
-    if (cast<FragmentLayoutAttrInterface>(layout).accepts(type.getShape(),
-                                                          threads))
-      return layout;
-  }
+  for (bool even : {true, false})
+    for (int64_t vector = std::max<int64_t>(1, 16 / bytes); vector >= 1;
+         vector /= 2) {
+      auto layout = BlockedLayoutAttr::get(type.getContext(), threads, vector);
+      auto face = cast<FragmentLayoutAttrInterface>(layout);
+      if (face.accepts(type.getShape(), threads) &&
+          face.isEven(type.getShape()) == even)
+        return layout;
+    }
   return failure();
 }
 

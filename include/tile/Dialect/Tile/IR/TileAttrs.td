@@ -252,7 +252,11 @@ def Tile_BlockedLayoutAttr : Tile_FragmentLayoutAttr<"BlockedLayout"> {
     `(i / (vector * threads)) * vector + i mod vector`. Each thread thus
     holds runs of `vector` consecutive elements (16 bytes where the shape
     allows), and consecutive threads hold consecutive runs, so copies to and
-    from global memory are coalesced 16-byte accesses.
+    from global memory are coalesced 16-byte accesses. When the runs do
+    not divide evenly over the threads (a 1x1 fragment in a CTA of 128, a
+    1x200 one), the last threads hold a run fewer, or none: copies and
+    element-wise ops guard those runs, and `tile.reduce` refuses such a
+    fragment (its rows would not lie at fixed offsets).
 
     With `part = P` (a multiple of 32 that divides `threads`, less than
     it), the fragment is first cut into `threads / P` consecutive parts of

@@ -54,8 +54,8 @@ def Tile_FragmentLayoutAttrInterface
     * `#tile.blocked<threads = T, vector = V>`: run `n` of the tile (its
       elements `n V .. n V + V - 1` in row-major order) belongs to thread
       `n mod T`, as its run `n / T`. Any rank; even when `T V` divides the
-      element count (fragments must be; shared tiles split by the same rule
-      may be uneven). Run `r`'s offset from run 0 is constant when the
+      element count (with parts it must; otherwise the last threads hold a
+      run fewer, or none). Run `r`'s offset from run 0 is constant when the
       CTA-wide step `T V` is whole rows or divides a row (or the tile is
       1-D). Lanes and
       warps spread from the innermost dimension outwards, as far as the
