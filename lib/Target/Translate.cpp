@@ -565,10 +565,74 @@ bool mlir::tile::callsNvshmem(Operation *op) {
       .wasInterrupted();
 }
 
+/// Where ptxas's `log` places its first error: the kernel (the `.entry`
+/// whose body holds the PTX line it names, or the entry function it names)
+/// and the text of that PTX line, when it names one.
+static std::optional<std::pair<std::string, std::string>>
+placePtxasError(StringRef ptx, StringRef log) {
+  SmallVector<StringRef> logLines;
+  log.split(logLines, '\n');
+  for (StringRef line : logLines) {
+    if (!line.contains("error") && !line.contains("fatal"))
+      continue;
+    // "ptxas <file>, line N; error   : ..."
+    size_t at = line.find(", line ");
+    unsigned number = 0;
+    if (at != StringRef::npos &&
+        !line.drop_front(at + 7).take_until([](char c) { return c == ';'; })
+             .getAsInteger(10, number) &&
+        number > 0) {
+      SmallVector<StringRef> ptxLines;
+      ptx.split(ptxLines, '\n');
+      if (number > ptxLines.size())
+        continue;
+      std::string kernel;
+      for (unsigned i = 0; i < number; ++i) {
+        StringRef text = ptxLines[i].trim();
+        if (text.consume_front(".visible .entry ") ||
+            text.consume_front(".entry "))
+          kernel = text.take_until([](char c) { return c == '('; }).str();
+      }
+      std::string text = ptxLines[number - 1].trim().str();
+      llvm::replace(text, '\t', ' ');
+      return std::make_pair(kernel, text);
+    }
+    // "ptxas error   : Entry function 'k' uses too much ..."
+    size_t entry = line.find("Entry function '");
+    if (entry != StringRef::npos)
+      return std::make_pair(
+          line.drop_front(entry + 16).take_until([](char c) { return c == '\''; })
+              .str(),
+          std::string());
+  }
+  return std::nullopt;
+}
+
+/// The location of kernel `name` in `source` (its llvm.func or gpu.func,
+/// which keep the tile.kernel's), or none.
+static std::optional<Location> kernelLocation(Operation *source,
+                                              StringRef name) {
+  std::optional<Location> found;
+  if (!source || name.empty())
+    return found;
+  source->walk([&](Operation *op) {
+    auto symbol = op->getAttrOfType<StringAttr>(
+        SymbolTable::getSymbolAttrName());
+    if (symbol && symbol.getValue() == name &&
+        isa<LLVM::LLVMFuncOp, gpu::GPUFuncOp>(op)) {
+      found = op->getLoc();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
 FailureOr<std::string> mlir::tile::assembleCubin(StringRef ptx,
                                                  const TargetOptions &options,
                                                  Location loc, bool relocatable,
-                                                 std::string *report) {
+                                                 std::string *report,
+                                                 Operation *source) {
   if (!requireChip(loc, options.chip))
     return failure();
   std::string ptxas = toolchain::findPtxas(options.cudaRoot);
@@ -609,13 +673,26 @@ FailureOr<std::string> mlir::tile::assembleCubin(StringRef ptx,
                                          0, 0, &errorMessage);
   auto log = llvm::MemoryBuffer::getFile(logPath);
   StringRef logText = log ? (*log)->getBuffer() : StringRef();
-  if (status != 0)
-    return emitError(loc) << "ptxas failed"
-                          << (status < 0 ? " to run: " + errorMessage
-                                         : " with exit code " +
-                                               std::to_string(status))
-                          << (logText.empty() ? "" : ":\n")
-                          << logText.rtrim();
+  if (status != 0) {
+    // At the kernel ptxas blames, when it says which.
+    Location at = loc;
+    std::string where;
+    if (auto placed = placePtxasError(ptx, logText)) {
+      if (std::optional<Location> kernel =
+              kernelLocation(source, placed->first)) {
+        at = *kernel;
+        where = " in kernel @" + placed->first;
+        if (!placed->second.empty())
+          where += " (at PTX `" + placed->second + "`)";
+      }
+    }
+    return emitError(at) << "ptxas failed" << where
+                         << (status < 0 ? " to run: " + errorMessage
+                                        : " with exit code " +
+                                              std::to_string(status))
+                         << (logText.empty() ? "" : ":\n")
+                         << logText.rtrim();
+  }
   auto cubin = llvm::MemoryBuffer::getFile(cubinPath, /*IsText=*/false);
   if (!cubin)
     return emitError(loc) << "ptxas wrote no cubin: "

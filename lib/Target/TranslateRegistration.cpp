@@ -482,7 +482,8 @@ assembleWithinSpillLimit(ModuleOp module, TargetOptions target,
     }
     std::string report;
     auto cubin = timer.run("cubin (ptxas)", [&] {
-      return assembleCubin(ptx, target, module.getLoc(), relocatable, &report);
+      return assembleCubin(ptx, target, module.getLoc(), relocatable, &report,
+                           module);
     });
     if (failed(cubin))
       return failure();
@@ -591,7 +592,8 @@ static LogicalResult translate(Operation *op, llvm::raw_ostream &output,
       options->maxSpillBytes >= 0
           ? assembleWithinSpillLimit(module, target, relocatable, *ptx, timer)
           : timer.run("cubin (ptxas)", [&] {
-              return assembleCubin(*ptx, target, module.getLoc(), relocatable);
+              return assembleCubin(*ptx, target, module.getLoc(), relocatable,
+                                   /*report=*/nullptr, module);
             });
   if (failed(cubin) || failed(writeLauncherIfAsked(module, *cubin, tables)))
     return failure();

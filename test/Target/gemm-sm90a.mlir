@@ -50,7 +50,7 @@
 // error. The 128 x 192 kernel (software-pipelined) would take mma.sync and a
 // cp.async pipeline there, but its 5 stages of 40 KiB do not fit in sm_80's
 // 163 KiB of shared memory: one clean error, no cubin.
-// RUN: not tile-translate --tile-to-cubin --chip=sm_80 %S/../../python-free-examples/gemm/gemm.mlir --tile-values=TMASTORE=0 -o %t80ws.cubin 2>&1 | grep error: | sed -E 's|^.*: error: |error: |'
+// RUN: not tile-translate --tile-to-cubin --chip=sm_80 %S/../../python-free-examples/gemm/gemm.mlir --tile-values=TMASTORE=0 -o %t80ws.cubin 2>&1 | grep error: | sed -E -e 's|^.*: error: |error: |' -e 's|^.*: note: |note: |'
 // RUN: rm -f %t80.cubin
-// RUN: not tile-translate --tile-to-cubin --chip=sm_80 %S/../../python-free-examples/gemm/gemm-tiles.mlir --tile-values=BN=192 -o %t80.cubin 2>&1 | grep error: | sed -E 's|^.*: error: |error: |'
+// RUN: not tile-translate --tile-to-cubin --chip=sm_80 %S/../../python-free-examples/gemm/gemm-tiles.mlir --tile-values=BN=192 -o %t80.cubin 2>&1 | grep error: | sed -E -e 's|^.*: error: |error: |' -e 's|^.*: note: |note: |'
 // RUN: test ! -e %t80.cubin && echo 'no cubin written'

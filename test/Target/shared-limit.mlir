@@ -4,12 +4,12 @@
 // ROWS = 1536 needs 193 KiB). With every configuration over, an error and
 // no output.
 // RUN: rm -f %t.ptx %t2.ptx %t.kinfo
-// RUN: not tile-translate --tile-to-ptx --chip=sm_80 %s -o %t.ptx 2>&1 | sed -E 's|^.*: error: |error: |'
+// RUN: not tile-translate --tile-to-ptx --chip=sm_80 %s -o %t.ptx 2>&1 | sed -E -e 's|^.*: error: |error: |' -e 's|^.*: note: |note: |'
 // RUN: test ! -e %t.ptx && echo 'no PTX written'
 // RUN: tile-translate --tile-to-ptx --chip=sm_80 %s -o %t.ptx --skip-failing-configs --kernel-info=%t.kinfo 2>&1 | sed -E 's|^.*: warning: |warning: |'
 // RUN: grep -E '^(kernel|config)' %t.kinfo
 // RUN: grep -c '^.visible .entry' %t.ptx
-// RUN: not tile-translate --tile-to-ptx --chip=sm_80 %s --tile-values=ROWS=1536 -o %t2.ptx --skip-failing-configs 2>&1 | sed -E -e 's|^.*: error: |error: |' -e 's|^.*: warning: |warning: |'
+// RUN: not tile-translate --tile-to-ptx --chip=sm_80 %s --tile-values=ROWS=1536 -o %t2.ptx --skip-failing-configs 2>&1 | sed -E -e 's|^.*: error: |error: |' -e 's|^.*: warning: |warning: |' -e 's|^.*: note: |note: |'
 // RUN: test ! -e %t2.ptx && echo 'no PTX written'
 
 tile.kernel @stage(%a: memref<?x?xf32>)

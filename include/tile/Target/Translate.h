@@ -95,14 +95,17 @@ std::optional<std::string> mergePtx(ArrayRef<std::string> parts);
 /// link NVSHMEM in.
 bool callsNvshmem(Operation *op);
 
-/// CUDA's ptxas; its diagnostics are passed on as an error at `loc`. With
-/// `relocatable` (`ptxas -c`) calls to undefined functions stay for a
-/// device link. ptxas's report (warnings, -v) goes to stderr, or into
-/// `report` when one is given.
+/// CUDA's ptxas; its diagnostics are passed on as an error at `loc`, or,
+/// when `source` (the module the PTX came from) is given and ptxas names a
+/// PTX line or an entry function, at that kernel's location, with the
+/// kernel and the PTX line quoted. With `relocatable` (`ptxas -c`) calls to
+/// undefined functions stay for a device link. ptxas's report (warnings,
+/// -v) goes to stderr, or into `report` when one is given.
 FailureOr<std::string> assembleCubin(StringRef ptx,
                                      const TargetOptions &options,
                                      Location loc, bool relocatable = false,
-                                     std::string *report = nullptr);
+                                     std::string *report = nullptr,
+                                     Operation *source = nullptr);
 
 /// Bytes each function spills (stores plus loads), read from a `ptxas -v`
 /// report.

@@ -285,6 +285,36 @@ static LogicalResult collectScratchRequests(gpu::GPUFuncOp func) {
   return failure(result.wasInterrupted());
 }
 
+/// Notes on `diag` for what is live when the most shared memory is: the
+/// pieces that overlap the one placed highest, largest first, each at its
+/// tile's allocation or at the op whose lowering needs the scratch.
+static void noteLargestAtPeak(InFlightDiagnostic &diag,
+                              ArrayRef<Piece> pieces) {
+  const Piece *top = nullptr;
+  for (const Piece &piece : pieces)
+    if (!top || piece.end() > top->end())
+      top = &piece;
+  SmallVector<const Piece *> live;
+  for (const Piece &piece : pieces)
+    if (piece.live.overlaps(top->live))
+      live.push_back(&piece);
+  llvm::stable_sort(live, [](const Piece *a, const Piece *b) {
+    return a->bytes > b->bytes;
+  });
+  for (const Piece *piece : ArrayRef(live).take_front(4)) {
+    if (isa<AllocSharedOp>(piece->owner))
+      diag.attachNote(piece->owner->getLoc())
+          << piece->bytes << " bytes: this shared tile";
+    else
+      diag.attachNote(piece->owner->getLoc())
+          << piece->bytes << " bytes: scratch for this op's lowering"
+          << (isa<ReduceOp>(piece->owner)
+                  ? " (each warp's partial results; a reduction whose "
+                    "rows lie within one warp needs none)"
+                  : "");
+  }
+}
+
 /// Places `pieces` (sorted) first-fit; returns the end of the last byte used.
 static int64_t place(MutableArrayRef<Piece> pieces) {
   int64_t top = 0;
@@ -353,10 +383,12 @@ LogicalResult mlir::tile::assignSharedOffsets(Operation *root,
           << func.getName() << " needs " << total
           << " bytes of shared memory (its tiles and 1 KiB to align them); "
           << chip.name << " allows " << chip.maxSharedBytes
-          << " per CTA: use fewer pipeline stages or smaller tiles";
+          << " per CTA: use smaller tiles or fewer pipeline stages (what "
+             "is live at the most is noted)";
       if (func->hasAttr(kFamilyAttrName))
         diag << ", or leave the configuration out (tile-translate "
                 "--skip-failing-configs)";
+      noteLargestAtPeak(diag, pieces);
       return WalkResult::interrupt();
     }
 

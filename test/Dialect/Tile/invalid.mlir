@@ -534,8 +534,17 @@ func.func @copy_dynamic_tile_store(%s: memref<4x?xf32, #gpu.address_space<workgr
 // -----
 
 func.func @copy_rank(%g: memref<?xf32>, %f: !tile.fragment<4x4xf32>, %i: index) {
-  // expected-error @+1 {{'tile.copy' op expects the global operand's rank (1) to equal the tile's rank (2)}}
+  // expected-error @+1 {{'tile.copy' op expects the global operand's rank (1) to equal the tile's rank (2); view the memref with the tile's rank first, e.g. `memref.expand_shape %m [[0, 1]] output_shape [%rows, 4]` for a 1-D memref of rows of 4, then copy to that view at [%row, 0]}}
   tile.copy %g[%i] to %f[] : memref<?xf32>, !tile.fragment<4x4xf32>
+  return
+}
+
+// -----
+
+// A memref of higher rank than the tile.
+func.func @copy_rank_higher(%g: memref<?x?xf32>, %f: !tile.fragment<64xf32>, %i: index) {
+  // expected-error @+1 {{'tile.copy' op expects the global operand's rank (2) to equal the tile's rank (1); give the tile the memref's rank (a 1x64 tile for one row of a 2-D memref), or collapse the memref with memref.collapse_shape}}
+  tile.copy %g[%i, %i] to %f[] : memref<?x?xf32>, !tile.fragment<64xf32>
   return
 }
 
@@ -934,6 +943,30 @@ func.func @elementwise_shape(%x: !tile.fragment<8xf32>, %y: !tile.fragment<4xf32
   // expected-error @+1 {{'tile.elementwise' op expects each input to have the outputs' shape, or 1 where it is broadcast, got '!tile.fragment<8xf32>' for outputs of '!tile.fragment<4xf32>'}}
   tile.elementwise ins(%x : !tile.fragment<8xf32>) outs(%y : !tile.fragment<4xf32>) {
   ^bb0(%a: f32):
+    tile.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// A row sum written element-wise: the error points to tile.reduce.
+func.func @elementwise_row_sum(%x: !tile.fragment<4x128xf32>, %y: !tile.fragment<4x1xf32>) {
+  // expected-error @+1 {{'tile.elementwise' op expects each input to have the outputs' shape, or 1 where it is broadcast, got '!tile.fragment<4x128xf32>' for outputs of '!tile.fragment<4x1xf32>'; to combine the 128 elements along dim 1 into one, write `tile.reduce sum %in into %out dim 1` (or max, min)}}
+  tile.elementwise ins(%x : !tile.fragment<4x128xf32>) outs(%y : !tile.fragment<4x1xf32>) {
+  ^bb0(%a: f32):
+    tile.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// A 1-D bias row over a 2-D tile: the error says how to hold it as 1xN.
+func.func @elementwise_bias_rank(%x: !tile.fragment<4x128xf32>, %b: !tile.fragment<128xbf16>) {
+  // expected-error @+1 {{'tile.elementwise' op expects every tile to have the outputs' rank (2) and a static shape, got '!tile.fragment<128xbf16>'; a row broadcast over the tile is a 1x128 tile: load it into !tile.fragment<1x128xbf16> from a 1-row view of the memref (`memref.expand_shape %v [[0, 1]] output_shape [1, %n]`)}}
+  tile.elementwise ins(%x, %b : !tile.fragment<4x128xf32>, !tile.fragment<128xbf16>) outs(%x : !tile.fragment<4x128xf32>) {
+  ^bb0(%a: f32, %c: bf16):
     tile.yield %a : f32
   }
   return
@@ -1340,8 +1373,18 @@ tile.kernel @swizzled_read(%g: memref<?x?xbf16>) threads(128) {
 tile.kernel @swizzled_vector_copy(%g: memref<?x?xbf16>) threads(128) {
   %c0 = arith.constant 0 : index
   %s = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 128>>
-  // expected-error @+1 {{'tile.copy' op accesses a 128-byte swizzled shared tile with ordinary loads and stores}}
+  // expected-error @+1 {{'tile.copy' op accesses a 128-byte swizzled shared tile with ordinary loads and stores, which is not lowered (TMA, wgmma, tcgen05 and copies from fragments handle swizzled tiles); make it a TMA load, which completes on a barrier: `%bar = tile.alloc_barrier arrivals(1) : !tile.barrier<1>`, `tile.copy ... to %tile[] barrier %bar[%c0]`, then `tile.mbarrier.wait %bar[%c0], %false` before the tile is read; or leave the swizzle out}}
   tile.copy %g[%c0, %c0] to %s[] {mechanism = #tile.copy_mechanism<vector>} : memref<?x?xbf16>, memref<64x64xbf16, #tile.shared<swizzle = 128>>
+}
+
+// -----
+
+// A plain store from a swizzled tile: the error says how to make it TMA's.
+tile.kernel @swizzled_plain_store(%g: memref<?x?xbf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 128>>
+  // expected-error @+1 {{'tile.copy' op accesses a 128-byte swizzled shared tile with ordinary loads and stores, which is not lowered (TMA, wgmma, tcgen05 and copies from fragments handle swizzled tiles); make it a TMA store (`tile.copy %tile[] to ... {tma}`, then tile.wait_tma_stores before the tile is written again), or leave the swizzle out}}
+  tile.copy %s[] to %g[%c0, %c0] : memref<64x64xbf16, #tile.shared<swizzle = 128>>, memref<?x?xbf16>
 }
 
 // -----

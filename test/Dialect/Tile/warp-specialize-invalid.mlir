@@ -119,9 +119,11 @@ tile.kernel @argument_without_teams() threads(256) {
 
 // -----
 
+// A budget setmaxnreg cannot take is refused where it is written, at the
+// role.
 tile.kernel @register_count() threads(256) {
-  // expected-error @+1 {{'tile.warp_specialize' op role 'producer' asks for 20 registers; setmaxnreg takes a multiple of 8 in [24, 256] (write 24)}}
   tile.warp_specialize {
+    // expected-error @+1 {{role 'producer' asks for 20 registers; setmaxnreg takes a multiple of 8 in [24, 256] (write registers(24))}}
     role "producer" warps(1) registers(20) {
     }
     role "consumers" warpgroups(1) registers(232) {
@@ -132,13 +134,36 @@ tile.kernel @register_count() threads(256) {
 // -----
 
 tile.kernel @register_count_odd() threads(256) {
-  // expected-error @+1 {{'tile.warp_specialize' op role 'consumers' asks for 230 registers; setmaxnreg takes a multiple of 8 in [24, 256] (write 232)}}
   tile.warp_specialize {
     role "producer" warps(1) registers(40) {
     }
+    // expected-error @+1 {{role 'consumers' asks for 230 registers; setmaxnreg takes a multiple of 8 in [24, 256] (write registers(232))}}
     role "consumers" warpgroups(1) registers(230) {
     }
   }
+}
+
+// -----
+
+tile.kernel @register_count_high() threads(256) {
+  tile.warp_specialize {
+    // expected-error @+1 {{role 'producer' asks for 257 registers; setmaxnreg takes a multiple of 8 in [24, 256] (write registers(256))}}
+    role "producer" warps(1) registers(257) {
+    }
+  }
+}
+
+// -----
+
+// Built without the custom syntax (a pass, the generic form), the verifier
+// checks the budget at the op.
+tile.kernel @register_count_generic() threads(256) {
+  // expected-error @+1 {{'tile.warp_specialize' op role 'consumers' asks for 230 registers; setmaxnreg takes a multiple of 8 in [24, 256] (write registers(232))}}
+  "tile.warp_specialize"() <{roleNames = ["producer", "consumers"], roleRegisters = array<i32: 40, 230>, roleTeams = array<i32: 1, 1>, roleWarps = array<i32: 1, 4>}> ({
+    "tile.yield"() : () -> ()
+  }, {
+    "tile.yield"() : () -> ()
+  }) : () -> ()
 }
 
 // -----

@@ -3,7 +3,9 @@
 # file to -o and, like `ptxas -v`, reports each .entry of the PTX, with 64
 # bytes of spills for the kernels whose name holds "TILE16384" (for every
 # kernel when FAKE_PTXAS_SPILL_ALL is set).
-# With FAKE_PTXAS_ARGS set it also prints the options it was given.
+# With FAKE_PTXAS_ARGS set it also prints the options it was given; with
+# FAKE_PTXAS_ERROR=<regex> it fails as ptxas does on a bad PTX line, naming
+# the first line that matches (test/Target/ptxas-error-location.mlir).
 [ -n "$FAKE_PTXAS_ARGS" ] && echo "ptxas options: $*"
 out=""
 ptx=""
@@ -14,6 +16,12 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+if [ -n "$FAKE_PTXAS_ERROR" ]; then
+  line=$(grep -nE -m1 "$FAKE_PTXAS_ERROR" "$ptx" | cut -d: -f1)
+  echo "ptxas $ptx, line $line; error   : Feature not supported here (fake)"
+  echo "ptxas fatal   : Ptx assembly aborted due to errors"
+  exit 255
+fi
 printf '\177ELF' > "$out"
 for name in $(grep -oE '^\.visible \.entry [A-Za-z0-9_]+' "$ptx" | awk '{print $3}'); do
   case "$name" in

@@ -172,7 +172,14 @@ FailureOr<RegisterCopy> RegisterCopy::prepare(CopyOp op,
     auto memref = dyn_cast<MemRefType>(type);
     if (space == MemorySpace::Global && !memref.getLayout().isIdentity())
       return op.emitOpError("expects global memrefs with the identity "
-                            "layout; strided views are not lowered yet");
+                            "layout; strided views are not lowered yet: "
+                            "pass the whole row-major matrix "
+                            "(memref<?x?xT>) and give the copy the "
+                            "view's first element as offsets "
+                            "([%row, %col]); for a transposed matrix, "
+                            "copy it as stored and transpose in the "
+                            "consumer (tile.gemm's transpose_a / "
+                            "transpose_b)");
     // Vector and cp.async accesses assume runs start 16-byte aligned in
     // a contiguous row-major tile (slot views of a ring are).
     if (space == MemorySpace::Shared && !isContiguousRowMajor(memref))

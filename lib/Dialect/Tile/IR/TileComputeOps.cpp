@@ -179,10 +179,23 @@ static LogicalResult verifyCopyShapes(CopyOp op, MemorySpace src,
   if (src == MemorySpace::Global || dst == MemorySpace::Global) {
     bool srcIsGlobal = src == MemorySpace::Global;
     ShapedType global = srcIsGlobal ? srcShaped : dstShaped;
-    if (global.getRank() != tile.getRank())
-      return op.emitOpError("expects the global operand's rank (")
+    if (global.getRank() != tile.getRank()) {
+      InFlightDiagnostic diag = op.emitOpError("expects the global operand's rank (")
              << global.getRank() << ") to equal the tile's rank ("
              << tile.getRank() << ")";
+      // Say how to make them agree: a view of the memref of the tile's rank.
+      if (global.getRank() < tile.getRank())
+        diag << "; view the memref with the tile's rank first, e.g. "
+                "`memref.expand_shape %m [[0, 1]] output_shape [%rows, "
+             << tile.getShape().back() << "]` for a 1-D memref of rows of "
+             << tile.getShape().back()
+             << ", then copy to that view at [%row, 0]";
+      else
+        diag << "; give the tile the memref's rank (a 1x"
+             << tile.getShape().back() << " tile for one row of a 2-D "
+             << "memref), or collapse the memref with memref.collapse_shape";
+      return diag;
+    }
     if (failed(verifyOffsets(op, "global", global,
                              srcIsGlobal ? op.getSourceOffsets()
                                          : op.getDestOffsets())))
@@ -513,10 +526,26 @@ LogicalResult ElementwiseOp::verifyRegions() {
       return refuseSwizzledAccess(*this, swizzle);
     auto shaped = cast<ShapedType>(operand.getType());
     if ((!shaped.hasStaticShape() && !hasParameterizedShape(*this, shaped)) ||
-        shaped.getShape().size() != shape.size())
-      return emitOpError("expects every tile to have the outputs' rank (")
-             << shape.size() << ") and a static shape, got "
-             << operand.getType();
+        shaped.getShape().size() != shape.size()) {
+      InFlightDiagnostic diag =
+          emitOpError("expects every tile to have the outputs' rank (")
+          << shape.size() << ") and a static shape, got " << operand.getType();
+      // A row or column of lower rank broadcast over the outputs: say how
+      // to hold it at their rank.
+      if (shaped.getRank() + 1 == static_cast<int64_t>(shape.size()) &&
+          shaped.getRank() == 1 && shape.size() == 2) {
+        std::string row;
+        llvm::raw_string_ostream(row)
+            << "1x" << shaped.getShape().back() << "x"
+            << shaped.getElementType();
+        diag << "; a row broadcast over the tile is a 1x"
+             << shaped.getShape().back() << " tile: load it into "
+             << "!tile.fragment<" << row << "> from a 1-row view of the "
+             << "memref (`memref.expand_shape %v [[0, 1]] output_shape "
+                "[1, %n]`)";
+      }
+      return diag;
+    }
   }
   for (Value output : getOutputs())
     if (!shapesAgree(*this, cast<ShapedType>(output.getType()).getShape(), shape))
@@ -530,10 +559,24 @@ LogicalResult ElementwiseOp::verifyRegions() {
     for (auto [in, out] : llvm::zip_equal(inShape, shape))
       if (in != out && in != 1 && !ShapedType::isDynamic(in) &&
           !ShapedType::isDynamic(out))
-        return emitOpError("expects each input to have the outputs' shape, "
-                           "or 1 where it is broadcast, got ")
-               << input.getType() << " for outputs of "
-               << getOutputs().front().getType();
+      {
+        InFlightDiagnostic diag =
+            emitOpError("expects each input to have the outputs' shape, "
+                        "or 1 where it is broadcast, got ")
+            << input.getType() << " for outputs of "
+            << getOutputs().front().getType();
+        // Wider than outputs of extent 1: a reduction, which element-wise
+        // ops cannot do.
+        for (auto [d, extents] : llvm::enumerate(llvm::zip(inShape, shape)))
+          if (std::get<1>(extents) == 1 && std::get<0>(extents) > 1) {
+            diag << "; to combine the " << std::get<0>(extents)
+                 << " elements along dim " << d
+                 << " into one, write `tile.reduce sum %in into %out dim "
+                 << d << "` (or max, min)";
+            break;
+          }
+        return diag;
+      }
     if (getMemorySpace(input.getType()) != MemorySpace::Fragment)
       return emitOpError("broadcasts only fragments; copy the shared tile ")
              << input.getType() << " into a fragment first";

@@ -102,11 +102,29 @@ MemRefType mlir::tile::withoutSharedSwizzle(MemRefType type) {
 
 LogicalResult mlir::tile::refuseSwizzledAccess(Operation *op,
                                               int64_t swizzle) {
-  return op->emitOpError("accesses a ")
-         << swizzle
-         << "-byte swizzled shared tile with ordinary loads and stores, "
-            "which is not lowered (TMA, wgmma, tcgen05 and copies from "
-            "fragments handle swizzled tiles)";
+  InFlightDiagnostic diag =
+      op->emitOpError("accesses a ")
+      << swizzle
+      << "-byte swizzled shared tile with ordinary loads and stores, "
+         "which is not lowered (TMA, wgmma, tcgen05 and copies from "
+         "fragments handle swizzled tiles)";
+  // A copy between global memory and the tile: say how to make it a TMA
+  // copy (sm_90a and newer), which writes or reads the swizzle itself.
+  if (auto copy = dyn_cast<CopyOp>(op)) {
+    MemorySpace src = getMemorySpace(copy.getSource().getType());
+    MemorySpace dst = getMemorySpace(copy.getDest().getType());
+    if (src == MemorySpace::Global && dst == MemorySpace::Shared)
+      diag << "; make it a TMA load, which completes on a barrier: "
+              "`%bar = tile.alloc_barrier arrivals(1) : !tile.barrier<1>`, "
+              "`tile.copy ... to %tile[] barrier %bar[%c0]`, then "
+              "`tile.mbarrier.wait %bar[%c0], %false` before the tile is "
+              "read; or leave the swizzle out";
+    else if (src == MemorySpace::Shared && dst == MemorySpace::Global)
+      diag << "; make it a TMA store (`tile.copy %tile[] to ... {tma}`, "
+              "then tile.wait_tma_stores before the tile is written "
+              "again), or leave the swizzle out";
+  }
+  return diag;
 }
 
 LogicalResult SharedAttr::verify(function_ref<InFlightDiagnostic()> emitError,

@@ -603,6 +603,19 @@ SmallVector<WarpSpecializeOp::Placement> WarpSpecializeOp::getPlacement() {
   return placement;
 }
 
+// A role's register budget as setmaxnreg takes it; `error` starts the
+// message (at the role when parsing, at the op when verifying).
+template <typename ErrorFn>
+static LogicalResult checkRegisterBudget(int64_t budget, ErrorFn error) {
+  if (budget >= 24 && budget <= 256 && budget % 8 == 0)
+    return success();
+  int64_t instead = budget > 256 ? 256 : std::max<int64_t>(24, (budget + 7) / 8 * 8);
+  return error() << "asks for " << budget
+                 << " registers; setmaxnreg takes a multiple of 8 in [24, "
+                    "256] (write registers("
+                 << instead << "))";
+}
+
 // Syntax: `{ role "name" (warps(N) | warpgroups(N)) (registers(R))?
 // (teams(T) as %team)? region ... }` and the attribute dictionary.
 ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
@@ -630,10 +643,18 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
              << "warpgroups(" << count
              << ") is not a number of warpgroups a CTA holds: write "
                 "warpgroups(N) with N in [1, 8] (1024 threads)";
-    if (succeeded(parser.parseOptionalKeyword("registers")) &&
-        (parser.parseLParen() || parser.parseInteger(budget) ||
-         parser.parseRParen()))
-      return failure();
+    SMLoc budgetLoc = parser.getCurrentLocation();
+    if (succeeded(parser.parseOptionalKeyword("registers"))) {
+      if (parser.parseLParen() || parser.parseInteger(budget) ||
+          parser.parseRParen())
+        return failure();
+      // Refused here, at the role, rather than by the verifier at the op.
+      if (failed(checkRegisterBudget(budget, [&] {
+            return parser.emitError(budgetLoc)
+                   << "role '" << name << "' ";
+          })))
+        return failure();
+    }
     SmallVector<OpAsmParser::Argument> args;
     if (succeeded(parser.parseOptionalKeyword("teams"))) {
       if (parser.parseLParen() || parser.parseInteger(teamCount) ||
@@ -728,15 +749,8 @@ static LogicalResult verifyRole(WarpSpecializeOp op, unsigned i) {
   if (role.teams == 1 && block.getNumArguments() != 0)
     return error() << "takes no arguments without teams (write `teams(T) as "
                       "%team` for a team index)";
-  if (role.registers &&
-      (*role.registers < 24 || *role.registers > 256 ||
-       *role.registers % 8 != 0))
-    return error() << "asks for " << *role.registers
-                   << " registers; setmaxnreg takes a multiple of 8 in [24, "
-                      "256] (write "
-                   << std::clamp<int64_t>((*role.registers + 7) / 8 * 8, 24,
-                                          256)
-                   << ")";
+  if (role.registers && failed(checkRegisterBudget(*role.registers, error)))
+    return failure();
   // Only the thread that issued an asynchronous TMA store can wait for it:
   // a role that issues them waits in the same role.
   bool stores = false, waits = false;
