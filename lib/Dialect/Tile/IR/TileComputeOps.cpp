@@ -184,16 +184,18 @@ static LogicalResult verifyCopyShapes(CopyOp op, MemorySpace src,
              << global.getRank() << ") to equal the tile's rank ("
              << tile.getRank() << ")";
       // Say how to make them agree: a view of the memref of the tile's rank.
+      std::string width = ShapedType::isDynamic(tile.getShape().back())
+                              ? std::string("N")
+                              : std::to_string(tile.getShape().back());
       if (global.getRank() < tile.getRank())
         diag << "; view the memref with the tile's rank first, e.g. "
                 "`memref.expand_shape %m [[0, 1]] output_shape [%rows, "
-             << tile.getShape().back() << "]` for a 1-D memref of rows of "
-             << tile.getShape().back()
+             << width << "]` for a 1-D memref of rows of " << width
              << ", then copy to that view at [%row, 0]";
       else
-        diag << "; give the tile the memref's rank (a 1x"
-             << tile.getShape().back() << " tile for one row of a 2-D "
-             << "memref), or collapse the memref with memref.collapse_shape";
+        diag << "; give the tile the memref's rank (a 1x" << width
+             << " tile for one row of a 2-D memref), or collapse the memref "
+                "with memref.collapse_shape";
       return diag;
     }
     if (failed(verifyOffsets(op, "global", global,
@@ -533,7 +535,8 @@ LogicalResult ElementwiseOp::verifyRegions() {
       // A row or column of lower rank broadcast over the outputs: say how
       // to hold it at their rank.
       if (shaped.getRank() + 1 == static_cast<int64_t>(shape.size()) &&
-          shaped.getRank() == 1 && shape.size() == 2) {
+          shaped.getRank() == 1 && shape.size() == 2 &&
+          !ShapedType::isDynamic(shaped.getShape().back())) {
         std::string row;
         llvm::raw_string_ostream(row)
             << "1x" << shaped.getShape().back() << "x"
