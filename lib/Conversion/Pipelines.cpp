@@ -63,6 +63,8 @@ void mlir::tile::buildTileToNVVMPipeline(
   loweredKernels.addPass(createConvertNVVMToLLVMPass());
   loweredKernels.addPass(memref::createExpandStridedMetadataPass());
   loweredKernels.addPass(createLowerAffinePass());
+  // Before convert-gpu-to-nvvm, which makes every math.tanh a libdevice call.
+  loweredKernels.addPass(createTileLowerFastMath());
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createConvertGpuOpsToNVVMOps());
   OpPassManager &llvmKernels = device.nest<LLVM::LLVMFuncOp>();

@@ -60,6 +60,10 @@ void buildTileToGPUPipeline(OpPassManager &pm,
 void buildTileToNVVMPipeline(OpPassManager &pm,
                              const TileToNVVMPipelineOptions &options);
 
+/// tile-lower-fast-math's patterns: f32 math ops marked `afn` to the
+/// LLVM intrinsics NVPTX emits as approximate instructions.
+void populateLowerFastMathPatterns(RewritePatternSet &patterns);
+
 /// Registers `tile-to-nvvm` and `convert-tile-to-gpu`.
 void registerTilePipelines();
 } // namespace mlir::tile

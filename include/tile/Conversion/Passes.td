@@ -288,4 +288,18 @@ def TilePromoteFragments : Pass<"tile-promote-fragments"> {
   ];
 }
 
+def TileLowerFastMath : Pass<"tile-lower-fast-math"> {
+  let summary = "Lowers f32 math ops marked afn to the GPU's approximate "
+                "instructions";
+  let description = [{
+    `math.tanh %x fastmath<afn> : f32` becomes `llvm.intr.tanh` with `afn`,
+    which NVPTX emits as one `tanh.approx.f32` (sm_75 and newer; relative
+    error about 2^-11) instead of the call of libdevice's `__nv_tanhf`
+    (about 15 instructions) that `convert-gpu-to-nvvm` makes of any
+    `math.tanh`. Without `afn`, and on other types, math ops are left to
+    `convert-gpu-to-nvvm`. Runs in `tile-to-nvvm` just before it.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES
