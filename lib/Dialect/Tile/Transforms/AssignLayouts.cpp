@@ -315,10 +315,11 @@ struct TileAssignLayoutsPass
     }
     FailureOr<BlockedLayoutAttr> layout = chooseBlocked(narrowest, threads);
     if (failed(layout)) {
-      InFlightDiagnostic diag = alloc.emitOpError("has no blocked layout: ")
-                                << type.getNumElements()
-                                << " elements do not spread evenly over "
-                                << threads << " threads";
+      // Any element count spreads (unevenly if need be): only a thread
+      // count no CTA has, or a tile of no dimension, gets here.
+      InFlightDiagnostic diag = alloc.emitOpError("has no blocked layout for ")
+                                << type << " over " << threads
+                                << " threads (a CTA runs 1 to 1024)";
       if (isDerived(alloc))
         diag << " (a row or column takes its layout from the tile it is "
                 "reduced from or broadcast over: check that one has a "
