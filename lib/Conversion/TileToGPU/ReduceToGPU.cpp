@@ -69,19 +69,13 @@ static FailureOr<ReducePlan> planReduce(ReduceOp op) {
       ++wider;
     SmallVector<int64_t> instead(shape);
     instead.back() = wider;
-    auto print = [](InFlightDiagnostic &diag, ArrayRef<int64_t> dims) {
-      llvm::interleave(dims, [&](int64_t d) { diag << d; },
-                       [&] { diag << "x"; });
-    };
-    InFlightDiagnostic diag = op.emitOpError("reduces a ");
-    print(diag, shape);
-    diag << " fragment whose runs of " << dist->vector
-         << " do not spread evenly over " << dist->threads
-         << " threads (some hold fewer); reduce a tile whose element count is "
-            "a multiple of the thread count (";
-    print(diag, instead);
-    diag << " is)";
-    return diag << ", or run the kernel with fewer threads";
+    return op.emitOpError("reduces a ")
+           << tile::detail::formatShape(shape) << " fragment whose runs of "
+           << dist->vector << " do not spread evenly over " << dist->threads
+           << " threads (some hold fewer); reduce a tile whose element count "
+              "is a multiple of the thread count ("
+           << tile::detail::formatShape(instead)
+           << " is), or run the kernel with fewer threads";
   }
   if (dist->threads % 32 != 0)
     return op.emitOpError("reduces over ")

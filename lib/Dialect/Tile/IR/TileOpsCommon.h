@@ -19,8 +19,6 @@
 namespace mlir::tile::detail {
 /// The op is inside a tile.kernel (or, once outlined, a gpu.func).
 LogicalResult verifyInKernel(Operation *op);
-/// A static shape as "4x1024", for diagnostics.
-std::string formatShape(ArrayRef<int64_t> shape);
 /// "global", "shared", "fragment", ... for diagnostics.
 std::string describe(Type type);
 /// A constant index into a barrier ring must name one of its barriers.

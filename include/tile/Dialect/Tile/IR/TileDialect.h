@@ -9,6 +9,8 @@
 #include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "mlir/IR/Dialect.h"
 
+#include <string>
+
 #include "tile/Dialect/Tile/IR/TileOpsDialect.h.inc"
 #include "tile/Dialect/Tile/IR/TileEnums.h.inc"
 
@@ -40,6 +42,8 @@ std::optional<bool> isRunInBox(FragmentLayoutAttrInterface layout,
 /// The dimensions of `spread` with more than one lane (or warp).
 FailureOr<SmallVector<int64_t>>
 spreadDims(FailureOr<SmallVector<DimSpread>> spread, bool warps);
+/// A shape as "4x1024" ('?' for a dynamic extent), for diagnostics.
+std::string formatShape(ArrayRef<int64_t> shape);
 } // namespace detail
 } // namespace mlir::tile
 
