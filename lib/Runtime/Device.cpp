@@ -170,10 +170,14 @@ void DeviceMemory::upload(const void *src, size_t bytes) {
     TILE_CU(cuMemcpyHtoD, ptr_, src, bytes);
 }
 
-void DeviceMemory::download(void *dst, size_t bytes) const {
-  checkTransfer(where("download"), dst, bytes, bytes_);
+void DeviceMemory::download(void *dst, size_t bytes, size_t offset) const {
+  if (offset > bytes_)
+    throw Error(where("download") + ": offset " + std::to_string(offset) +
+                " is past the end of a buffer of " + std::to_string(bytes_) +
+                " bytes");
+  checkTransfer(where("download"), dst, bytes, bytes_ - offset);
   if (bytes)
-    TILE_CU(cuMemcpyDtoH, dst, ptr_, bytes);
+    TILE_CU(cuMemcpyDtoH, dst, ptr_ + offset, bytes);
 }
 
 std::vector<float> DeviceMemory::downloadBf16(size_t count) const {

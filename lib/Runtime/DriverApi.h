@@ -44,6 +44,8 @@
   X(cuMemsetD8)                                                                \
   X(cuMemsetD32)                                                               \
   X(cuMemsetD32Async)                                                          \
+  X(cuMemsetD2D8Async)                                                         \
+  X(cuMemsetD2D32Async)                                                        \
   X(cuModuleLoadData)                                                          \
   X(cuModuleUnload)                                                            \
   X(cuModuleGetFunction)                                                       \

@@ -116,6 +116,12 @@ tile::rt::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
     if (k.grid)
       os << kGrid << ' ' << k.name << ' ' << k.grid->x << ' ' << k.grid->y
          << ' ' << k.grid->z << '\n';
+    if (!k.zeroedArgs.empty()) {
+      os << kZero << ' ' << k.name;
+      for (unsigned arg : k.zeroedArgs)
+        os << ' ' << arg;
+      os << '\n';
+    }
   }
   return os.str();
 }
@@ -313,23 +319,27 @@ PendingLink parseLinkRecord(LineParser &p, unsigned line) {
   return link;
 }
 
-/// A params record, resolved like a tma record.
-struct PendingParams {
+/// A record of a kernel and a list of numbers (params: each parameter's
+/// size, none for a kernel without parameters; zero: the memref arguments
+/// a launch zeroes first, at least one), resolved like a tma record.
+struct PendingNumbers {
   std::string kernel;
   unsigned line;
-  std::vector<uint32_t> bytes;
+  std::vector<uint32_t> values;
 };
 
-/// The rest of a params record, after its record name: each parameter's
-/// size (none for a kernel without parameters).
-PendingParams parseParamsRecord(LineParser &p, unsigned line) {
-  PendingParams params;
-  params.line = line;
-  params.kernel = p.next("a kernel name");
-  while (!p.atEnd())
-    params.bytes.push_back(
-        uint32_t(p.number("a parameter size in bytes", 1, 4096)));
-  return params;
+/// The rest of such a record, after its record name.
+PendingNumbers parseNumbersRecord(LineParser &p, unsigned line,
+                                  const std::string &what, uint64_t min,
+                                  uint64_t max, bool atLeastOne) {
+  PendingNumbers record;
+  record.line = line;
+  record.kernel = p.next("a kernel name");
+  while (atLeastOne || !p.atEnd()) {
+    record.values.push_back(uint32_t(p.number(what, min, max)));
+    atLeastOne = false;
+  }
+  return record;
 }
 
 /// An args or config record, resolved like a tma record.
@@ -439,14 +449,15 @@ KernelInfo &kernelOfRecord(std::vector<KernelInfo> &kernels,
   return *it;
 }
 
-/// Attaches each tma, link, params, args, config and grid record to its
+/// Attaches each tma, link, params, args, config, grid and zero record to its
 /// kernel.
 void resolveRecords(std::vector<KernelInfo> &kernels,
                     std::vector<PendingTma> &tmas,
                     const std::vector<PendingLink> &links,
-                    std::vector<PendingParams> &params,
+                    std::vector<PendingNumbers> &params,
                     std::vector<PendingSignature> &signatures,
-                    std::vector<PendingGrid> &grids) {
+                    std::vector<PendingGrid> &grids,
+                    std::vector<PendingNumbers> &zeros) {
   for (PendingSignature &record : signatures) {
     const char *name = record.isConfig ? kinfo::kConfig : kinfo::kArgs;
     KernelInfo &kernel =
@@ -480,14 +491,38 @@ void resolveRecords(std::vector<KernelInfo> &kernels,
                record.kernel + "': " + why);
     kernel.grid = std::move(record.rule);
   }
-  for (PendingParams &record : params) {
+  // After the args records too: a zero record names memref arguments.
+  for (PendingNumbers &record : zeros) {
+    KernelInfo &kernel =
+        kernelOfRecord(kernels, record.kernel, kinfo::kZero, record.line);
+    LineParser p({}, record.line);
+    if (!kernel.zeroedArgs.empty())
+      p.fail("kernel '" + record.kernel + "' has two '" + kinfo::kZero +
+             "' records");
+    std::vector<unsigned> args(record.values.begin(), record.values.end());
+    std::sort(args.begin(), args.end());
+    for (size_t i = 0; i < args.size(); ++i) {
+      unsigned arg = args[i];
+      if (i && args[i - 1] == arg)
+        p.fail("zero record of kernel '" + record.kernel +
+               "' names argument " + std::to_string(arg) + " twice");
+      if (!kernel.args || arg >= kernel.args->size() ||
+          !(*kernel.args)[arg].isMemRef)
+        p.fail("zero record of kernel '" + record.kernel +
+               "' names argument " + std::to_string(arg) +
+               ", which is not a memref argument of it (an args record "
+               "must say so)");
+    }
+    kernel.zeroedArgs = std::move(args);
+  }
+  for (PendingNumbers &record : params) {
     KernelInfo &kernel =
         kernelOfRecord(kernels, record.kernel, kinfo::kParams, record.line);
     if (kernel.paramBytes)
       LineParser({}, record.line)
           .fail("kernel '" + record.kernel + "' has two '" + kinfo::kParams +
                 "' records");
-    kernel.paramBytes = std::move(record.bytes);
+    kernel.paramBytes = std::move(record.values);
   }
   for (PendingTma &tma : tmas) {
     KernelInfo &kernel =
@@ -542,9 +577,10 @@ static std::vector<KernelInfo> parseRecords(const std::string &text) {
   std::map<std::string, unsigned> kernelLines;
   std::vector<PendingTma> tmas;
   std::vector<PendingLink> links;
-  std::vector<PendingParams> params;
+  std::vector<PendingNumbers> params;
   std::vector<PendingSignature> signatures;
   std::vector<PendingGrid> grids;
+  std::vector<PendingNumbers> zeros;
 
   std::istringstream stream(text);
   std::string lineText;
@@ -566,13 +602,17 @@ static std::vector<KernelInfo> parseRecords(const std::string &text) {
     } else if (record == kinfo::kLink) {
       links.push_back(parseLinkRecord(p, lineNo));
     } else if (record == kinfo::kParams) {
-      params.push_back(parseParamsRecord(p, lineNo));
+      params.push_back(parseNumbersRecord(p, lineNo, "a parameter size in bytes",
+                                         1, 4096, /*atLeastOne=*/false));
     } else if (record == kinfo::kArgs) {
       signatures.push_back(parseArgsRecord(p, lineNo));
     } else if (record == kinfo::kConfig) {
       signatures.push_back(parseConfigRecord(p, lineNo));
     } else if (record == kinfo::kGrid) {
       grids.push_back(parseGridRecord(p, lineNo));
+    } else if (record == kinfo::kZero) {
+      zeros.push_back(parseNumbersRecord(p, lineNo, "an argument index", 0,
+                                        65535, /*atLeastOne=*/true));
     } else if (record == kinfo::kCompiler) {
       // Which tile wrote it: read by kernelInfoWriter, for messages.
       continue;
@@ -580,11 +620,12 @@ static std::vector<KernelInfo> parseRecords(const std::string &text) {
       p.fail("unknown record '" + record + "' (expected '" + kinfo::kKernel +
              "', '" + kinfo::kTma + "', '" + kinfo::kLink + "', '" +
              kinfo::kParams + "', '" + kinfo::kArgs + "', '" +
-             kinfo::kConfig + "', '" + kinfo::kGrid + "' or '" +
+             kinfo::kConfig + "', '" + kinfo::kGrid + "', '" + kinfo::kZero +
+             "' or '" +
              kinfo::kCompiler + "')");
     }
   }
-  resolveRecords(kernels, tmas, links, params, signatures, grids);
+  resolveRecords(kernels, tmas, links, params, signatures, grids, zeros);
   return kernels;
 }
 

@@ -93,6 +93,84 @@ void EmbeddedModule::unload() noexcept {
   module_.reset();
 }
 
+ZeroRegion tile::rt::zeroRegionOf(const MemRefArg &memref,
+                                  unsigned elementBytes) {
+  size_t rank = memref.sizes.size();
+  if (memref.strides.size() != rank)
+    throw Error("a memref with " + std::to_string(rank) + " sizes and " +
+                std::to_string(memref.strides.size()) + " strides");
+  ZeroRegion region{memref.base, elementBytes, elementBytes, 1};
+  for (size_t i = 0; i < rank; ++i)
+    if (memref.sizes[i] < 0 || memref.strides[i] < 0)
+      throw Error("negative size or stride in dimension " + std::to_string(i));
+  if (std::find(memref.sizes.begin(), memref.sizes.end(), 0) !=
+      memref.sizes.end())
+    return ZeroRegion{memref.base, 0, 0, 0};
+  if (rank == 0)
+    return region;
+  auto multiply = [](size_t a, uint64_t b, size_t &out) {
+    return !__builtin_mul_overflow(a, b, &out);
+  };
+  if (memref.sizes[rank - 1] > 1 && memref.strides[rank - 1] != 1)
+    throw Error("its innermost stride is " +
+                std::to_string(memref.strides[rank - 1]) +
+                ", not 1: the launcher zeroes rows of adjacent elements");
+  if (!multiply(elementBytes, uint64_t(memref.sizes[rank - 1]),
+                region.widthBytes))
+    throw Error("its rows are too long to address");
+  region.pitchBytes = region.widthBytes;
+  if (rank == 1)
+    return region;
+  // The outer dimensions must step through rows evenly: dimension i's
+  // stride is dimension i + 1's times its size (where it has more than one).
+  for (size_t i = 0; i + 2 < rank; ++i) {
+    int64_t expected = 0;
+    if (memref.sizes[i] > 1 &&
+        (__builtin_mul_overflow(memref.strides[i + 1], memref.sizes[i + 1],
+                                &expected) ||
+         memref.strides[i] != expected))
+      throw Error("dimension " + std::to_string(i) +
+                  " does not step evenly over the rows inside it (stride " +
+                  std::to_string(memref.strides[i]) + ")");
+    if (!multiply(region.rows, uint64_t(memref.sizes[i]), region.rows))
+      throw Error("it has too many rows to address");
+  }
+  if (!multiply(region.rows, uint64_t(memref.sizes[rank - 2]), region.rows) ||
+      !multiply(elementBytes, uint64_t(memref.strides[rank - 2]),
+                region.pitchBytes))
+    throw Error("it has too many rows to address");
+  if (region.rows > 1 && region.pitchBytes < region.widthBytes)
+    throw Error("its rows overlap (row stride " +
+                std::to_string(memref.strides[rank - 2]) + " elements, " +
+                std::to_string(memref.sizes[rank - 1]) + " per row)");
+  size_t extent = 0;
+  if (!multiply(region.rows - 1, region.pitchBytes, extent) ||
+      __builtin_add_overflow(extent, region.widthBytes, &extent) ||
+      __builtin_add_overflow(region.base, extent, &extent))
+    throw Error("it has too many rows to address");
+  if (region.rows == 1)
+    region.pitchBytes = region.widthBytes;
+  return region;
+}
+
+void tile::rt::zeroAsync(const ZeroRegion &region, CUstream stream) {
+  if (region.rows == 0 || region.widthBytes == 0)
+    return;
+  std::string context = "(zeroing " + std::to_string(region.rows) +
+                        " rows of " + std::to_string(region.widthBytes) +
+                        " bytes)";
+  // 32-bit words where everything is word-aligned (the driver's faster
+  // path), bytes otherwise.
+  bool words = region.base % 4 == 0 && region.widthBytes % 4 == 0 &&
+               region.pitchBytes % 4 == 0;
+  if (words)
+    TILE_CU_CTX(context, cuMemsetD2D32Async, region.base, region.pitchBytes,
+                0u, region.widthBytes / 4, region.rows, stream);
+  else
+    TILE_CU_CTX(context, cuMemsetD2D8Async, region.base, region.pitchBytes,
+                (unsigned char)0, region.widthBytes, region.rows, stream);
+}
+
 BoundLaunch::BoundLaunch(const Module &module, const KernelInfo &info)
     : info_(info), kernel_(module.kernel(info.name)) {}
 
@@ -126,6 +204,20 @@ BoundLaunch &BoundLaunch::grid(Dim3 blocks, CUstream stream) {
     throw Error("kernel '" + info_.name +
                 "': grid() was called twice on one BoundLaunch");
   appendTensorMaps(info_, bound_, args_, tensorMaps_);
+  for (unsigned arg : info_.zeroedArgs) {
+    // (The parser checked that the args record says it is a memref.)
+    if (arg >= bound_.size())
+      throw Error("kernel '" + info_.name + "': zeroes argument " +
+                  std::to_string(arg) + ", which is not bound");
+    try {
+      zeroed_.push_back(zeroRegionOf(
+          bound_[arg], elementTypeBytes((*info_.args)[arg].type)));
+    } catch (const Error &e) {
+      throw Error("kernel '" + info_.name + "' zeroes argument '" +
+                  (*info_.args)[arg].name + "' before each launch: " +
+                  e.what());
+    }
+  }
   config_ = launchConfigFor(info_, blocks, stream);
   ready_ = true;
   return *this;
@@ -136,6 +228,8 @@ void BoundLaunch::launch() {
     throw Error("kernel '" + info_.name +
                 "': launch() before grid() (bind every argument, then set "
                 "the grid)");
+  for (const ZeroRegion &region : zeroed_)
+    zeroAsync(region, config_.stream);
   tile::rt::launch(kernel_, config_, args_);
 }
 

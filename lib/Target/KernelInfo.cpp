@@ -181,6 +181,16 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, rt::KernelInfo &info) {
   readConfig(func, info);
   if (failed(readGrid(func, info)))
     return failure();
+  if (auto zeroed = func->getAttrOfType<DenseI64ArrayAttr>(
+          mlir::tile::kZeroedArgsAttrName)) {
+    for (int64_t arg : zeroed.asArrayRef()) {
+      if (!info.args || arg < 0 || size_t(arg) >= info.args->size() ||
+          !(*info.args)[arg].isMemRef)
+        return func.emitError("tile.zeroed_args names argument #")
+               << arg << ", which is not a memref argument of the kernel";
+      info.zeroedArgs.push_back(unsigned(arg));
+    }
+  }
   auto tmas = func->getAttrOfType<ArrayAttr>(mlir::tile::kTmaAttrName);
   if (!tmas)
     return success();

@@ -77,10 +77,18 @@ inline TileGemm persistentGemm(const rt::Device &device, int64_t bm, int64_t bn,
   return epilogueGemm<float>(device, [&](const auto &c) {
     return c.BM == bm && c.BN == bn && c.PINGPONG == pingpong &&
            c.TMASTORE == tmaStore && std::string(c.OUT) == "f32" && !c.BIAS &&
-           !c.GELU && !c.RESIDUAL;
+           !c.GELU && !c.RESIDUAL && c.SPLITK == 1;
   });
 }
 } // namespace detail
+
+/// gemm.mlir's split-K configuration (128 x 128 tiles, each K loop in 3
+/// parts added into C, which its launch zeroes first: the kernel's
+/// tile.zero_before_launch).
+inline TileGemm hopperSplitK(const rt::Device &device) {
+  return detail::epilogueGemm<float>(
+      device, [](const auto &c) { return c.SPLITK == 3; });
+}
 
 /// gemm.mlir's family at 128 x 256 (sm_90a: TMA + wgmma, persistent), or
 /// `variant`.cubin/.kinfo beside the program (a configuration compiled by

@@ -113,7 +113,8 @@ int benchTuned(const std::vector<rt::ProblemShape> &shapes,
     std::string config;
     for (const auto &[name, value] : gemm.kernelInfo().config)
       if (name == "BM" || name == "BN" || name == "STAGES" ||
-          name == "PINGPONG" || name == "TMASTORE")
+          name == "PINGPONG" || name == "TMASTORE" ||
+          name == "SPLITK")
         config += (config.empty() ? "" : ",") + name + "=" +
                   std::to_string(value);
     std::printf("%6lld %6lld %6lld  %-30.30s %9.1f %9.1f %6.2f  %s\n",

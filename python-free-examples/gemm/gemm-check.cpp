@@ -89,6 +89,9 @@ int main(int argc, char **argv) {
          [&] { return hopper256x128(device); }, bf16},
         {"gemm.mlir PINGPONG 128 x 128 (ping-pong team tiles)",
          [&] { return hopperPingpong128(device); }, bf16},
+        {"gemm.mlir SPLITK=3 (split-K: 3 parts added into C, zeroed by the "
+         "launch)",
+         [&] { return hopperSplitK(device); }, bf16},
         {"gemm-streamk.mlir (stream-K, partial tiles added by TMA reductions)",
          [&] { return hopperStreamK(device); }, tmaStore, kWavesAndStreamK},
         {"gemm-streamk.mlir BN = 128 (stream-K, 128 x 128)",

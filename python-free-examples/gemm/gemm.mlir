@@ -27,6 +27,16 @@
 //     with PINGPONG: the teams would share the staging buffers, which the
 //     compiler refuses.
 //
+//   - SPLITK > 1 (split-K, the plain product only: f32 C, no epilogue):
+//     each tile's K loop is cut into SPLITK parts of whole 64-steps, and
+//     the CTAs walk the SPLITK x tiles (part, tile) pairs, part by part, so
+//     that shapes of few tiles and long K still fill the SMs. Each part
+//     adds its sum into C (`red.global.add` from registers), which the
+//     launcher zeroes before each launch (tile.zero_before_launch). Two
+//     parts give the same bits every run (0 + a + b = 0 + b + a); more
+//     parts add in the order they finish, so the last bits may differ
+//     between runs.
+//
 // The epilogue, applied to the fp32 tile in registers before it is stored
 // (the fused linear layers of gpt/ are configurations of this family):
 //   - BIAS = 1 adds %bias[n] (bf16, N values) to every row;
@@ -76,13 +86,16 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
            PINGPONG: i1 = false, TMASTORE: i1 = false,
            OUT: type = f32 in [f32, bf16], BIAS: i1 = false,
            GELU: i1 = false, RESIDUAL: i1 = false,
-           CHUNK: index = 32 in [32, 64])
+           CHUNK: index = 32 in [32, 64],
+           SPLITK: index = 1 in [1, 2, 3, 4, 6, 8])
     configs([BM = 128, BN = 256],
             [BM = 256, BN = 128],
             [BM = 64, BN = 256, GROUP = 16, STAGES = 5, THREADS = 128,
              PINGPONG = true],
             [BM = 128, BN = 128, STAGES = 6, THREADS = 128, PINGPONG = true],
             [TMASTORE = true],
+            // Split-K: each K loop in three parts (gemm-check).
+            [BM = 128, BN = 128, STAGES = 6, SPLITK = 3],
             // The linear layers: bf16 out with a bias (and GELU), by TMA
             // where N % 8 == 0, and with a residual add. (Without a bias and
             // TMA, ptxas serialises this tile's wgmmas, C7514: gpt/ gives
@@ -105,6 +118,7 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %gelu = tile.param "GELU" : i1
   %residual = tile.param "RESIDUAL" : i1
   %chunk = tile.param "CHUNK" : index
+  %splitk = tile.param "SPLITK" : index
   %zero = arith.constant 0.0 : f32
   %M = memref.dim %A, %c0 : memref<?x?xbf16>
   %N = memref.dim %B, %c0 : memref<?x?xbf16>
@@ -114,10 +128,16 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %tiles = arith.muli %tiles_m, %tiles_n : index
   %ktiles = arith.ceildivui %K, %c64 : index
   %per_group = arith.muli %tiles_n, %group : index
-  // The grid, for the host: a CTA per tile, no more than the SMs.
+  // The work: SPLITK parts of each tile's K loop (one part without
+  // split-K).
+  %work = arith.muli %tiles, %splitk : index
+  %split = arith.cmpi ugt, %splitk, %c1 : index
+  // The grid, for the host: a CTA per part, no more than the SMs.
   %sms = tile.num_sms : index
-  %ctas_launched = arith.minui %tiles, %sms : index
+  %ctas_launched = arith.minui %work, %sms : index
   tile.grid %ctas_launched
+  // The parts add into C: the host zeroes it first.
+  tile.zero_before_launch %C if %split : memref<?x?x!tile.type_param<"OUT", f32>>
   %first = gpu.block_id x
   %ctas = gpu.grid_dim x
 
@@ -136,7 +156,20 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %bias_row = memref.expand_shape %bias [[0, 1]] output_shape [1, %N_bias]
       : memref<?xbf16> into memref<1x?xbf16>
 
-  scf.for %t = %first to %tiles step %ctas {
+  scf.for %w = %first to %work step %ctas {
+    // Work item w: part p = w / tiles of tile w mod tiles, K steps
+    // [p KT / SPLITK, (p + 1) KT / SPLITK). (Without split-K: tile w, the
+    // whole K loop; the selects fold away.)
+    %p = arith.divui %w, %tiles : index
+    %t_split = arith.remui %w, %tiles : index
+    %t = arith.select %split, %t_split, %w : index
+    %p_next = arith.addi %p, %c1 : index
+    %kb_x = arith.muli %p, %ktiles : index
+    %kb_split = arith.divui %kb_x, %splitk : index
+    %ke_x = arith.muli %p_next, %ktiles : index
+    %ke_split = arith.divui %ke_x, %splitk : index
+    %kb = arith.select %split, %kb_split, %c0 : index
+    %ke = arith.select %split, %ke_split, %ktiles : index
     %pm, %pn = func.call @grouped_tile_order(%t, %tiles_m, %per_group, %group)
         : (index, index, index, index) -> (index, index)
     %m0 = arith.muli %pm, %bm : index
@@ -148,7 +181,7 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
       tile.copy %bias_row[%c0, %n0] to %b[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
     }
     tile.fill %acc, %zero : !tile.fragment<?x?xf32>, f32
-    tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(STAGES) warp_specialized pingpong(PINGPONG) {
+    tile.pipelined_for %kt = %kb to %ke step %c1 stages(STAGES) warp_specialized pingpong(PINGPONG) {
       %k0 = arith.muli %kt, %c64 : index
       tile.copy %A[%m0, %k0] to %As[]
           : memref<?x?xbf16>, memref<?x64xbf16, #gpu.address_space<workgroup>>
@@ -203,6 +236,9 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
       }
     }
 
+    scf.if %split {
+      tile.copy %acc[] to %C[%m0, %n0] {atomic_add} : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>>
+    } else {
     scf.if %tma_store {
       // The tile in BN / CHUNK chunks, chunk j through buffer j % 2 once
       // the store two chunks back has read it (pending(1)); the last
@@ -281,6 +317,7 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
       }
     } else {
       tile.copy %acc[] to %C[%m0, %n0] : !tile.fragment<?x?xf32>, memref<?x?x!tile.type_param<"OUT", f32>>
+    }
     }
   }
   // No store may still read shared memory when the CTA ends.

@@ -266,6 +266,22 @@ void testGrid() {
          "deep nesting is refused, not recursed into");
 }
 
+void testZeroRecord() {
+  KernelInfo gemm;
+  gemm.name = "gemm";
+  gemm.args = std::vector<ArgInfo>{{"A", true, "bf16", 2},
+                                   {"C", true, "f32", 2},
+                                   {"W", true, "f32", 1}};
+  gemm.zeroedArgs = {1, 2};
+  std::string text = serializeKernelInfo({gemm});
+  expect(text.find("zero gemm 1 2\n") != std::string::npos,
+         "zero record written:\n" + text);
+  std::vector<KernelInfo> parsed = parseKernelInfo(text);
+  expect(parsed.size() == 1 && parsed[0].zeroedArgs == gemm.zeroedArgs,
+         "zero record read back");
+  expect(serializeKernelInfo(parsed) == text, "write(read(zero text)) == text");
+}
+
 void testMalformed() {
   struct Case {
     const char *text;
@@ -297,7 +313,7 @@ void testMalformed() {
        "kinfo:3: kernel 'k' has two 'link nvshmem' records"},
       {"linker k nvshmem", "kinfo:1: unknown record 'linker' (expected "
                            "'kernel', 'tma', 'link', 'params', 'args', "
-                           "'config', 'grid' or 'compiler') (written by a "
+                           "'config', 'grid', 'zero' or 'compiler') (written by a "
                            "tile that records no version; this runtime is "
                            "tile " TILE_VERSION ")"},
       // A description from another release that this one cannot read
@@ -337,6 +353,21 @@ void testMalformed() {
        "'n', which is not an integer"},
       {"kernel k block 1 1 1 cluster 1 1 1 smem 0\ngrid k 1 1 1\ngrid k 1 1 1",
        "kinfo:3: kernel 'k' has two 'grid' records"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nzero k",
+       "kinfo:2: expected an argument index but the line ends"},
+      {"zero k 0", "kinfo:1: zero record names unknown kernel 'k'"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nargs k n:i32\nzero k 0",
+       "kinfo:3: zero record of kernel 'k' names argument 0, which is not "
+       "a memref argument of it (an args record must say so)"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nzero k 0",
+       "kinfo:2: zero record of kernel 'k' names argument 0, which is not "
+       "a memref argument of it"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nargs k c:memref:f32:1\n"
+       "zero k 0 0",
+       "kinfo:3: zero record of kernel 'k' names argument 0 twice"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nargs k c:memref:f32:1\n"
+       "zero k 0\nzero k 0",
+       "kinfo:4: kernel 'k' has two 'zero' records"},
   };
   for (const Case &c : cases)
     expectError(std::string("parseKernelInfo refuses \"") + c.text + "\"",
@@ -369,6 +400,7 @@ int main() {
   testLinkRecord();
   testSignature();
   testGrid();
+  testZeroRecord();
   testMalformed();
   if (failures) {
     std::printf("%d failure(s)\n", failures);

@@ -11,6 +11,7 @@
 #include "Check.h"
 // White-box checks of NVSHMEM's bootstrap plan and kernel scan.
 #include "NvshmemApi.h"
+#include "tile/Runtime/Launcher.h"
 #include "tile/Runtime/Runtime.h"
 
 #include <cmath>
@@ -268,6 +269,42 @@ void testArgPack() {
   expectError("addMemRef rank mismatch",
               [] { ArgPack a; a.addMemRef(0, {1, 2}, {1}); },
               "ArgPack::addMemRef: 2 sizes but 1 strides");
+}
+
+// Where a launch zeroes a memref argument (tile.zero_before_launch): the
+// view's rows, never the gaps between them, and no view it cannot.
+void testZeroRegion() {
+  auto same = [](const ZeroRegion &r, size_t width, size_t pitch,
+                 size_t rows) {
+    return r.widthBytes == width && r.pitchBytes == pitch && r.rows == rows;
+  };
+  expect(same(zeroRegionOf({0x1000, {100, 64}, {64, 1}}, 4), 256, 256, 100),
+         "a contiguous matrix: 100 rows of 256 bytes");
+  expect(same(zeroRegionOf({0x1000, {100, 64}, {80, 1}}, 2), 128, 160, 100),
+         "a padded matrix: 100 rows of 128 bytes, 160 apart");
+  expect(same(zeroRegionOf({0x1000, {3, 5, 7}, {70, 14, 1}}, 4), 28, 56, 15),
+         "rank 3 whose outer dimensions collapse: 15 rows");
+  expect(same(zeroRegionOf({0x1000, {1000}, {1}}, 2), 2000, 2000, 1),
+         "a vector: one row");
+  expect(same(zeroRegionOf({0x1000, {1, 7}, {1000, 1}}, 4), 28, 28, 1),
+         "one row of a padded matrix");
+  expect(zeroRegionOf({0x1000, {0, 64}, {64, 1}}, 4).rows == 0,
+         "an empty view zeroes nothing");
+  expectError("a strided row", [] { zeroRegionOf({0, {8, 8}, {16, 2}}, 4); },
+              "its innermost stride is 2, not 1");
+  expectError("uneven outer dimensions",
+              [] { zeroRegionOf({0, {3, 5, 7}, {100, 14, 1}}, 4); },
+              "dimension 0 does not step evenly over the rows inside it "
+              "(stride 100)");
+  expectError("overlapping rows",
+              [] { zeroRegionOf({0, {4, 8}, {4, 1}}, 4); },
+              "its rows overlap (row stride 4 elements, 8 per row)");
+  expectError("sizes past 64 bits",
+              [] { zeroRegionOf({0, {int64_t(1) << 62, 8}, {8, 1}}, 4); },
+              "it has too many rows to address");
+  expectError("a negative stride",
+              [] { zeroRegionOf({0, {4, 8}, {-8, 1}}, 4); },
+              "negative size or stride in dimension 0");
 }
 
 void testTensorMapValidation() {
@@ -922,6 +959,31 @@ void testWithDevice() {
   DeviceBuffer moved = std::move(a);
   expect(a.ptr() == 0 && moved.size() == n * 4, "DeviceBuffer move");
 
+  // Zeroing a view: its rows (f32 words, and bytes where a row is not
+  // whole words), not the gaps between them.
+  {
+    DeviceBuffer pitched(10 * 16 * 4);
+    pitched.fillWords(0xffffffffu);
+    zeroAsync(zeroRegionOf({pitched.ptr(), {10, 12}, {16, 1}}, 4));
+    zeroAsync(zeroRegionOf({pitched.ptr() + 12 * 4, {10, 3}, {64, 1}}, 1));
+    synchronize();
+    std::vector<uint32_t> words(10 * 16);
+    pitched.download(words);
+    std::string wrong;
+    for (size_t i = 0; i < words.size() && wrong.empty(); ++i) {
+      size_t column = i % 16;
+      uint32_t expected = column < 12 ? 0u
+                          : column == 12 ? 0xff000000u
+                                         : 0xffffffffu;
+      if (words[i] != expected)
+        wrong = " (word " + std::to_string(i) + " is " +
+                std::to_string(words[i]) + ", not " +
+                std::to_string(expected) + ")";
+    }
+    expect(wrong.empty(),
+           "zeroAsync: 10 rows of 12 words and of 3 bytes, gaps kept" + wrong);
+  }
+
   // Error formatting with real driver errors.
   const char bogus[] = "definitely not a cubin";
   expectError("bogus image", [&] { Module::loadImage(bogus, sizeof(bogus)); },
@@ -1064,6 +1126,7 @@ int main() {
   testKernelInfo();
   testConversions();
   testArgPack();
+  testZeroRegion();
   testCubinArchitecture();
   testTensorMapValidation();
   testNvshmem();

@@ -35,7 +35,8 @@ namespace {
 ///                                 measured at SHAPES, a shape
 ///                                 file beside the space, else --shapes)
 ///   config NAME=V,...            (a configuration to try)
-///   sweep NAME=V1|V2|...         (every config at each of these values)
+///   sweep NAME=V1|V2|...         (every config that does not set NAME
+///                                 itself at each of these values)
 /// The candidates are every variant x config x sweep value combination.
 struct Space {
   std::string family;
@@ -102,7 +103,13 @@ std::vector<rt::ParamValues> candidates(const Space &space) {
   std::vector<rt::ParamValues> swept = space.configs;
   for (const auto &[name, values] : space.sweeps) {
     std::vector<rt::ParamValues> next;
-    for (const rt::ParamValues &config : swept)
+    for (const rt::ParamValues &config : swept) {
+      // A configuration that names the parameter keeps its own value.
+      if (std::any_of(config.begin(), config.end(),
+                      [&](const rt::ParamValue &v) { return v.name == name; })) {
+        next.push_back(config);
+        continue;
+      }
       for (const std::string &value : values) {
         rt::ParamValues one;
         for (const rt::ParamValue &v : config)
@@ -111,6 +118,7 @@ std::vector<rt::ParamValues> candidates(const Space &space) {
         one.emplace_back(name, value);
         next.push_back(one);
       }
+    }
     swept = next;
   }
   std::vector<rt::ParamValues> all;
@@ -193,13 +201,20 @@ compilingAlone(const std::vector<rt::ParamValues> &all,
       kept.push_back(all[job.second]);
     } else {
       std::string log = readFile(probe + ".log");
-      size_t at = log.find("error: ");
+      // The reason a configuration was skipped (left nothing to compile,
+      // the error that follows says only that), else the first error.
+      std::string reason = "tile-translate failed";
+      size_t skip = log.find("warning: skips configuration");
+      size_t from = skip == std::string::npos ? std::string::npos
+                                              : log.find("): ", skip);
+      size_t error = log.find("error: ");
+      if (from != std::string::npos && from < log.find('\n', skip))
+        reason = log.substr(from + 3, log.find('\n', from) - from - 3);
+      else if (error != std::string::npos)
+        reason = log.substr(error + 7, log.find('\n', error) - error - 7);
       std::printf("  dropped %s: %s\n",
                   rt::formatParamValues(all[job.second]).c_str(),
-                  at == std::string::npos
-                      ? "tile-translate failed"
-                      : log.substr(at + 7, log.find('\n', at) - at - 7)
-                            .c_str());
+                  reason.c_str());
     }
     for (const char *ext : {".configs", ".log", ".cubin", ".kinfo"})
       std::remove((probe + ext).c_str());

@@ -86,7 +86,9 @@ public:
   /// Copies `bytes` bytes from host memory to the start of the buffer.
   void upload(const void *src, size_t bytes);
   /// Copies `bytes` bytes from the start of the buffer to host memory.
-  void download(void *dst, size_t bytes) const;
+  void download(void *dst, size_t bytes) const { download(dst, bytes, 0); }
+  /// Copies `bytes` bytes from byte `offset` of the buffer to host memory.
+  void download(void *dst, size_t bytes, size_t offset) const;
 
   template <typename T> void upload(const std::vector<T> &src) {
     upload(src.data(), src.size() * sizeof(T));

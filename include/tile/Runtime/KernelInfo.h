@@ -20,8 +20,10 @@
 //                                              element-type parameter a
 //                                              type such as bf16)
 //   grid <kernel> <x> <y> <z>           (grid expressions, see GridRule)
+//   zero <kernel> <arg>...              (memref arguments the launcher
+//                                        zeroes before each launch)
 //   compiler tile <version>             (the tile that wrote it)
-// tma, link, params, args, config and grid records may come before or after
+// tma, link, params, args, config, grid and zero records may come before or after
 // their kernel's record. args gives the kernel's arguments as written in
 // the tile.kernel (names and types: the generated launchers' parameters);
 // config the family and parameter values a specialised kernel was made
@@ -60,6 +62,7 @@ inline constexpr char kParams[] = "params";
 inline constexpr char kArgs[] = "args";
 inline constexpr char kConfig[] = "config";
 inline constexpr char kGrid[] = "grid";
+inline constexpr char kZero[] = "zero";
 inline constexpr char kCompiler[] = "compiler";
 inline constexpr char kCompilerName[] = "tile";
 // An args entry: <name>:<scalar type>, or <name>:memref:<element>:<rank>.
@@ -193,6 +196,10 @@ struct KernelInfo {
   /// The grid the kernel states (its tile.grid; a grid record): for x, y
   /// and z an expression evaluateGrid computes at launch.
   std::optional<GridRule> grid;
+  /// The memref arguments (by index, ascending) that a launch zeroes on its
+  /// stream before the kernel runs (tile.zero_before_launch; a zero
+  /// record): BoundLaunch does it.
+  std::vector<unsigned> zeroedArgs;
 };
 
 /// The value of one host expression (the grid rule's notation) over

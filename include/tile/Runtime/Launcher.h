@@ -117,6 +117,22 @@ template <typename... Args> GridInputs gridInputsOf(const Args &...args) {
 void checkArgument(const KernelInfo &info, size_t index, bool isMemRef,
                    const std::string &type, unsigned rank);
 
+/// Device memory to zero: `rows` rows of `widthBytes`, `pitchBytes` apart.
+struct ZeroRegion {
+  CUdeviceptr base = 0;
+  size_t widthBytes = 0, pitchBytes = 0, rows = 0;
+};
+
+/// Where the elements of the view `memref` (of `elementBytes` each) lie: its
+/// rows, not the gaps between them. Throws Error when the innermost stride
+/// is not 1, the outer dimensions do not collapse into evenly spaced rows,
+/// rows overlap, or the sizes overflow.
+ZeroRegion zeroRegionOf(const MemRefArg &memref, unsigned elementBytes);
+
+/// Zeroes `region` on `stream`, ordered before the launches that follow on
+/// it (captured as a memset node in a CUDA graph).
+void zeroAsync(const ZeroRegion &region, CUstream stream = nullptr);
+
 /// A cubin (or PTX) and its kernel description compiled into the program.
 /// The description is parsed at construction (no GPU needed); the image is
 /// loaded on the current context (open a Device first) at the first
@@ -149,7 +165,8 @@ private:
 /// A kernel with its arguments bound in the kernel's order, each checked
 /// against the description; grid() then builds the TMA tensor maps the
 /// kernel takes and fixes the launch shape, and launch() may run it any
-/// number of times. Holds the tensor maps: keep it alive until the kernels
+/// number of times, each time first zeroing the memref arguments the
+/// description's zero record names (tile.zero_before_launch). Holds the tensor maps: keep it alive until the kernels
 /// launched with it have finished.
 class BoundLaunch {
 public:
@@ -232,6 +249,8 @@ private:
   // Each argument's first parameter in args_.
   std::vector<size_t> paramOf_;
   std::vector<DeviceBuffer> tensorMaps_;
+  // The zero record's arguments, zeroed before each launch.
+  std::vector<ZeroRegion> zeroed_;
   LaunchConfig config_;
   bool ready_ = false;
 };

@@ -67,7 +67,8 @@ LogicalResult mlir::tile::outlineTileKernels(ModuleOp module,
     }
     TileDialect::SignatureAttrHelper(context).setAttr(
         func, builder.getArrayAttr(signature));
-    for (StringRef attr : {kFamilyAttrName, kConfigAttrName, kGridRuleAttrName})
+    for (StringRef attr : {kFamilyAttrName, kConfigAttrName, kGridRuleAttrName,
+                           kZeroedArgsAttrName})
       if (Attribute value = kernel->getDiscardableAttr(attr))
         func->setAttr(attr, value);
     // Replace the builder's empty body with the kernel's.

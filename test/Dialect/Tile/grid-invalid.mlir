@@ -76,3 +76,39 @@ tile.kernel @k(%a: memref<?xf32>) threads(128) {
   // expected-error @+1 {{'tile.grid' op size #0 takes a negative constant (grid expressions are non-negative)}}
   tile.grid %c
 }
+
+// -----
+
+tile.kernel @k(%a: memref<?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %v = memref.subview %a[%c0] [4] [1] : memref<?xf32> to memref<4xf32, strided<[1], offset: ?>>
+  // expected-error @+1 {{'tile.zero_before_launch' op zeroes a memref argument of the kernel (the launcher's view of it); this value is not one: name the argument itself, and zero a part of it in the kernel instead}}
+  tile.zero_before_launch %v : memref<4xf32, strided<[1], offset: ?>>
+}
+
+// -----
+
+tile.kernel @k(%a: memref<?xf32>) threads(128) {
+  tile.zero_before_launch %a : memref<?xf32>
+  // expected-error @+1 {{'tile.zero_before_launch' op names argument #0 a second time; zero each argument once}}
+  tile.zero_before_launch %a : memref<?xf32>
+}
+
+// -----
+
+tile.kernel @k(%a: memref<?xf32>) threads(128) {
+  %t = arith.constant true
+  scf.if %t {
+    // expected-error @+1 {{'tile.zero_before_launch' op expects parent op 'tile.kernel'}}
+    tile.zero_before_launch %a : memref<?xf32>
+  }
+}
+
+// -----
+
+tile.kernel @k(%a: memref<?xf32>, %n: index) threads(128) {
+  %c1 = arith.constant 1 : index
+  %big = arith.cmpi ugt, %n, %c1 : index
+  // expected-error @+1 {{'tile.zero_before_launch' op has a condition that is not known after tile-specialize: compute it from the family's parameters and constants only}}
+  tile.zero_before_launch %a if %big : memref<?xf32>
+}

@@ -165,3 +165,27 @@ LogicalResult GridOp::verify() {
   }
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// tile.zero_before_launch
+//===----------------------------------------------------------------------===//
+
+LogicalResult ZeroBeforeLaunchOp::verify() {
+  auto kernel = cast<KernelOp>((*this)->getParentOp());
+  auto arg = dyn_cast<BlockArgument>(getTarget());
+  if (!arg || arg.getOwner() != &kernel.getBody().front())
+    return emitOpError("zeroes a memref argument of the kernel (the "
+                       "launcher's view of it); this value is not one: name "
+                       "the argument itself, and zero a part of it in the "
+                       "kernel instead");
+  for (Operation &op : kernel.getBody().front()) {
+    if (&op == getOperation())
+      break;
+    if (auto other = dyn_cast<ZeroBeforeLaunchOp>(op);
+        other && other.getTarget() == getTarget())
+      return emitOpError("names argument #")
+             << arg.getArgNumber()
+             << " a second time; zero each argument once";
+  }
+  return success();
+}

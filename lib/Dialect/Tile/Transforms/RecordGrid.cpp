@@ -2,13 +2,16 @@
 //
 // The grid a kernel states is host code: it leaves the kernel as an
 // attribute (the kernel description's grid record) before anything lowers
-// the body, so no later pass sees tile.grid or tile.num_sms.
+// the body, so no later pass sees tile.grid or tile.num_sms. So is
+// tile.zero_before_launch: the arguments it names (where its condition
+// holds) become the kernel's zero record.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -21,7 +24,54 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
+/// Erases `roots` and what only they used.
+void eraseWithUnusedOperands(ArrayRef<Operation *> roots) {
+  // (An op is queued again only once a user goes, so never once erased.)
+  llvm::SetVector<Operation *> worklist;
+  for (Operation *root : roots)
+    for (Value operand : root->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        worklist.insert(def);
+  for (Operation *root : roots)
+    root->erase();
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!isOpTriviallyDead(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        worklist.insert(def);
+    op->erase();
+  }
+}
+
+/// The arguments the kernel's tile.zero_before_launch ops zero (those
+/// whose condition holds), as its tile.zeroed_args.
+LogicalResult recordZeroedArgs(KernelOp kernel) {
+  SmallVector<Operation *> ops;
+  SmallVector<int64_t> zeroed;
+  for (auto op : kernel.getBody().front().getOps<ZeroBeforeLaunchOp>()) {
+    APInt flag(1, 1);
+    if (Value condition = op.getCondition();
+        condition && !matchPattern(condition, m_ConstantInt(&flag)))
+      return op.emitOpError("has a condition that is not known after "
+                            "tile-specialize: compute it from the "
+                            "family's parameters and constants only");
+    if (!flag.isZero())
+      zeroed.push_back(cast<BlockArgument>(op.getTarget()).getArgNumber());
+    ops.push_back(op);
+  }
+  llvm::sort(zeroed);
+  if (!zeroed.empty())
+    kernel->setAttr(kZeroedArgsAttrName,
+                    DenseI64ArrayAttr::get(kernel.getContext(), zeroed));
+  eraseWithUnusedOperands(ops);
+  return success();
+}
+
 LogicalResult recordGrid(KernelOp kernel) {
+  if (failed(recordZeroedArgs(kernel)))
+    return failure();
   GridOp grid;
   kernel.walk([&](GridOp op) { grid = op; });
   if (grid) {
@@ -40,21 +90,7 @@ LogicalResult recordGrid(KernelOp kernel) {
     kernel->setAttr(kGridRuleAttrName,
                     ArrayAttr::get(kernel.getContext(), rule));
     // What only the grid used goes with it (nothing else of the kernel).
-    // (An op is queued again only once a user goes, so never once erased.)
-    llvm::SetVector<Operation *> worklist;
-    for (Value size : grid.getSizes())
-      if (Operation *def = size.getDefiningOp())
-        worklist.insert(def);
-    grid.erase();
-    while (!worklist.empty()) {
-      Operation *op = worklist.pop_back_val();
-      if (!isOpTriviallyDead(op))
-        continue;
-      for (Value operand : op->getOperands())
-        if (Operation *def = operand.getDefiningOp())
-          worklist.insert(def);
-      op->erase();
-    }
+    eraseWithUnusedOperands({grid.getOperation()});
   }
   WalkResult leftover = kernel.walk([](NumSmsOp op) {
     op.emitOpError("is known only on the host: use it in the operands of "

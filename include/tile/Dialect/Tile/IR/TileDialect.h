@@ -104,6 +104,11 @@ constexpr llvm::StringLiteral kSignatureAttrName =
 /// description's grid record.
 constexpr llvm::StringLiteral kGridRuleAttrName =
     TileDialect::GridRuleAttrHelper::getNameStr();
+/// The memref arguments a kernel's launcher zeroes before each launch
+/// (tile.zero_before_launch; tile-record-grid): the kernel description's
+/// zero record.
+constexpr llvm::StringLiteral kZeroedArgsAttrName =
+    TileDialect::ZeroedArgsAttrHelper::getNameStr();
 
 /// The threads that run `op` together: inside a tile.warp_specialize, its
 /// role's (or team's); otherwise the kernel's threads per CTA (its

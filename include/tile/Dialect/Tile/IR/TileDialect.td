@@ -46,8 +46,9 @@ def Tile_Dialect : Dialect {
     lowering asked for and got), `tile.family` / `tile.config` (the family
     and parameter values a specialised kernel was made from), `tile.signature`
     (an outlined kernel's arguments as written), `tile.grid_rule` (the grid
-    a kernel's `tile.grid` states, as expressions for the host) and
-    `tile.test_scratch_bytes` (tests).
+    a kernel's `tile.grid` states, as expressions for the host),
+    `tile.zeroed_args` (the arguments its `tile.zero_before_launch` names)
+    and `tile.test_scratch_bytes` (tests).
   }];
   // The attributes passes leave on ops for later passes and the runtime
   // (`tile.target` is a #tile.target, verified on its own). Each is named
@@ -84,7 +85,11 @@ def Tile_Dialect : Dialect {
     // On a tile.kernel (left by tile-record-grid) and its outlined gpu.func:
     // the kernel's grid rule, three expressions over its arguments (x, y,
     // z; kernel description, launchers).
-    "::mlir::ArrayAttr":$grid_rule
+    "::mlir::ArrayAttr":$grid_rule,
+    // On a tile.kernel (left by tile-record-grid) and its outlined gpu.func:
+    // the memref arguments the launcher zeroes before each launch (kernel
+    // description's zero record).
+    "::mlir::DenseI64ArrayAttr":$zeroed_args
   );
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;

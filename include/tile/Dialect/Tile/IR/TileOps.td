@@ -169,6 +169,38 @@ def Tile_GridOp : Tile_Op<"grid", [HasParent<"KernelOp">]> {
   let hasVerifier = 1;
 }
 
+def Tile_ZeroBeforeLaunchOp : Tile_Op<"zero_before_launch",
+                                      [HasParent<"KernelOp">]> {
+  let summary = "asks the launcher to zero a memref argument before each launch";
+  let description = [{
+    The generated launcher (and any `BoundLaunch`) sets every element of
+    memref argument `target` to zero on the launch's stream before each
+    launch of the kernel: for kernels whose CTAs add partial results into
+    their output (split-K with `tile.copy ... {atomic_add}`), which no CTA
+    can zero without ordering itself against the others. Like `tile.grid`,
+    it is host code: `tile-record-grid` records it as the kernel's
+    `tile.zeroed_args` (the kernel description's `zero` record) and erases
+    it. With `if %flag` the zeroing applies only where `%flag` is true: a
+    family parameter, or arithmetic on parameters and constants, known once
+    `tile-specialize` has run. The launcher zeroes the view the argument's
+    sizes and strides describe (its rows, not the gaps between them).
+
+    Example (a family whose SPLITK > 1 configurations add their parts):
+
+    ```mlir
+    %split = arith.cmpi ugt, %splitk, %c1 : index
+    tile.zero_before_launch %C if %split : memref<?x?xf32>
+    ```
+
+    Rules: directly in a `tile.kernel` body; `target` is one of the
+    kernel's memref arguments, named at most once.
+  }];
+  let arguments = (ins AnyMemRef:$target, Optional<I1>:$condition);
+  let assemblyFormat =
+      "$target (`if` $condition^)? attr-dict `:` type($target)";
+  let hasVerifier = 1;
+}
+
 def Tile_NumSmsOp : Tile_Op<"num_sms", [Pure]> {
   let summary = "the launching device's SM count, for a grid rule";
   let description = [{

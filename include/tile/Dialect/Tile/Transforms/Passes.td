@@ -88,7 +88,11 @@ def TileRecordGrid : Pass<"tile-record-grid", "ModuleOp"> {
     outlining and `--kernel-info` pass on as the description's grid record
     and the generated launchers evaluate at launch. The op is erased, and
     with it what only it used; a `tile.num_sms` still used by the kernel
-    itself is an error (the device does not know the value).
+    itself is an error (the device does not know the value). Likewise each
+    `tile.zero_before_launch` whose condition holds adds its argument to
+    the kernel's `tile.zeroed_args` (the description's zero record, which
+    the launchers act on) and is erased; a condition still unknown here is
+    an error.
 
     Example: `tile.grid %ctas` with `%ctas = arith.minui %tiles, %sms`
     gives `tile.grid_rule = ["min(mul(ceildiv(dim(0,0),128),...),sms)",
