@@ -171,6 +171,12 @@ public:
              ArrayRef<int64_t> offset);
   /// The run at `base + offset`, as a vector of the memref's elements.
   Value load(OpBuilder &b, Location loc, ArrayRef<int64_t> offset);
+  /// The same, for a run the caller knows is in bounds and aligned: one
+  /// plain vector load or store, no predicates and no element path (the
+  /// inside of a copy whose whole box is in bounds).
+  Value loadInBounds(OpBuilder &b, Location loc, ArrayRef<int64_t> offset);
+  void storeInBounds(OpBuilder &b, Location loc, Value value,
+                     ArrayRef<int64_t> offset);
 
 private:
   struct Row {
@@ -182,6 +188,8 @@ private:
     Value full;  // count == vector and runs are aligned
   };
   const Row &row(OpBuilder &b, Location loc, ArrayRef<int64_t> offset);
+  /// The address of the run at `base + offset`.
+  Value runPointer(OpBuilder &b, Location loc, ArrayRef<int64_t> offset);
   const Column &column(OpBuilder &b, Location loc, int64_t offset);
 
   Value memref;

@@ -336,6 +336,34 @@ Value GlobalRunAccess::load(OpBuilder &b, Location loc,
       b, loc, VectorType::get({vector}, element), elements);
 }
 
+Value GlobalRunAccess::runPointer(OpBuilder &b, Location loc,
+                                 ArrayRef<int64_t> offset) {
+  auto type = cast<MemRefType>(memref.getType());
+  Value pointer = row(b, loc, offset).pointer;
+  int64_t bytes = offset.back() * type.getElementTypeBitWidth() / 8;
+  if (!bytes)
+    return pointer;
+  return LLVM::GEPOp::create(b, loc, pointer.getType(), b.getI8Type(),
+                             pointer,
+                             ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(bytes)});
+}
+
+Value GlobalRunAccess::loadInBounds(OpBuilder &b, Location loc,
+                                    ArrayRef<int64_t> offset) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto vecType = VectorType::get({vector}, type.getElementType());
+  int64_t bytes = vector * type.getElementTypeBitWidth() / 8;
+  return LLVM::LoadOp::create(b, loc, vecType, runPointer(b, loc, offset),
+                              bytes);
+}
+
+void GlobalRunAccess::storeInBounds(OpBuilder &b, Location loc, Value value,
+                                    ArrayRef<int64_t> offset) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t bytes = vector * type.getElementTypeBitWidth() / 8;
+  LLVM::StoreOp::create(b, loc, value, runPointer(b, loc, offset), bytes);
+}
+
 Value lowering::runsAreAligned(OpBuilder &b, Location loc, Value memref,
                              Value columnOffset, int64_t vector) {
   auto type = cast<MemRefType>(memref.getType());

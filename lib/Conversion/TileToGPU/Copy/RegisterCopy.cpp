@@ -239,7 +239,77 @@ void RegisterCopy::forEachRun(OpBuilder &b, Location loc, RunFn fn,
   }
 }
 
+// Whether every run of a global <-> fragment copy lies in bounds and is
+// aligned: the box of the fragment's shape from the global side's offsets
+// fits the memref (checked without overflow), and the runs are aligned.
+static Value wholeBoxInBounds(OpBuilder &b, Location loc, const CopySide &side,
+                              ArrayRef<int64_t> shape) {
+  Value whole = side.aligned;
+  for (auto [d, extent] : llvm::enumerate(shape)) {
+    Value size = memref::DimOp::create(b, loc, side.value, d);
+    Value box = constIndex(b, loc, extent);
+    Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                       size, box);
+    Value room = arith::SubIOp::create(b, loc, size, box);
+    Value starts = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ule, side.offsets[d], room);
+    whole = arith::AndIOp::create(
+        b, loc, whole, arith::AndIOp::create(b, loc, fits, starts));
+  }
+  return whole;
+}
+
+bool RegisterCopy::hasInBoundsPath() const {
+  bool load = from.space == MemorySpace::Global &&
+              to.space == MemorySpace::Fragment;
+  bool store = from.space == MemorySpace::Fragment &&
+               to.space == MemorySpace::Global &&
+               to.globalWrite == GlobalWrite::store;
+  // Blocked layouts (row kernels, elementwise ones): the matrix layouts'
+  // GEMM epilogues keep one path, whose code size they are sensitive to.
+  return (load || store) && isa<BlockedLayoutAttr>(dist.layout) &&
+         dist.isEven() && dist.runOffset(0).has_value();
+}
+
+void RegisterCopy::inBoundsRuns(OpBuilder &b, Location loc) const {
+  const CopySide &global = from.space == MemorySpace::Global ? from : to;
+  GlobalRunAccess access(
+      b, loc, global.value,
+      addIndices(b, loc, global.offsets, dist.runCoordinates(b, loc, tid, 0)),
+      dist.vector, global.aligned);
+  for (int64_t r = 0; r < dist.runsPerThread(); ++r) {
+    SmallVector<int64_t> offset = *dist.runOffset(r);
+    if (to.space == MemorySpace::Global) {
+      access.storeInBounds(b, loc, readRun(b, loc, {}, r), offset);
+      continue;
+    }
+    Value run = access.loadInBounds(b, loc, offset);
+    if (roundTo)
+      run = arith::TruncFOp::create(
+          b, loc, VectorType::get({dist.vector}, roundTo), run);
+    to.write(b, loc, run, {}, r);
+  }
+}
+
 void RegisterCopy::throughRegisters(OpBuilder &b, Location loc) const {
+  if (hasInBoundsPath()) {
+    // Chosen once per copy: the inside of the tensor takes plain vector
+    // accesses, only a box at its edge the guarded runs.
+    const CopySide &global = from.space == MemorySpace::Global ? from : to;
+    auto inside = scf::IfOp::create(
+        b, loc, wholeBoxInBounds(b, loc, global, dist.shape),
+        /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&inside.getThenRegion().front());
+    inBoundsRuns(b, loc);
+    b.setInsertionPointToStart(&inside.getElseRegion().front());
+    guardedRuns(b, loc);
+    return;
+  }
+  guardedRuns(b, loc);
+}
+
+void RegisterCopy::guardedRuns(OpBuilder &b, Location loc) const {
   if (to.space == MemorySpace::Global && dist.isEven() && dist.runOffset(0)) {
     // Runs at constant offsets from run 0 share one writer.
     GlobalRunAccess writer(

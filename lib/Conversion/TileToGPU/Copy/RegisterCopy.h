@@ -42,8 +42,17 @@ struct RegisterCopy {
   /// when null), guarded where the distribution is uneven.
   void forEachRun(OpBuilder &b, Location loc, RunFn fn,
                   function_ref<bool(int64_t)> keep = nullptr) const;
-  /// Moves every run through registers (the plain path).
+  /// Moves every run through registers (the plain path): where the copy
+  /// has an in-bounds path, that when its whole box is in bounds and
+  /// aligned, else the guarded runs.
   void throughRegisters(OpBuilder &b, Location loc) const;
+  /// Every run guarded (out-of-bounds elements skipped or read as 0).
+  void guardedRuns(OpBuilder &b, Location loc) const;
+  /// A global <-> fragment copy of an even blocked layout whose runs sit
+  /// at constant offsets: it can take plain vector accesses when in bounds.
+  bool hasInBoundsPath() const;
+  /// Every run by one unpredicated vector access.
+  void inBoundsRuns(OpBuilder &b, Location loc) const;
   /// Moves the runs one by one to their (swizzled) place, skipping runs
   /// outside a fragment slice.
   void runByRun(OpBuilder &b, Location loc) const;
