@@ -1,8 +1,9 @@
 //===- Attention.h - the flash attention kernels from C++ -------*- C++ -*-===//
 //
 // attention.mlir's kernels on GPT-2's layout: qkv is B*S rows of
-// [q | k | v] (H heads of hd columns each), out is B*S rows of H*hd
-// columns. bindAttention binds one problem through the generated launcher.
+// [q | k | v] (q of H heads, k and v of Hkv heads, hd columns each), out
+// is B*S rows of H*hd columns. bindAttention binds one problem through the
+// generated launcher.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,12 +21,17 @@
 
 namespace tile::examples::gpt {
 
-/// Queries (and keys) per tile: S must be a multiple of it.
+/// Queries (and keys) per tile.
 constexpr int64_t kAttentionTile = 128;
 
 struct AttentionShape {
   int64_t batch, heads, seq, headDim;
   bool causal;
+  /// Key and value heads (grouped-query attention); 0 for `heads`.
+  int64_t kvHeads = 0;
+  int64_t keyValueHeads() const { return kvHeads ? kvHeads : heads; }
+  /// qkv's columns: H query heads, then Hkv key and Hkv value heads.
+  int64_t qkvWidth() const { return (heads + 2 * keyValueHeads()) * headDim; }
   /// Multiply-adds x 2 of both products; half of them when causal.
   double flops() const {
     double full = 4.0 * batch * heads * double(seq) * double(seq) * headDim;
@@ -37,10 +43,14 @@ struct AttentionShape {
 /// launcher to the family's configuration for its head dim.
 inline rt::BoundLaunch bindAttention(const AttentionShape &shape,
                                      CUdeviceptr qkv, CUdeviceptr out) {
-  if (shape.seq < 1 || shape.seq % kAttentionTile != 0)
-    throw rt::Error("attention: the sequence length must be a positive "
-                    "multiple of 128, not " +
-                    std::to_string(shape.seq));
+  if (shape.seq < 1 || shape.batch < 1 || shape.heads < 1)
+    throw rt::Error("attention: batch, heads and sequence length must be "
+                    "positive");
+  int64_t kvHeads = shape.keyValueHeads();
+  if (kvHeads < 1 || shape.heads % kvHeads != 0)
+    throw rt::Error("attention: " + std::to_string(shape.heads) +
+                    " query heads do not share " + std::to_string(kvHeads) +
+                    " key/value heads evenly");
   int64_t rows = shape.batch * shape.seq;
   int64_t width = shape.heads * shape.headDim;
   auto byHeadDim = [&](const gpt_attention::attention_config *configs,
@@ -53,11 +63,11 @@ inline rt::BoundLaunch bindAttention(const AttentionShape &shape,
   };
   return gpt_attention::attention_choose(
       byHeadDim,
-      {unsigned(shape.seq / kAttentionTile), unsigned(shape.batch * shape.heads),
-       1},
-      rt::MemRef<rt::bf16, 2>::rowMajor(qkv, {rows, 3 * width}),
+      {unsigned((shape.seq + kAttentionTile - 1) / kAttentionTile),
+       unsigned(shape.batch * shape.heads), 1},
+      rt::MemRef<rt::bf16, 2>::rowMajor(qkv, {rows, shape.qkvWidth()}),
       rt::MemRef<rt::bf16, 2>::rowMajor(out, {rows, width}), shape.seq,
-      shape.heads,
+      shape.heads, kvHeads,
       // Softmax in base 2: exp(x / sqrt(hd)) = 2^(x log2(e) / sqrt(hd)).
       float(M_LOG2E / std::sqrt(double(shape.headDim))), shape.causal);
 }

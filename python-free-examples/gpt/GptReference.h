@@ -128,11 +128,18 @@ inline std::vector<double> residualReference(const std::vector<float> &a,
 /// against the running maximum m_t of the tiles so far, rounds that to
 /// bf16 before multiplying v, and rescales by exp(m_t - m) once the final
 /// maximum m is known; the sum divided by is of the unrounded ones.
+/// `kvHeads` key and value heads (0: `heads`) follow the query heads in
+/// each qkv row; query head h reads key and value head h / (heads /
+/// kvHeads).
 inline std::vector<double>
 attentionReference(const std::vector<float> &qkv, int64_t batch, int64_t heads,
-                   int64_t seq, int64_t hd, bool causal, bool roundP = false) {
+                   int64_t seq, int64_t hd, bool causal, bool roundP = false,
+                   int64_t kvHeads = 0) {
   constexpr int64_t kTile = 128;
-  int64_t width = heads * hd, stride = 3 * width;
+  if (!kvHeads)
+    kvHeads = heads;
+  int64_t width = heads * hd, kvWidth = kvHeads * hd,
+          stride = width + 2 * kvWidth, group = heads / kvHeads;
   std::vector<double> out(size_t(batch * seq) * width);
   std::vector<double> s(seq), runningMax(seq);
   double scale = 1.0 / std::sqrt(double(hd));
@@ -143,7 +150,8 @@ attentionReference(const std::vector<float> &qkv, int64_t batch, int64_t heads,
         int64_t keys = causal ? i + 1 : seq;
         double max = -INFINITY, sum = 0;
         for (int64_t j = 0; j < keys; ++j) {
-          const float *k = &qkv[size_t(b * seq + j) * stride + width + h * hd];
+          const float *k =
+              &qkv[size_t(b * seq + j) * stride + width + h / group * hd];
           double dot = 0;
           for (int64_t d = 0; d < hd; ++d)
             dot += double(q[d]) * k[d];
@@ -161,7 +169,8 @@ attentionReference(const std::vector<float> &qkv, int64_t batch, int64_t heads,
         double *o = &out[size_t(b * seq + i) * width + h * hd];
         for (int64_t j = 0; j < keys; ++j) {
           const float *v =
-              &qkv[size_t(b * seq + j) * stride + 2 * width + h * hd];
+              &qkv[size_t(b * seq + j) * stride + width + kvWidth +
+                   h / group * hd];
           double p = std::exp(s[j] - max);
           if (roundP)
             p = rt::bf16ToFloat(rt::floatToBf16(float(std::exp(s[j] - runningMax[j])))) *

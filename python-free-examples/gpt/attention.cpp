@@ -30,16 +30,19 @@ constexpr size_t kGuard = 128 * 128;
 
 const char *describe(const AttentionShape &s) {
   static char text[96];
-  std::snprintf(text, sizeof(text), "hd%lld B%lldH%lldS%lld %s",
+  std::string kv = s.keyValueHeads() == s.heads
+                       ? ""
+                       : "KV" + std::to_string(s.keyValueHeads());
+  std::snprintf(text, sizeof(text), "hd%lld B%lldH%lld%sS%lld %s",
                 (long long)s.headDim, (long long)s.batch, (long long)s.heads,
-                (long long)s.seq, s.causal ? "causal" : "full");
+                kv.c_str(), (long long)s.seq, s.causal ? "causal" : "full");
   return text;
 }
 
 bool checkOne(const AttentionShape &shape) {
   int64_t rows = shape.batch * shape.seq;
   int64_t width = shape.heads * shape.headDim;
-  Bf16Data qkv = randomBf16(size_t(rows) * 3 * width, -2, 2);
+  Bf16Data qkv = randomBf16(size_t(rows) * shape.qkvWidth(), -2, 2);
   rt::DeviceBuffer dqkv(qkv.bits.size() * 2);
   dqkv.upload(qkv.bits);
   size_t elements = size_t(rows) * width;
@@ -53,7 +56,7 @@ bool checkOne(const AttentionShape &shape) {
 
   std::vector<double> expected = attentionReference(
       qkv.values, shape.batch, shape.heads, shape.seq, shape.headDim,
-      shape.causal);
+      shape.causal, /*roundP=*/false, shape.keyValueHeads());
   Tolerance tolerance = attentionTolerance();
   size_t bad = 0, first = 0;
   double worst = 0, maxError = 0, maxExpected = 0;
@@ -94,6 +97,15 @@ bool check() {
       {1, 2, 640, 64, false},  {1, 2, 640, 64, true},
       {1, 2, 128, 64, true},   {2, 2, 256, 128, false},
       {2, 2, 256, 128, true},  {1, 1, 640, 128, true},
+      // Sequences that are not a multiple of the tile: the last tile's
+      // keys past S masked, its rows past S not written (the next
+      // sequence's rows are checked too).
+      {3, 2, 200, 64, false},  {3, 2, 200, 64, true},
+      {2, 2, 77, 128, false},  {2, 2, 77, 128, true},
+      {2, 1, 1, 64, false},    {1, 2, 383, 64, true},
+      // Grouped-query attention: 4 and 8 query heads per key/value head.
+      {2, 8, 256, 64, false, 2}, {2, 8, 256, 64, true, 2},
+      {1, 8, 200, 128, true, 1}, {2, 8, 300, 64, false, 1},
   };
   bool ok = true;
   for (const AttentionShape &shape : shapes)
@@ -117,7 +129,7 @@ void bench(const rt::Device &device) {
     for (Problem p : problems) {
       AttentionShape shape{p.b, p.h, p.s, p.hd, causal};
       int64_t rows = p.b * p.s, width = p.h * p.hd;
-      Bf16Data qkv = randomBf16(size_t(rows) * 3 * width, -2, 2);
+      Bf16Data qkv = randomBf16(size_t(rows) * shape.qkvWidth(), -2, 2);
       rt::DeviceBuffer dqkv(qkv.bits.size() * 2), dout(size_t(rows) * width * 2);
       dqkv.upload(qkv.bits);
       rt::BoundLaunch kernel = bindAttention(shape, dqkv.ptr(), dout.ptr());

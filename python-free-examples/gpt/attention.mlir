@@ -2,8 +2,11 @@
 // out, fp32 inside, optionally causal.
 //
 // The operands are GPT-2's: `qkv` is the output of the attention's input
-// projection, B*S rows of [q | k | v], each H heads of `hd` columns, and
-// `out` has B*S rows of H*hd columns (head h in columns h*hd ..). CTA
+// projection, B*S rows of [q | k | v], q of H heads and k and v of Hkv
+// heads (`kv_heads`; grouped-query attention: query head h reads key and
+// value head h / (H / Hkv); Hkv = H is GPT-2's), each of `hd` columns, and
+// `out` has B*S rows of H*hd columns (head h in columns h*hd ..), the
+// layout the output projection reads. CTA
 // (x, y) takes 128 queries of sequence b = y / H, head h = y % H: it loads
 // its Q tile once (TMA), then walks K and V in tiles of 128 keys, two deep
 // (the loads of tile j + 1 fly while tile j is computed):
@@ -14,11 +17,15 @@
 //
 // and finally writes O / l. With `causal` the keys after a query are masked
 // and the walk stops at the diagonal tile; CTAs take the longest rows
-// first. S must be a multiple of 128 (the host checks it). Head dims 64
-// and 128: attention__HD64 and attention__HD128.
+// first. S need not be a multiple of 128: keys past S are masked (the
+// rows a tile reads past its sequence belong to the next one, or lie past
+// the end, where TMA reads zeros) and the output is stored through a view
+// of the sequence's S rows, so a last tile's rows past S are not written.
+// Head dims 64 and 128: attention__HD64 and attention__HD128.
 
 tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
-                       %seq: index, %heads: index, %scale: f32,
+                       %seq: index, %heads: index, %kv_heads: index,
+                       %scale: f32,
                        %causal: i1)
     params(HD: index = 64 in [64, 128])
     configs([HD = 64], [HD = 128])
@@ -48,8 +55,19 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
   %q_row = arith.addi %first_row, %q0 : index
   %q_col = arith.muli %h, %hd : index
   %width = arith.muli %heads, %hd : index
-  %k_col = arith.addi %width, %q_col : index
-  %v_col = arith.addi %width, %k_col : index
+  // Key and value head h / (H / Hkv), after the H query heads and after
+  // the Hkv key heads.
+  %group = arith.divui %heads, %kv_heads : index
+  %kv_h = arith.divui %h, %group : index
+  %kv_off = arith.muli %kv_h, %hd : index
+  %kv_width = arith.muli %kv_heads, %hd : index
+  %k_col = arith.addi %width, %kv_off : index
+  %v_start = arith.addi %width, %kv_width : index
+  %v_col = arith.addi %v_start, %kv_off : index
+  // The sequence's own rows of the output: a last tile's rows past S are
+  // outside the view, so its store skips them.
+  %out_seq = memref.subview %out[%first_row, 0] [%seq, %width] [1, 1]
+      : memref<?x?xbf16> to memref<?x?xbf16, strided<[?, 1], offset: ?>>
   %diagonal = arith.addi %qt, %c1 : index
   %kv_tiles = arith.select %causal, %diagonal, %tiles : index
 
@@ -123,16 +141,33 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
             memref<128x64xbf16, #gpu.address_space<workgroup>>,
             !tile.fragment<128x128xf32>
     }
-    // Scaled for exp2; keys after the query masked when causal.
-    tile.elementwise ins(%S : !tile.fragment<128x128xf32>) outs(%S : !tile.fragment<128x128xf32>) {
-    ^bb0(%s: f32, %r: index, %c: index):
-      %t = arith.mulf %s, %scale : f32
-      %query = arith.addi %q0, %r : index
-      %key = arith.addi %k0, %c : index
-      %future = arith.cmpi ugt, %key, %query : index
-      %masked = arith.andi %causal, %future : i1
-      %v = arith.select %masked, %neg_inf, %t : f32
-      tile.yield %v : f32
+    // Scaled for exp2. Only the diagonal tile when causal (keys after the
+    // query) and a tile reaching past the sequence hold keys to mask: the
+    // others take the scaling alone.
+    %k_end = arith.addi %k0, %c128 : index
+    %diagonal_tile = arith.cmpi ugt, %k_end, %q0 : index
+    %causal_tile = arith.andi %causal, %diagonal_tile : i1
+    %ragged_tile = arith.cmpi ugt, %k_end, %seq : index
+    %needs_mask = arith.ori %causal_tile, %ragged_tile : i1
+    scf.if %needs_mask {
+      tile.elementwise ins(%S : !tile.fragment<128x128xf32>) outs(%S : !tile.fragment<128x128xf32>) {
+      ^bb0(%s: f32, %r: index, %c: index):
+        %t = arith.mulf %s, %scale : f32
+        %query = arith.addi %q0, %r : index
+        %key = arith.addi %k0, %c : index
+        %future = arith.cmpi ugt, %key, %query : index
+        %causal_masked = arith.andi %causal, %future : i1
+        %past_end = arith.cmpi uge, %key, %seq : index
+        %masked = arith.ori %causal_masked, %past_end : i1
+        %v = arith.select %masked, %neg_inf, %t : f32
+        tile.yield %v : f32
+      }
+    } else {
+      tile.elementwise ins(%S : !tile.fragment<128x128xf32>) outs(%S : !tile.fragment<128x128xf32>) {
+      ^bb0(%s: f32):
+        %t = arith.mulf %s, %scale : f32
+        tile.yield %t : f32
+      }
     }
     tile.reduce max %S into %m_new dim 1 : !tile.fragment<128x128xf32>, !tile.fragment<128x1xf32>
     tile.elementwise ins(%m, %m_new : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>)
@@ -183,5 +218,5 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
     %y = arith.truncf %x : f32 to bf16
     tile.yield %y : bf16
   }
-  tile.copy %Ob[] to %out[%q_row, %q_col] : !tile.fragment<128x?xbf16>, memref<?x?xbf16>
+  tile.copy %Ob[] to %out_seq[%q0, %q_col] : !tile.fragment<128x?xbf16>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
 }

@@ -69,3 +69,18 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     tile.copy %x[] to %s[] {mechanism = #tile.copy_mechanism<vector>} : !tile.fragment<8x64xbf16, #tile.blocked<threads = 64, vector = 8>>, memref<8x64xbf16, #gpu.address_space<workgroup>>
   }
 }
+
+// -----
+
+// fragment -> a view of some rows of a matrix (a sequence's rows): the
+// view's sizes bound the store and its offset and row stride address it.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @fragment_to_row_view(%g: memref<?x?xf32>, %first: index, %rows: index) threads(128) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = memref.dim %g, %c1 : memref<?x?xf32>
+    %view = memref.subview %g[%first, 0] [%rows, %n] [1, 1] : memref<?x?xf32> to memref<?x?xf32, strided<[?, 1], offset: ?>>
+    %x = tile.alloc_fragment : !tile.fragment<4x128xf32, #tile.blocked<threads = 128, vector = 4>>
+    tile.copy %x[] to %view[%c0, %c0] {mechanism = #tile.copy_mechanism<vector>} : !tile.fragment<4x128xf32, #tile.blocked<threads = 128, vector = 4>>, memref<?x?xf32, strided<[?, 1], offset: ?>>
+  }
+}

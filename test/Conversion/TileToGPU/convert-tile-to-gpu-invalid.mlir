@@ -27,13 +27,14 @@ tile.kernel @stages(%n: index) threads(128) {
 
 // -----
 
-// A strided view of global memory.
-tile.kernel @strided(%g: memref<?x?xf32, strided<[?, 1], offset: ?>>) threads(128) {
+// A view of global memory whose columns are not adjacent (a transposed
+// matrix, or every other column).
+tile.kernel @strided(%g: memref<?x?xf32, strided<[1, ?], offset: ?>>) threads(128) {
   %c0 = arith.constant 0 : index
   %s = tile.alloc_shared : memref<8x64xf32, #gpu.address_space<workgroup>>
-  // expected-error @below {{'tile.copy' op expects global memrefs with the identity layout; strided views are not lowered yet: pass the whole row-major matrix (memref<?x?xT>) and give the copy the view's first element as offsets ([%row, %col]); for a transposed matrix, copy it as stored and transpose in the consumer (tile.gemm's transpose_a / transpose_b)}}
+  // expected-error @below {{'tile.copy' op expects global memrefs whose innermost stride is 1; views with other strides are not lowered yet: pass the row-major matrix (memref<?x?xT>, or a subview of it) and give the copy the view's first element as offsets ([%row, %col]); for a transposed matrix, copy it as stored and transpose in the consumer (tile.gemm's transpose_a / transpose_b)}}
   // expected-error @below {{failed to legalize operation 'tile.copy' that was explicitly marked illegal}}
-  tile.copy %g[%c0, %c0] to %s[] : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<8x64xf32, #gpu.address_space<workgroup>>
+  tile.copy %g[%c0, %c0] to %s[] : memref<?x?xf32, strided<[1, ?], offset: ?>>, memref<8x64xf32, #gpu.address_space<workgroup>>
 }
 
 // -----

@@ -8,6 +8,13 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
+static bool hasUnitInnerStride(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(type.getStridesAndOffset(strides, offset)) &&
+         (strides.empty() || strides.back() == 1);
+}
+
 static bool isContiguousRowMajor(MemRefType type) {
   SmallVector<int64_t> strides;
   int64_t offset;
@@ -170,12 +177,14 @@ FailureOr<RegisterCopy> RegisterCopy::prepare(CopyOp op,
 
   for (auto [type, space] : {std::pair{srcType, src}, {dstType, dst}}) {
     auto memref = dyn_cast<MemRefType>(type);
-    if (space == MemorySpace::Global && !memref.getLayout().isIdentity())
-      return op.emitOpError("expects global memrefs with the identity "
-                            "layout; strided views are not lowered yet: "
-                            "pass the whole row-major matrix "
-                            "(memref<?x?xT>) and give the copy the "
-                            "view's first element as offsets "
+    // Runs are contiguous elements: a view's rows may be anywhere (a
+    // subview bounds the copy by its own sizes), its columns not.
+    if (space == MemorySpace::Global && !hasUnitInnerStride(memref))
+      return op.emitOpError("expects global memrefs whose innermost "
+                            "stride is 1; views with other strides are "
+                            "not lowered yet: pass the row-major matrix "
+                            "(memref<?x?xT>, or a subview of it) and give "
+                            "the copy the view's first element as offsets "
                             "([%row, %col]); for a transposed matrix, "
                             "copy it as stored and transpose in the "
                             "consumer (tile.gemm's transpose_a / "
