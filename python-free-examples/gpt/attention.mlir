@@ -11,9 +11,9 @@
 // its Q tile once (TMA), then walks K and V in tiles of 128 keys, two deep
 // (the loads of tile j + 1 fly while tile j is computed):
 //
-//   S = Q K^T                          (wgmma, fp32, scaled by log2(e)/sqrt(hd))
-//   m' = max(m, rowmax(S)),  a = 2^(m - m')
-//   P = 2^(S - m'),  l = a l + rowsum(P),  O = a O + P V   (wgmma, P from registers)
+//   S = Q K^T                          (wgmma, fp32; c = log2(e)/sqrt(hd) > 0)
+//   m' = max(m, c rowmax(S)),  a = 2^(m - m')
+//   P = 2^(c S - m'),  l = a l + rowsum(P),  O = a O + P V   (wgmma, P from registers)
 //
 // and finally writes O / l. With `causal` the keys after a query are masked
 // and the walk stops at the diagonal tile; CTAs take the longest rows
@@ -141,9 +141,9 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
             memref<128x64xbf16, #gpu.address_space<workgroup>>,
             !tile.fragment<128x128xf32>
     }
-    // Scaled for exp2. Only the diagonal tile when causal (keys after the
-    // query) and a tile reaching past the sequence hold keys to mask: the
-    // others take the scaling alone.
+    // Only the diagonal tile when causal (keys after the query) and a tile
+    // reaching past the sequence hold keys to mask (to -inf); the others
+    // go on unchanged.
     %k_end = arith.addi %k0, %c128 : index
     %diagonal_tile = arith.cmpi ugt, %k_end, %q0 : index
     %causal_tile = arith.andi %causal, %diagonal_tile : i1
@@ -152,28 +152,25 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
     scf.if %needs_mask {
       tile.elementwise ins(%S : !tile.fragment<128x128xf32>) outs(%S : !tile.fragment<128x128xf32>) {
       ^bb0(%s: f32, %r: index, %c: index):
-        %t = arith.mulf %s, %scale : f32
         %query = arith.addi %q0, %r : index
         %key = arith.addi %k0, %c : index
         %future = arith.cmpi ugt, %key, %query : index
         %causal_masked = arith.andi %causal, %future : i1
         %past_end = arith.cmpi uge, %key, %seq : index
         %masked = arith.ori %causal_masked, %past_end : i1
-        %v = arith.select %masked, %neg_inf, %t : f32
+        %v = arith.select %masked, %neg_inf, %s : f32
         tile.yield %v : f32
       }
-    } else {
-      tile.elementwise ins(%S : !tile.fragment<128x128xf32>) outs(%S : !tile.fragment<128x128xf32>) {
-      ^bb0(%s: f32):
-        %t = arith.mulf %s, %scale : f32
-        tile.yield %t : f32
-      }
     }
+    // The scale (for exp2, and positive, so that it commutes with the
+    // maximum) is applied to the row maxima and inside each exponent's
+    // FMA, not in a pass of its own.
     tile.reduce max %S into %m_new dim 1 : !tile.fragment<128x128xf32>, !tile.fragment<128x1xf32>
     tile.elementwise ins(%m, %m_new : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>)
                      outs(%m_new, %alpha : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>) {
     ^bb0(%old: f32, %row_max: f32):
-      %new = arith.maximumf %old, %row_max : f32
+      %scaled_max = arith.mulf %row_max, %scale : f32
+      %new = arith.maximumf %old, %scaled_max : f32
       %d = arith.subf %old, %new : f32
       %a = math.exp2 %d : f32
       tile.yield %new, %a : f32, f32
@@ -181,7 +178,8 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
     tile.elementwise ins(%S, %m_new : !tile.fragment<128x128xf32>, !tile.fragment<128x1xf32>)
                      outs(%S : !tile.fragment<128x128xf32>) {
     ^bb0(%s: f32, %new: f32):
-      %d = arith.subf %s, %new : f32
+      %neg = arith.negf %new : f32
+      %d = math.fma %s, %scale, %neg : f32
       %p = math.exp2 %d : f32
       tile.yield %p : f32
     }
