@@ -99,57 +99,60 @@ ZeroRegion tile::rt::zeroRegionOf(const MemRefArg &memref,
   if (memref.strides.size() != rank)
     throw Error("a memref with " + std::to_string(rank) + " sizes and " +
                 std::to_string(memref.strides.size()) + " strides");
-  ZeroRegion region{memref.base, elementBytes, elementBytes, 1};
   for (size_t i = 0; i < rank; ++i)
     if (memref.sizes[i] < 0 || memref.strides[i] < 0)
       throw Error("negative size or stride in dimension " + std::to_string(i));
   if (std::find(memref.sizes.begin(), memref.sizes.end(), 0) !=
       memref.sizes.end())
     return ZeroRegion{memref.base, 0, 0, 0};
-  if (rank == 0)
-    return region;
+  // Dimensions of one element step nowhere, whatever their stride says.
+  std::vector<size_t> dims;
+  for (size_t i = 0; i < rank; ++i)
+    if (memref.sizes[i] > 1)
+      dims.push_back(i);
   auto multiply = [](size_t a, uint64_t b, size_t &out) {
     return !__builtin_mul_overflow(a, b, &out);
   };
-  if (memref.sizes[rank - 1] > 1 && memref.strides[rank - 1] != 1)
-    throw Error("its innermost stride is " +
-                std::to_string(memref.strides[rank - 1]) +
-                ", not 1: the launcher zeroes rows of adjacent elements");
-  if (!multiply(elementBytes, uint64_t(memref.sizes[rank - 1]),
-                region.widthBytes))
-    throw Error("its rows are too long to address");
+  ZeroRegion region{memref.base, elementBytes, elementBytes, 1};
+  // A row: the innermost dimension where its elements are adjacent, else a
+  // single element (a column of a matrix, say).
+  if (!dims.empty() && memref.strides[dims.back()] == 1) {
+    if (!multiply(elementBytes, uint64_t(memref.sizes[dims.back()]),
+                  region.widthBytes))
+      throw Error("its rows are too long to address");
+    dims.pop_back();
+  }
   region.pitchBytes = region.widthBytes;
-  if (rank == 1)
+  if (dims.empty())
     return region;
-  // The outer dimensions must step through rows evenly: dimension i's
-  // stride is dimension i + 1's times its size (where it has more than one).
-  for (size_t i = 0; i + 2 < rank; ++i) {
+  // The other dimensions must step through rows evenly: each one's stride
+  // is the next one's times its size.
+  for (size_t k = 0; k + 1 < dims.size(); ++k) {
+    size_t i = dims[k], inner = dims[k + 1];
     int64_t expected = 0;
-    if (memref.sizes[i] > 1 &&
-        (__builtin_mul_overflow(memref.strides[i + 1], memref.sizes[i + 1],
-                                &expected) ||
-         memref.strides[i] != expected))
+    if (__builtin_mul_overflow(memref.strides[inner], memref.sizes[inner],
+                               &expected) ||
+        memref.strides[i] != expected)
       throw Error("dimension " + std::to_string(i) +
                   " does not step evenly over the rows inside it (stride " +
                   std::to_string(memref.strides[i]) + ")");
+  }
+  for (size_t i : dims)
     if (!multiply(region.rows, uint64_t(memref.sizes[i]), region.rows))
       throw Error("it has too many rows to address");
-  }
-  if (!multiply(region.rows, uint64_t(memref.sizes[rank - 2]), region.rows) ||
-      !multiply(elementBytes, uint64_t(memref.strides[rank - 2]),
+  if (!multiply(elementBytes, uint64_t(memref.strides[dims.back()]),
                 region.pitchBytes))
     throw Error("it has too many rows to address");
-  if (region.rows > 1 && region.pitchBytes < region.widthBytes)
+  if (region.pitchBytes < region.widthBytes)
     throw Error("its rows overlap (row stride " +
-                std::to_string(memref.strides[rank - 2]) + " elements, " +
-                std::to_string(memref.sizes[rank - 1]) + " per row)");
+                std::to_string(memref.strides[dims.back()]) +
+                " elements, " + std::to_string(region.widthBytes / elementBytes) +
+                " per row)");
   size_t extent = 0;
   if (!multiply(region.rows - 1, region.pitchBytes, extent) ||
       __builtin_add_overflow(extent, region.widthBytes, &extent) ||
       __builtin_add_overflow(region.base, extent, &extent))
     throw Error("it has too many rows to address");
-  if (region.rows == 1)
-    region.pitchBytes = region.widthBytes;
   return region;
 }
 
@@ -203,14 +206,15 @@ BoundLaunch &BoundLaunch::grid(Dim3 blocks, CUstream stream) {
   if (ready_)
     throw Error("kernel '" + info_.name +
                 "': grid() was called twice on one BoundLaunch");
-  appendTensorMaps(info_, bound_, args_, tensorMaps_);
+  // (Before anything is appended, so that a refusal leaves it as it was.)
+  std::vector<ZeroRegion> zeroed;
   for (unsigned arg : info_.zeroedArgs) {
-    // (The parser checked that the args record says it is a memref.)
-    if (arg >= bound_.size())
+    if (!info_.args || arg >= bound_.size() || arg >= info_.args->size() ||
+        !(*info_.args)[arg].isMemRef)
       throw Error("kernel '" + info_.name + "': zeroes argument " +
-                  std::to_string(arg) + ", which is not bound");
+                  std::to_string(arg) + ", which is not a bound memref");
     try {
-      zeroed_.push_back(zeroRegionOf(
+      zeroed.push_back(zeroRegionOf(
           bound_[arg], elementTypeBytes((*info_.args)[arg].type)));
     } catch (const Error &e) {
       throw Error("kernel '" + info_.name + "' zeroes argument '" +
@@ -218,6 +222,8 @@ BoundLaunch &BoundLaunch::grid(Dim3 blocks, CUstream stream) {
                   e.what());
     }
   }
+  appendTensorMaps(info_, bound_, args_, tensorMaps_);
+  zeroed_ = std::move(zeroed);
   config_ = launchConfigFor(info_, blocks, stream);
   ready_ = true;
   return *this;

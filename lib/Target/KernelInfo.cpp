@@ -190,6 +190,11 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, rt::KernelInfo &info) {
                << arg << ", which is not a memref argument of the kernel";
       info.zeroedArgs.push_back(unsigned(arg));
     }
+    // What the kinfo parser expects: ascending, each once.
+    llvm::sort(info.zeroedArgs);
+    info.zeroedArgs.erase(
+        std::unique(info.zeroedArgs.begin(), info.zeroedArgs.end()),
+        info.zeroedArgs.end());
   }
   auto tmas = func->getAttrOfType<ArrayAttr>(mlir::tile::kTmaAttrName);
   if (!tmas)

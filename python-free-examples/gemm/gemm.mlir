@@ -27,7 +27,8 @@
 //     with PINGPONG: the teams would share the staging buffers, which the
 //     compiler refuses.
 //
-//   - SPLITK > 1 (split-K, the plain product only: f32 C, no epilogue):
+//   - SPLITK > 1 (split-K, the plain product only: f32 C, no epilogue,
+//     which a tile.static_assert refuses):
 //     each tile's K loop is cut into SPLITK parts of whole 64-steps, and
 //     the CTAs walk the SPLITK x tiles (part, tile) pairs, part by part, so
 //     that shapes of few tiles and long K still fill the SMs. Each part
@@ -136,8 +137,15 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %sms = tile.num_sms : index
   %ctas_launched = arith.minui %work, %sms : index
   tile.grid %ctas_launched
-  // The parts add into C: the host zeroes it first.
+  // The parts add into C: the host zeroes it first. They add partial sums,
+  // to which no epilogue applies.
   tile.zero_before_launch %C if %split : memref<?x?x!tile.type_param<"OUT", f32>>
+  %true = arith.constant true
+  %bias_or_gelu = arith.ori %has_bias, %gelu : i1
+  %epilogue = arith.ori %bias_or_gelu, %residual : i1
+  %split_epilogue = arith.andi %split, %epilogue : i1
+  %no_split_epilogue = arith.xori %split_epilogue, %true : i1
+  tile.static_assert %no_split_epilogue, "SPLITK > 1 adds partial sums into C, which takes no epilogue (BIAS, GELU, RESIDUAL)"
   %first = gpu.block_id x
   %ctas = gpu.grid_dim x
 

@@ -290,8 +290,17 @@ void testZeroRegion() {
          "one row of a padded matrix");
   expect(zeroRegionOf({0x1000, {0, 64}, {64, 1}}, 4).rows == 0,
          "an empty view zeroes nothing");
-  expectError("a strided row", [] { zeroRegionOf({0, {8, 8}, {16, 2}}, 4); },
-              "its innermost stride is 2, not 1");
+  expect(same(zeroRegionOf({0x1000, {8, 8}, {16, 2}}, 4), 4, 8, 64),
+         "every other element: 64 rows of one element, 8 bytes apart");
+  expect(same(zeroRegionOf({0x1000, {2, 1, 4}, {40, 8, 1}}, 4), 16, 160, 2),
+         "one row of each of two matrices: the size-1 dimension ignored");
+  expectError("a rank-4 view whose rows are not evenly spaced",
+              [] { zeroRegionOf({0, {2, 1, 3, 4}, {40, 40, 8, 1}}, 4); },
+              "dimension 0 does not step evenly over the rows inside it "
+              "(stride 40)");
+  expectError("a strided row", [] { zeroRegionOf({0, {8, 8}, {12, 2}}, 4); },
+              "dimension 0 does not step evenly over the rows inside it "
+              "(stride 12)");
   expectError("uneven outer dimensions",
               [] { zeroRegionOf({0, {3, 5, 7}, {100, 14, 1}}, 4); },
               "dimension 0 does not step evenly over the rows inside it "

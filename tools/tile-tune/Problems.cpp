@@ -151,10 +151,11 @@ public:
   }
 
   /// The error of the result, every element of it up to 4 Mi of them;
-  /// above, of 256 rows spread over C (every tile-row of up to 256 rows
-  /// holds one, each at another place in its tile) and every column: the
-  /// download and comparison of a large C for each candidate would take
-  /// most of the tuning time.
+  /// above, of 256 rows spread over C, one in each of 256 blocks of M / 256
+  /// rows at a place that steps through the block by 37 (odd, so the places
+  /// cover every row position of a power-of-two block), and the last row,
+  /// each with every column: the download and comparison of a large C for
+  /// each candidate would take most of the tuning time.
   double check(rt::BoundLaunch &launch) override {
     c.fillWords(0x7fc00001);
     launch.launch();
@@ -164,8 +165,9 @@ public:
       for (int64_t i = 0; i < m; ++i)
         rows.push_back(i);
     } else {
+      int64_t block = std::max<int64_t>(1, m / 256);
       for (int64_t i = 0; i < 256; ++i)
-        rows.push_back(std::min(m - 1, i * m / 256 + (i * 37) % 7));
+        rows.push_back(std::min(m - 1, i * m / 256 + (i * 37) % block));
       rows.push_back(m - 1);
     }
     std::vector<float> got, expected;

@@ -176,7 +176,8 @@ void fillWordsAsync(CUdeviceptr ptr, uint32_t value, size_t words,
 unsigned maxActiveClusters(const Kernel &kernel, const LaunchConfig &config);
 
 /// A launch configuration with the block, cluster and shared memory size
-/// recorded in `info`.
+/// recorded in `info`. (It does not zero the arguments a zero record names:
+/// BoundLaunch::launch does, launch() does not.)
 LaunchConfig launchConfigFor(const KernelInfo &info, Dim3 grid,
                              CUstream stream = nullptr);
 

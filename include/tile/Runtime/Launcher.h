@@ -124,9 +124,10 @@ struct ZeroRegion {
 };
 
 /// Where the elements of the view `memref` (of `elementBytes` each) lie: its
-/// rows, not the gaps between them. Throws Error when the innermost stride
-/// is not 1, the outer dimensions do not collapse into evenly spaced rows,
-/// rows overlap, or the sizes overflow.
+/// rows (of adjacent elements, or single elements where the innermost
+/// stride is not 1), not the gaps between them; dimensions of size 1 are
+/// ignored. Throws Error when the other dimensions do not collapse into
+/// evenly spaced rows, rows overlap, or the sizes overflow.
 ZeroRegion zeroRegionOf(const MemRefArg &memref, unsigned elementBytes);
 
 /// Zeroes `region` on `stream`, ordered before the launches that follow on

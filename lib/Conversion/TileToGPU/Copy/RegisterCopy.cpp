@@ -276,8 +276,15 @@ bool RegisterCopy::hasInBoundsPath() const {
                to.globalWrite == GlobalWrite::store;
   // Blocked layouts (row kernels, elementwise ones): the matrix layouts'
   // GEMM epilogues keep one path, whose code size they are sensitive to.
+  // A run is one aligned vector access: a power of two of at most 16
+  // bytes (a run of 3 f32s is not, and keeps the guarded path).
+  const CopySide &global = from.space == MemorySpace::Global ? from : to;
+  int64_t bytes =
+      dist.vector *
+      cast<ShapedType>(global.value.getType()).getElementTypeBitWidth() / 8;
   return (load || store) && isa<BlockedLayoutAttr>(dist.layout) &&
-         dist.isEven() && dist.runOffset(0).has_value();
+         dist.isEven() && dist.runOffset(0).has_value() &&
+         llvm::isPowerOf2_64(bytes) && bytes <= 16;
 }
 
 void RegisterCopy::inBoundsRuns(OpBuilder &b, Location loc) const {

@@ -189,3 +189,17 @@ LogicalResult ZeroBeforeLaunchOp::verify() {
   }
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// tile.static_assert
+//===----------------------------------------------------------------------===//
+
+LogicalResult StaticAssertOp::verify() {
+  if (!(*this)->getParentOfType<KernelOp>())
+    return emitOpError("states a rule of a kernel family: put it inside the "
+                       "tile.kernel");
+  APInt holds;
+  if (matchPattern(getCondition(), m_ConstantInt(&holds)) && holds.isZero())
+    return emitOpError("fails: ") << getMessage();
+  return success();
+}

@@ -4,7 +4,8 @@
 // attribute (the kernel description's grid record) before anything lowers
 // the body, so no later pass sees tile.grid or tile.num_sms. So is
 // tile.zero_before_launch: the arguments it names (where its condition
-// holds) become the kernel's zero record.
+// holds) become the kernel's zero record. The family's rules
+// (tile.static_assert), checked when tile-specialize folded them, go too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,8 +70,28 @@ LogicalResult recordZeroedArgs(KernelOp kernel) {
   return success();
 }
 
+/// Erases the kernel's tile.static_assert ops, whose conditions
+/// tile-specialize folded (a false one failed verification there).
+LogicalResult checkStaticAsserts(KernelOp kernel) {
+  SmallVector<Operation *> held;
+  WalkResult unknown = kernel.walk([&](StaticAssertOp op) {
+    if (!matchPattern(op.getCondition(), m_Constant())) {
+      op.emitOpError("has a condition that is not known after "
+                     "tile-specialize: compute it from the family's "
+                     "parameters and constants only");
+      return WalkResult::interrupt();
+    }
+    held.push_back(op);
+    return WalkResult::advance();
+  });
+  if (unknown.wasInterrupted())
+    return failure();
+  eraseWithUnusedOperands(held);
+  return success();
+}
+
 LogicalResult recordGrid(KernelOp kernel) {
-  if (failed(recordZeroedArgs(kernel)))
+  if (failed(checkStaticAsserts(kernel)) || failed(recordZeroedArgs(kernel)))
     return failure();
   GridOp grid;
   kernel.walk([&](GridOp op) { grid = op; });

@@ -258,7 +258,7 @@ static LogicalResult requireSpecialized(KernelOp kernel) {
                       "first (tile-to-nvvm and tile-translate do)");
       return WalkResult::interrupt();
     }
-    if (isa<GridOp, NumSmsOp>(op)) {
+    if (isa<GridOp, NumSmsOp, ZeroBeforeLaunchOp, StaticAssertOp>(op)) {
       op->emitOpError("is host code, which tile-record-grid takes out of the "
                       "kernel: run it first (tile-to-nvvm and tile-translate "
                       "do)");

@@ -201,6 +201,32 @@ def Tile_ZeroBeforeLaunchOp : Tile_Op<"zero_before_launch",
   let hasVerifier = 1;
 }
 
+def Tile_StaticAssertOp : Tile_Op<"static_assert"> {
+  let summary = "refuses the configurations of a family that a rule excludes";
+  let description = [{
+    States a rule between a family's parameters that every configuration
+    must keep, as Triton's `tl.static_assert` does: `%condition` is
+    computed from parameters and constants, so `tile-specialize` folds it
+    to a constant; a configuration where it is false is refused with
+    `message` (and dropped, with a warning, under `skip-invalid` or
+    `tile-translate --skip-failing-configs`). `tile-record-grid` erases the
+    op and refuses a condition that is still not a constant.
+
+    Example (split-K adds partial sums, so it takes no epilogue):
+
+    ```mlir
+    %fused = arith.andi %split, %has_bias : i1
+    %ok = arith.xori %fused, %true : i1
+    tile.static_assert %ok, "SPLITK > 1 takes no BIAS"
+    ```
+
+    Rules: inside a `tile.kernel`.
+  }];
+  let arguments = (ins I1:$condition, StrAttr:$message);
+  let assemblyFormat = "$condition `,` $message attr-dict";
+  let hasVerifier = 1;
+}
+
 def Tile_NumSmsOp : Tile_Op<"num_sms", [Pure]> {
   let summary = "the launching device's SM count, for a grid rule";
   let description = [{

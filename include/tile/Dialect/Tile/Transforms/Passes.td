@@ -92,7 +92,9 @@ def TileRecordGrid : Pass<"tile-record-grid", "ModuleOp"> {
     `tile.zero_before_launch` whose condition holds adds its argument to
     the kernel's `tile.zeroed_args` (the description's zero record, which
     the launchers act on) and is erased; a condition still unknown here is
-    an error.
+    an error. Each `tile.static_assert` (a false one failed verification
+    in `tile-specialize`) is erased; one whose condition is still not a
+    constant is an error.
 
     Example: `tile.grid %ctas` with `%ctas = arith.minui %tiles, %sms`
     gives `tile.grid_rule = ["min(mul(ceildiv(dim(0,0),128),...),sms)",
