@@ -96,12 +96,9 @@ struct Gpt2Modules {
   // gpt_attention).
 };
 
-/// Every launch of a forward pass of `batch` sequences of `seq` tokens.
-/// The attention kernel takes sequences of a multiple of 128 tokens, so
-/// each sequence is padded to `paddedSeq` (token 0 at the positions after
-/// it): GPT-2's attention is causal, so no real token sees a padding one,
-/// and every other step works row by row. The buffers hold
-/// `rows` = batch x paddedSeq rows; `realRows` picks the sequences' own.
+/// Every launch of a forward pass of `batch` sequences of `seq` tokens
+/// (any length up to the model's: the attention masks a last tile's keys
+/// past the sequence). The buffers hold `tokens` = batch x seq rows.
 class Gpt2Forward {
 public:
   /// Where a step belongs: the embedding, layer 0 .. layers - 1, the final
@@ -120,18 +117,16 @@ public:
   Gpt2Forward(const Gpt2Config &config, const Gpt2Weights &weights,
               const Gpt2Modules &modules, const rt::Device &device,
               int64_t batch, int64_t seq)
-      : config(config), batch(batch), seq(seq),
-        paddedSeq((seq + kAttentionTile - 1) / kAttentionTile * kAttentionTile),
-        tokens(batch * paddedSeq),
+      : config(config), batch(batch), seq(seq), tokens(batch * seq),
         x(bytes(config.dModel)), h(bytes(config.dModel)),
         qkv(bytes(3 * config.dModel)), att(bytes(config.dModel)),
         proj(bytes(config.dModel)), fc(bytes(4 * config.dModel)),
         logits(bytes(config.vocab)), noBias(size_t(config.vocab) * 2),
         tokenIds(size_t(tokens) * 4) {
-    if (seq < 1 || seq > config.maxSeq || paddedSeq > config.maxSeq)
-      throw rt::Error("gpt2: sequences of 1 to " +
+    if (seq < 1 || seq > config.maxSeq || batch < 1)
+      throw rt::Error("gpt2: at least one sequence of 1 to " +
                       std::to_string(config.maxSeq) + " tokens, not " +
-                      std::to_string(seq));
+                      std::to_string(batch) + " of " + std::to_string(seq));
     noBias.fillBytes(0);
     int64_t d = config.dModel;
     using Matrix = rt::MemRef<rt::bf16, 2>;
@@ -141,7 +136,7 @@ public:
             rt::MemRef<int32_t, 1>::rowMajor(tokenIds.ptr(), {tokens}),
             Matrix::rowMajor(weights.wte.ptr(), {config.vocab, d}),
             Matrix::rowMajor(weights.wpe.ptr(), {config.maxSeq, d}),
-            Matrix::rowMajor(x.ptr(), {tokens, d}), paddedSeq));
+            Matrix::rowMajor(x.ptr(), {tokens, d}), seq));
     for (int l = 0; l < int(config.layers); ++l) {
       const Gpt2Layer &w = weights.layers[size_t(l)];
       // Layer 0 starts from the embedding; the others first add the
@@ -153,7 +148,7 @@ public:
       linear(modules, l, "linear qkv", h, d, w.wqkv, w.bqkv.ptr(), 3 * d,
              false, qkv);
       add("attention", l,
-          bindAttention({batch, config.heads, paddedSeq, config.headDim(),
+          bindAttention({batch, config.heads, seq, config.headDim(),
                          /*causal=*/true},
                         qkv.ptr(), att.ptr()));
       linear(modules, l, "linear out", att, d, w.wo, w.bo.ptr(), d, false,
@@ -174,22 +169,7 @@ public:
     if (ids.size() != size_t(batch * seq))
       throw rt::Error("gpt2: expected " + std::to_string(batch * seq) +
                       " token ids, got " + std::to_string(ids.size()));
-    std::vector<int32_t> padded(size_t(tokens), 0);
-    for (int64_t b = 0; b < batch; ++b)
-      std::copy_n(ids.begin() + b * seq, seq, padded.begin() + b * paddedSeq);
-    tokenIds.upload(padded);
-  }
-
-  /// The rows of the sequences' own tokens (batch x seq of `width`) of
-  /// `all` (rows x width).
-  std::vector<float> realRows(const std::vector<float> &all,
-                              int64_t width) const {
-    std::vector<float> real;
-    real.reserve(size_t(batch * seq * width));
-    for (int64_t b = 0; b < batch; ++b)
-      real.insert(real.end(), all.begin() + b * paddedSeq * width,
-                  all.begin() + (b * paddedSeq + seq) * width);
-    return real;
+    tokenIds.upload(ids);
   }
 
   /// Launches the steps of layers [first, last] on `stream`.
@@ -209,8 +189,8 @@ public:
   }
 
   const Gpt2Config config;
-  /// `tokens` is the rows the kernels see: batch x paddedSeq.
-  const int64_t batch, seq, paddedSeq, tokens;
+  /// `tokens` is the rows the kernels see: batch x seq.
+  const int64_t batch, seq, tokens;
   rt::DeviceBuffer x, h, qkv, att, proj, fc, logits, noBias, tokenIds;
   std::vector<Step> steps;
 
