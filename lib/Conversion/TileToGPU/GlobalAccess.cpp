@@ -348,20 +348,24 @@ Value GlobalRunAccess::runPointer(OpBuilder &b, Location loc,
                              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(bytes)});
 }
 
+// A run's bytes: its alignment, which the in-bounds path's caller checked.
+static int64_t runBytes(Value memref, int64_t vector) {
+  return vector * cast<MemRefType>(memref.getType()).getElementTypeBitWidth() /
+         8;
+}
+
 Value GlobalRunAccess::loadInBounds(OpBuilder &b, Location loc,
                                     ArrayRef<int64_t> offset) {
-  auto type = cast<MemRefType>(memref.getType());
-  auto vecType = VectorType::get({vector}, type.getElementType());
-  int64_t bytes = vector * type.getElementTypeBitWidth() / 8;
+  auto vecType = VectorType::get(
+      {vector}, cast<MemRefType>(memref.getType()).getElementType());
   return LLVM::LoadOp::create(b, loc, vecType, runPointer(b, loc, offset),
-                              bytes);
+                              runBytes(memref, vector));
 }
 
 void GlobalRunAccess::storeInBounds(OpBuilder &b, Location loc, Value value,
                                     ArrayRef<int64_t> offset) {
-  auto type = cast<MemRefType>(memref.getType());
-  int64_t bytes = vector * type.getElementTypeBitWidth() / 8;
-  LLVM::StoreOp::create(b, loc, value, runPointer(b, loc, offset), bytes);
+  LLVM::StoreOp::create(b, loc, value, runPointer(b, loc, offset),
+                        runBytes(memref, vector));
 }
 
 Value lowering::runsAreAligned(OpBuilder &b, Location loc, Value memref,

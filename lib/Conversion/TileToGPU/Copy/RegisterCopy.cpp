@@ -211,13 +211,16 @@ FailureOr<RegisterCopy> RegisterCopy::prepare(CopyOp op,
   return copy;
 }
 
-Value RegisterCopy::readRun(OpBuilder &b, Location loc,
-                            ArrayRef<Value> coords, int64_t r) const {
-  Value run = from.read(b, loc, coords, r);
+Value RegisterCopy::rounded(OpBuilder &b, Location loc, Value run) const {
   if (!roundTo)
     return run;
   return arith::TruncFOp::create(
       b, loc, VectorType::get({dist.vector}, roundTo), run);
+}
+
+Value RegisterCopy::readRun(OpBuilder &b, Location loc,
+                            ArrayRef<Value> coords, int64_t r) const {
+  return rounded(b, loc, from.read(b, loc, coords, r));
 }
 
 void RegisterCopy::emit(OpBuilder &b, Location loc, const ChipInfo &chip,
@@ -278,17 +281,17 @@ bool RegisterCopy::hasInBoundsPath() const {
   // GEMM epilogues keep one path, whose code size they are sensitive to.
   // A run is one aligned vector access: a power of two of at most 16
   // bytes (a run of 3 f32s is not, and keeps the guarded path).
-  const CopySide &global = from.space == MemorySpace::Global ? from : to;
   int64_t bytes =
       dist.vector *
-      cast<ShapedType>(global.value.getType()).getElementTypeBitWidth() / 8;
+      cast<ShapedType>(globalSide().value.getType()).getElementTypeBitWidth() /
+      8;
   return (load || store) && isa<BlockedLayoutAttr>(dist.layout) &&
          dist.isEven() && dist.runOffset(0).has_value() &&
          llvm::isPowerOf2_64(bytes) && bytes <= 16;
 }
 
 void RegisterCopy::inBoundsRuns(OpBuilder &b, Location loc) const {
-  const CopySide &global = from.space == MemorySpace::Global ? from : to;
+  const CopySide &global = globalSide();
   GlobalRunAccess access(
       b, loc, global.value,
       addIndices(b, loc, global.offsets, dist.runCoordinates(b, loc, tid, 0)),
@@ -299,11 +302,8 @@ void RegisterCopy::inBoundsRuns(OpBuilder &b, Location loc) const {
       access.storeInBounds(b, loc, readRun(b, loc, {}, r), offset);
       continue;
     }
-    Value run = access.loadInBounds(b, loc, offset);
-    if (roundTo)
-      run = arith::TruncFOp::create(
-          b, loc, VectorType::get({dist.vector}, roundTo), run);
-    to.write(b, loc, run, {}, r);
+    to.write(b, loc, rounded(b, loc, access.loadInBounds(b, loc, offset)),
+             {}, r);
   }
 }
 
@@ -311,9 +311,8 @@ void RegisterCopy::throughRegisters(OpBuilder &b, Location loc) const {
   if (hasInBoundsPath()) {
     // Chosen once per copy: the inside of the tensor takes plain vector
     // accesses, only a box at its edge the guarded runs.
-    const CopySide &global = from.space == MemorySpace::Global ? from : to;
     auto inside = scf::IfOp::create(
-        b, loc, wholeBoxInBounds(b, loc, global, dist.shape),
+        b, loc, wholeBoxInBounds(b, loc, globalSide(), dist.shape),
         /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&inside.getThenRegion().front());

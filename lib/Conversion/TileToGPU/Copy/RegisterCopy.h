@@ -74,6 +74,12 @@ struct RegisterCopy {
   /// Run r as read from the source, rounded to `roundTo` where set.
   Value readRun(OpBuilder &b, Location loc, ArrayRef<Value> coords,
                 int64_t r) const;
+  /// `run` rounded to `roundTo` where set.
+  Value rounded(OpBuilder &b, Location loc, Value run) const;
+  /// The global side of a copy between global memory and elsewhere.
+  const CopySide &globalSide() const {
+    return from.space == MemorySpace::Global ? from : to;
+  }
   /// The thread id, read where the runs start (set by `emit`).
   Value tid;
 
