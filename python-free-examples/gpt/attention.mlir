@@ -15,7 +15,12 @@
 //   m' = max(m, c rowmax(S)),  a = 2^(m - m')
 //   P = 2^(c S - m'),  l = a l + rowsum(P),  O = a O + P V   (wgmma, P from registers)
 //
-// and finally writes O / l. With `causal` the keys after a query are masked
+// and finally writes O / l. The schedule is FlashAttention-3's, stated in
+// the loop: P V is of stage 1 (`tile.stage = 1`: it runs one iteration
+// late, so the product of tile j - 1 runs while tile j's softmax is
+// computed), and the two consumer warpgroups (64 query rows each) take
+// turns at issuing their products (`tile.take_turn` / `tile.pass_turn`),
+// so that one issues while the other computes its softmax. With `causal` the keys after a query are masked
 // and the walk stops at the diagonal tile; CTAs take the longest rows
 // first. S need not be a multiple of 128: keys past S are masked (the
 // rows a tile reads past its sequence belong to the next one, or lie past
@@ -131,16 +136,27 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
     }
     tile.copy %qkv[%kv_row, %v_col] to %Vs[]
         : memref<?x?xbf16>, memref<128x?xbf16, #gpu.address_space<workgroup>>
-    tile.gemm %Qs, %Ks, %S {transpose_b, clear_accum}
+    // In this warpgroup's turn: S = Q K^T of this tile and, one iteration
+    // late (stage 1), O += P V of the previous one, which runs while this
+    // tile's softmax is computed (FlashAttention-3's intra-warpgroup
+    // overlap); the other warpgroup issues its products in between.
+    tile.take_turn
+    tile.gemm %Qs, %Ks, %S {transpose_b, clear_accum, async}
         : memref<128x64xbf16, #gpu.address_space<workgroup>>,
           memref<128x64xbf16, #gpu.address_space<workgroup>>,
           !tile.fragment<128x128xf32>
     scf.if %split {
-      tile.gemm %Qs2, %Ks2, %S {transpose_b}
+      tile.gemm %Qs2, %Ks2, %S {transpose_b, async}
           : memref<128x64xbf16, #gpu.address_space<workgroup>>,
             memref<128x64xbf16, #gpu.address_space<workgroup>>,
             !tile.fragment<128x128xf32>
     }
+    tile.gemm %P, %Vs, %O {async, tile.stage = 1}
+        : !tile.fragment<128x128xbf16>, memref<128x?xbf16, #gpu.address_space<workgroup>>,
+          !tile.fragment<128x?xf32>
+    tile.pass_turn
+    // S is ready; P V may still run.
+    tile.wait_gemms pending(1)
     // Only the diagonal tile when causal (keys after the query) and a tile
     // reaching past the sequence hold keys to mask (to -inf); the others
     // go on unchanged.
@@ -184,11 +200,6 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
       tile.yield %p : f32
     }
     tile.reduce sum %S into %l_tile dim 1 : !tile.fragment<128x128xf32>, !tile.fragment<128x1xf32>
-    tile.elementwise ins(%S : !tile.fragment<128x128xf32>) outs(%P : !tile.fragment<128x128xbf16>) {
-    ^bb0(%p: f32):
-      %pb = arith.truncf %p : f32 to bf16
-      tile.yield %pb : bf16
-    }
     tile.elementwise ins(%l, %alpha, %l_tile, %m_new : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>,
                          !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>)
                      outs(%l, %m : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>) {
@@ -197,15 +208,19 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
       %sum = arith.addf %scaled, %ls : f32
       tile.yield %sum, %new : f32, f32
     }
+    // The previous tile's P V is done: P and O may change.
+    tile.wait_gemms pending(0) {tile.stage = 1}
+    tile.elementwise ins(%S : !tile.fragment<128x128xf32>) outs(%P : !tile.fragment<128x128xbf16>) {
+    ^bb0(%p: f32):
+      %pb = arith.truncf %p : f32 to bf16
+      tile.yield %pb : bf16
+    }
     tile.elementwise ins(%O, %alpha : !tile.fragment<128x?xf32>, !tile.fragment<128x1xf32>)
                      outs(%O : !tile.fragment<128x?xf32>) {
     ^bb0(%o: f32, %a: f32):
       %scaled = arith.mulf %o, %a : f32
       tile.yield %scaled : f32
     }
-    tile.gemm %P, %Vs, %O
-        : !tile.fragment<128x128xbf16>, memref<128x?xbf16, #gpu.address_space<workgroup>>,
-          !tile.fragment<128x?xf32>
   }
 
   %Ob = tile.alloc_fragment [%hd] : !tile.fragment<128x?xbf16>

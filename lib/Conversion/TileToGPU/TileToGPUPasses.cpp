@@ -255,8 +255,10 @@ struct ConvertTileOpsToGPUPass
                              [](Operation *op) {
                                return !needsSharedTypeLowering(op);
                              });
-                         // Lowered last, once its contents are.
-                         t.addLegalOp<WarpSpecializeOp>();
+                         // Lowered last, once its contents are; turns
+                         // with it (their barriers are the roles').
+                         t.addLegalOp<WarpSpecializeOp, TakeTurnOp,
+                                      PassTurnOp>();
                          t.addDynamicallyLegalOp<YieldOp>([](YieldOp op) {
                            return isa<WarpSpecializeOp>(op->getParentOp());
                          });

@@ -1955,3 +1955,29 @@ func.func @slice_huge_extent(%x: !tile.fragment<4x1xf32, #tile.slice<dim = 1, ex
 func.func @slice_huge_parent(%x: !tile.fragment<4096x1xf32, #tile.slice<dim = 1, extent = 16777216, parent = #tile.blocked<threads = 128, vector = 1>>>) {
   return
 }
+
+// -----
+
+// A pipeline stage is 0 or 1.
+tile.kernel @stage_two(%kt: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.pipelined_for %k = %c0 to %kt step %c1 stages(2) {
+    // expected-error @below {{expects 'tile.stage' to be 0 or 1 (the stage of a pipelined loop's op: 1 runs it one iteration late), got 2 : i64}}
+    %x = arith.addi %k, %c1 {tile.stage = 2} : index
+  }
+}
+
+// -----
+
+// Stages belong to the ops of a pipelined loop's body itself.
+tile.kernel @stage_nested(%kt: index, %flag: i1) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.pipelined_for %k = %c0 to %kt step %c1 stages(2) {
+    scf.if %flag {
+      // expected-error @below {{expects 'tile.stage' only on an op directly in a tile.pipelined_for's body}}
+      %x = arith.addi %k, %c1 {tile.stage = 1} : index
+    }
+  }
+}

@@ -40,3 +40,26 @@ LogicalResult MBarrierExpectTxOp::verify() {
 LogicalResult MBarrierWaitOp::verify() {
   return verifyBarrierIndex(*this, getBarrier(), getIndex());
 }
+
+//===----------------------------------------------------------------------===//
+// Warpgroups taking turns
+//===----------------------------------------------------------------------===//
+
+// Turns pass between whole warpgroups, so the threads running the op (the
+// kernel's, or after the warp split the consumers' team) must be two or
+// more of them; unknown (a parameter) until specialisation.
+static LogicalResult verifyTurn(Operation *op) {
+  if (failed(verifyInKernel(op)))
+    return failure();
+  int64_t threads = getThreadsRunning(op);
+  if (threads && (threads % 128 != 0 || threads < 256))
+    return op->emitOpError("passes turns between warpgroups, but the ")
+           << threads
+           << " threads that run it are not two or more whole warpgroups; "
+              "give the kernel (or the role) a multiple of 128 threads, at "
+              "least 256";
+  return success();
+}
+
+LogicalResult TakeTurnOp::verify() { return verifyTurn(*this); }
+LogicalResult PassTurnOp::verify() { return verifyTurn(*this); }

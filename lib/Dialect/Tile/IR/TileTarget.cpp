@@ -60,6 +60,20 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                 "a power of two of at most 1024, got "
              << attribute.getValue();
   }
+  // A stage is 0 or 1, on an op of a pipelined loop's body.
+  if (attribute.getName() == D::StageAttrHelper::getNameStr()) {
+    auto stage = dyn_cast<IntegerAttr>(attribute.getValue());
+    if (!stage || (stage.getInt() != 0 && stage.getInt() != 1))
+      return op->emitError()
+             << "expects '" << attribute.getName().getValue()
+             << "' to be 0 or 1 (the stage of a pipelined loop's op: 1 runs "
+                "it one iteration late), got "
+             << attribute.getValue();
+    if (!isa_and_present<PipelinedForOp>(op->getParentOp()))
+      return op->emitError()
+             << "expects '" << attribute.getName().getValue()
+             << "' only on an op directly in a tile.pipelined_for's body";
+  }
   if (attribute.getName() == D::SymmetricAttrHelper::getNameStr())
     return op->emitError() << "expects '" << attribute.getName().getValue()
                            << "' on a kernel argument, not on an op";

@@ -47,8 +47,9 @@ def Tile_Dialect : Dialect {
     and parameter values a specialised kernel was made from), `tile.signature`
     (an outlined kernel's arguments as written), `tile.grid_rule` (the grid
     a kernel's `tile.grid` states, as expressions for the host),
-    `tile.zeroed_args` (the arguments its `tile.zero_before_launch` names)
-    and `tile.test_scratch_bytes` (tests).
+    `tile.zeroed_args` (the arguments its `tile.zero_before_launch` names),
+    `tile.stage` (an op's pipeline stage in a `tile.pipelined_for`, which
+    the kernel author gives) and `tile.test_scratch_bytes` (tests).
   }];
   // The attributes passes leave on ops for later passes and the runtime
   // (`tile.target` is a #tile.target, verified on its own). Each is named
@@ -89,7 +90,11 @@ def Tile_Dialect : Dialect {
     // On a tile.kernel (left by tile-record-grid) and its outlined gpu.func:
     // the memref arguments the launcher zeroes before each launch (kernel
     // description's zero record).
-    "::mlir::DenseI64ArrayAttr":$zeroed_args
+    "::mlir::DenseI64ArrayAttr":$zeroed_args,
+    // On an op directly in a warp-specialised tile.pipelined_for's body, set
+    // by the kernel author: its pipeline stage, 0 (the default) or 1 (the
+    // op runs one iteration late, beside the next iteration's stage 0).
+    "::mlir::IntegerAttr":$stage
   );
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;

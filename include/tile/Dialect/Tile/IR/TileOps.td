@@ -311,6 +311,19 @@ def Tile_PipelinedForOp : Tile_Op<"pipelined_for", [
     `pingpong(NAME)` takes the schedule from the flag NAME (ping-pong where
     it is true).
 
+    Stages: in a `warp_specialized` loop (not `pingpong`), the kernel
+    author may give ops of the body `{tile.stage = 1}` (the others are
+    stage 0). An op of stage 1 runs one iteration late: the consumers' step
+    i runs, in body order, the ops of stage 0 for iteration i and those of
+    stage 1 for iteration i - 1; a first step runs stage 0 of the first
+    iteration and a last one stage 1 of the last, where each
+    `tile.wait_gemms` waits for every product. The ring slot of iteration i
+    - 1 is released after step i. This is how an `{async}` product of one
+    iteration runs while the next iteration's other work is done
+    (FlashAttention-3's overlap of P V with the next softmax): a stage-1
+    op reads the slots and body values of its own iteration, and only pure
+    ops of stage 0 may compute values it uses.
+
     A loop with nothing to multi-buffer (no global-to-shared copy in its
     body, or no body at all) runs as a plain loop, as `stages(1)` does;
     with `warp_specialized` that is an error (the producer has nothing to

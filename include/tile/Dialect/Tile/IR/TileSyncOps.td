@@ -104,5 +104,73 @@ def Tile_MBarrierWaitOp : Tile_MBarrierOp<"wait",
   let assemblyFormat = "$barrier `[` $index `]` `,` $parity attr-dict `:` qualified(type($barrier))";
 }
 
+//===----------------------------------------------------------------------===//
+// Warpgroups taking turns
+//===----------------------------------------------------------------------===//
+
+// Both carry a generic read+write effect: no memory access (a product's
+// issue above all) may move across a turn's edges.
+def Tile_TakeTurnOp : Tile_Op<"take_turn",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits until this warpgroup holds the turn";
+  let description = [{
+    The warpgroups of the threads that run this op (a warp-specialised
+    loop's consumers: the kernel's own threads, two or more whole
+    warpgroups) take turns, in warpgroup order, at the code between
+    `tile.take_turn` and `tile.pass_turn`: one warpgroup at a time runs it,
+    the others run what lies outside it. Warpgroup 0 holds the first turn.
+    This is the ping-pong schedule of FlashAttention-3: one warpgroup issues
+    its products while the other computes its softmax, so that the tensor
+    cores do not wait for either.
+
+    Example, in the body of a `tile.pipelined_for ... warp_specialized`
+    (python-free-examples/gpt/attention.mlir): each warpgroup issues
+    `Q K^T` of this iteration and `P V` of the previous one (stage 1) in
+    its turn, then computes its softmax while the other issues.
+
+    ```mlir
+    tile.take_turn
+    tile.gemm %Qs, %Ks, %S {transpose_b, clear_accum, async} : ...
+    tile.gemm %P, %Vs, %O {async, tile.stage = 1} : ...
+    tile.pass_turn
+    tile.wait_gemms pending(1)
+    // ... the softmax of S ...
+    tile.wait_gemms pending(0) {tile.stage = 1}
+    // ... P from S, O rescaled ...
+    ```
+
+    Lowered, with the warp split, to one named barrier per warpgroup
+    (`bar.sync` here, `bar.arrive` on the next warpgroup's in
+    `tile.pass_turn`).
+
+    Rules: inside a `tile.kernel`; every warpgroup runs the same sequence
+    of turns; after tile-pipeline-loops, inside the consumers of a
+    warp-specialised loop (one team of two or more whole warpgroups), in
+    their code, `scf.for` loops and `scf.if` conditions, alternating from a
+    take to a pass and in pairs inside each loop or condition; no CTA barrier
+    between the first `tile.take_turn` and the last `tile.pass_turn` (a
+    warpgroup waiting for its turn would never reach it).
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_PassTurnOp : Tile_Op<"pass_turn",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "hands the turn to the next warpgroup";
+  let description = [{
+    Ends this warpgroup's turn (see `tile.take_turn`): the next warpgroup,
+    in warpgroup order and round again from the last, may take it. Products
+    issued `{async}` before it may still be running: the next warpgroup's
+    products queue behind them.
+
+    Example: `tile.pass_turn`
+
+    Rules: those of `tile.take_turn`.
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 
 #endif // TILE_SYNC_OPS

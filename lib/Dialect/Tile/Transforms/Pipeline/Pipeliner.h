@@ -3,7 +3,8 @@
 // Private to tile-pipeline-loops: the rewrite of one tile.pipelined_for.
 // Rings.cpp builds the rings and holds the slot and phase arithmetic,
 // SoftwarePipeline.cpp the single-role schedule, WarpSpecialize.cpp the
-// producer/consumer split.
+// producer/consumer split, Stages.cpp the consumers' loop when the kernel
+// author gave ops stages.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,9 @@ namespace mlir::tile::pipeline {
 /// copies) and the register budget it drops to.
 constexpr int64_t kProducerThreads = 128;
 constexpr int64_t kProducerRegisters = 40;
+
+/// The stage the kernel author gave a body op (`tile.stage`; 0 without).
+int64_t stageOf(Operation *op);
 
 struct Ring {
   AllocSharedOp original;
@@ -89,6 +93,16 @@ private:
   void emitConsumerIteration(WarpSplit &split, scf::ForOp consumerLoop,
                              Value base, Value iterations);
   Value emitTurnWait(WarpSplit &split);
+  // Stages.cpp: the consumers' loop of a body with ops of stage 1.
+  bool hasStages();
+  LogicalResult checkStages(bool tcgen05);
+  void emitStagedConsumerLoop(WarpSplit &split, Value base, Value iterations);
+  // Clones the body but its producers: stage 0 for iteration `k0` reading
+  // slot `slot0` and stage 1 for `k1` / `slot1`, in body order; a null `k`
+  // leaves its stage out, and then every tile.wait_gemms waits for all.
+  void cloneStages(Value k0, Value slot0, Value k1, Value slot1);
+  IRMapping iterationMapping(Value k, Value slot);
+  Operation *cloneWithOperands(Operation &op, IRMapping &mapping);
   // Tcgen05Split.cpp, in the order emitTcgen05Split takes them.
   LogicalResult checkTcgen05Body(GemmOp &gemm, FillOp &clear);
   void emitMmaRole(WarpSplit &split, GemmOp gemm, ArrayRef<Value> accumulators,

@@ -28,6 +28,8 @@ LogicalResult LoopPipeliner::run() {
                                   : WalkResult::advance();
                      })
                      .wasInterrupted();
+  if (failed(checkStages(tcgen05)))
+    return failure();
   if (failed(tcgen05                    ? emitTcgen05Split()
              : loop.getWarpSpecialized() ? emitWarpSpecialized()
                                          : emitSoftwarePipelined()))

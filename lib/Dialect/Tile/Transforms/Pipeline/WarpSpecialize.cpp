@@ -283,15 +283,20 @@ void LoopPipeliner::emitConsumerLoop(WarpSplit &split, Value base) {
   Location loc = loop.getLoc();
   b.setInsertionPoint(loop);
   Value iterations = iterationCount();
-  Value otherTeam;
-  if (split.pingpong)
-    otherTeam = emitTurnWait(split);
-  auto consumerLoop = scf::ForOp::create(b, loc, cst(0), iterations, cst(1));
-  emitConsumerIteration(split, consumerLoop, base, iterations);
-  if (split.pingpong)
-    emitTurnHandOver(split, consumerLoop, iterations, otherTeam);
+  if (hasStages()) {
+    emitStagedConsumerLoop(split, base, iterations);
+  } else {
+    Value otherTeam;
+    if (split.pingpong)
+      otherTeam = emitTurnWait(split);
+    auto consumerLoop =
+        scf::ForOp::create(b, loc, cst(0), iterations, cst(1));
+    emitConsumerIteration(split, consumerLoop, base, iterations);
+    if (split.pingpong)
+      emitTurnHandOver(split, consumerLoop, iterations, otherTeam);
+  }
   if (split.outer) {
-    b.setInsertionPointToEnd(consumerLoop->getBlock());
+    b.setInsertionPointToEnd(loop->getBlock());
     yieldCount(base, split.pingpong
                          ? arith::MulIOp::create(b, loc, iterations, cst(2))
                                .getResult()

@@ -1,0 +1,168 @@
+//===- Stages.cpp - the kernel author's stages in the consumers' loop -----===//
+//
+// Ops of a warp-specialised loop's body that the kernel author gives
+// `tile.stage = 1` run one iteration late: the consumers' step `it` runs, in
+// body order, stage 0 of iteration it and stage 1 of iteration it - 1. A
+// first step runs stage 0 of the first iteration and a last one stage 1 of
+// the last; there every tile.wait_gemms waits for all products (the newer
+// ones it counted on are not issued in those steps). Slot it - 1 is
+// released after step it, once its stage-1 ops are done with it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pipeliner.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::pipeline;
+
+int64_t pipeline::stageOf(Operation *op) {
+  auto stage = op->getAttrOfType<IntegerAttr>(
+      TileDialect::StageAttrHelper::getNameStr());
+  return stage ? stage.getInt() : 0;
+}
+
+bool LoopPipeliner::hasStages() {
+  return llvm::any_of(loop.getBody().front(),
+                      [](Operation &op) { return stageOf(&op) != 0; });
+}
+
+LogicalResult LoopPipeliner::checkStages(bool tcgen05) {
+  if (!hasStages())
+    return success();
+  if (!loop.getWarpSpecialized() || loop.getPingpong() || tcgen05)
+    return loop.emitOpError(
+        "has ops of stage 1 (tile.stage), which need `warp_specialized` "
+        "consumers on wgmma without `pingpong` (only their loop runs stages)");
+  Block &body = loop.getBody().front();
+  for (Operation &op : body.without_terminator()) {
+    if (stageOf(&op) == 0)
+      continue;
+    if (llvm::is_contained(producers, dyn_cast<CopyOp>(op)))
+      return op.emitOpError("is a pipelined copy, which the producer issues "
+                            "ahead of every stage; leave it in stage 0");
+  }
+  // A stage-1 op recomputes the pure ops of stage 0 it needs for its own
+  // iteration; a value with side effects behind it would be the next
+  // iteration's. Stage 0 cannot read stage 1's values at all.
+  for (Operation &op : body.without_terminator()) {
+    int64_t stage = stageOf(&op);
+    WalkResult bad = op.walk([&](Operation *inner) {
+      for (Value v : inner->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        if (!def || def->getBlock() != &body)
+          continue;
+        int64_t defStage = stageOf(def);
+        if (stage == 0 && defStage == 1) {
+          inner->emitOpError("of stage 0 reads a value of stage 1, which is "
+                             "computed one iteration late");
+          return WalkResult::interrupt();
+        }
+        if (stage == 1 && defStage == 0 && !isPure(def)) {
+          inner->emitOpError("of stage 1 reads a value that an op of stage 0 "
+                             "with side effects computes; give that op "
+                             "stage 1 too, or compute the value without "
+                             "effects");
+          return WalkResult::interrupt();
+        }
+      }
+      return WalkResult::advance();
+    });
+    if (bad.wasInterrupted())
+      return failure();
+  }
+  return success();
+}
+
+// The body's values for iteration `k` reading slot `slot`.
+IRMapping LoopPipeliner::iterationMapping(Value k, Value slot) {
+  IRMapping mapping = outerMapping;
+  mapping.map(loop.getInductionVar(), k);
+  for (Ring &r : rings)
+    mapping.map(r.original.getResult(), slotView(loop.getLoc(), r.ring, slot));
+  return mapping;
+}
+
+// Clones `op` through `mapping`, after the body ops it reads (nested uses
+// included) that `mapping` does not hold yet: pure ops of stage 0 that a
+// stage-1 op recomputes for its own iteration.
+Operation *LoopPipeliner::cloneWithOperands(Operation &op,
+                                            IRMapping &mapping) {
+  Block &body = loop.getBody().front();
+  op.walk([&](Operation *inner) {
+    for (Value v : inner->getOperands())
+      if (Operation *def = v.getDefiningOp();
+          def && def->getBlock() == &body && !mapping.contains(v))
+        cloneWithOperands(*def, mapping);
+  });
+  Operation *clone = b.clone(op, mapping);
+  clone->removeAttr(TileDialect::StageAttrHelper::getNameStr());
+  return clone;
+}
+
+void LoopPipeliner::cloneStages(Value k0, Value slot0, Value k1, Value slot1) {
+  IRMapping stage0, stage1;
+  if (k0)
+    stage0 = iterationMapping(k0, slot0);
+  if (k1)
+    stage1 = iterationMapping(k1, slot1);
+  bool drain = !k0 || !k1;
+  for (Operation &op : loop.getBody().front().without_terminator()) {
+    if (llvm::is_contained(producers, dyn_cast<CopyOp>(op)))
+      continue;
+    bool late = stageOf(&op) == 1;
+    if (late ? !k1 : !k0)
+      continue;
+    Operation *clone = cloneWithOperands(op, late ? stage1 : stage0);
+    if (drain)
+      clone->walk([&](WaitGemmsOp wait) {
+        wait.setPendingAttr(b.getI32IntegerAttr(0));
+      });
+  }
+}
+
+void LoopPipeliner::emitStagedConsumerLoop(WarpSplit &split, Value base,
+                                           Value iterations) {
+  Location loc = loop.getLoc();
+  auto slotOf = [&](Value g) {
+    return arith::RemUIOp::create(b, loc, g, cst(stages())).getResult();
+  };
+  auto ifAny = [&](function_ref<void()> fn) {
+    Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                      iterations, cst(0));
+    auto ifOp = scf::IfOp::create(b, loc, any, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    fn();
+  };
+  // The first step: stage 0 of iteration 0.
+  ifAny([&] {
+    Value g = globalIteration(base, cst(0));
+    Value slot = slotOf(g);
+    MBarrierWaitOp::create(b, loc, full, slot, roundParity(g, false));
+    cloneStages(kOf(cst(0)), slot, {}, {});
+  });
+  // Step it: stage 0 of it, stage 1 of it - 1, then slot it - 1 is free.
+  auto steps = scf::ForOp::create(b, loc, cst(1), iterations, cst(1));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(steps.getBody());
+    Value it = steps.getInductionVar();
+    Value g = globalIteration(base, it);
+    Value slot = slotOf(g);
+    Value prior = priorSlot(slot);
+    MBarrierWaitOp::create(b, loc, full, slot, roundParity(g, false));
+    cloneStages(kOf(it), slot,
+                kOf(arith::SubIOp::create(b, loc, it, cst(1))), prior);
+    MBarrierArriveOp::create(b, loc, split.empty, prior, /*leader=*/false,
+                             multicast);
+  }
+  // The last step: stage 1 of the last iteration, and its slot released.
+  ifAny([&] {
+    Value last = arith::SubIOp::create(b, loc, iterations, cst(1));
+    Value slot = slotOf(globalIteration(base, last));
+    cloneStages({}, {}, kOf(last), slot);
+    MBarrierArriveOp::create(b, loc, split.empty, slot, /*leader=*/false,
+                             multicast);
+  });
+}
