@@ -64,3 +64,16 @@ tile.kernel @effectful_input(%A: memref<?x?xbf16>, %n: memref<?xindex>, %kt: ind
     memref.store %w, %n[%k] {tile.stage = 1} : memref<?xindex>
   }
 }
+
+// -----
+
+// A loop with nothing to pipeline runs as a plain loop: no stage runs late
+// there.
+tile.kernel @plain(%kt: index, %out: memref<?xindex>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.pipelined_for %k = %c0 to %kt step %c1 stages(2) {
+    // expected-error @below {{'memref.store' op has stage 1 (tile.stage) in a loop that runs as a plain loop (stages(1), or nothing to pipeline); stages run in a warp_specialized loop's consumers}}
+    memref.store %k, %out[%k] {tile.stage = 1} : memref<?xindex>
+  }
+}

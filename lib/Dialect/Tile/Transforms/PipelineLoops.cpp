@@ -71,9 +71,12 @@ struct TilePipelineLoopsPass
     : public tile::impl::TilePipelineLoopsBase<TilePipelineLoopsPass> {
   void runOnOperation() override {
     SmallVector<PipelinedForOp> loops;
-    getOperation().walk([&](PipelinedForOp loop) {
-      if (loop.getStagesAttr().getInt() <= 1)
-        return;
+    WalkResult walk = getOperation().walk([&](PipelinedForOp loop) {
+      // Stage 0 is every op's without the attribute: an explicit one says
+      // nothing, and would not survive the ops' move out of the loop.
+      for (Operation &op : loop.getBody().front())
+        if (stageOf(&op) == 0)
+          op.removeAttr(TileDialect::StageAttrHelper::getNameStr());
       // Nothing to multi-buffer (an empty body, or one that loads nothing
       // from global memory): a plain loop, as stages(1) is. A
       // warp-specialised loop still needs a producer's copies.
@@ -81,12 +84,24 @@ struct TilePipelineLoopsPass
         auto copy = dyn_cast<CopyOp>(op);
         return copy && isPipelineProducer(copy);
       });
-      if (!loads && !loop.getWarpSpecialized()) {
-        loop.setStages(1);
-        return;
+      bool plain = loop.getStagesAttr().getInt() <= 1 ||
+                   (!loads && !loop.getWarpSpecialized());
+      if (!plain) {
+        loops.push_back(loop);
+        return WalkResult::advance();
       }
-      loops.push_back(loop);
+      for (Operation &op : loop.getBody().front())
+        if (stageOf(&op) != 0) {
+          op.emitOpError("has stage 1 (tile.stage) in a loop that runs as a "
+                         "plain loop (stages(1), or nothing to pipeline); "
+                         "stages run in a warp_specialized loop's consumers");
+          return WalkResult::interrupt();
+        }
+      loop.setStages(1);
+      return WalkResult::advance();
     });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
     for (PipelinedForOp loop : loops) {
       FailureOr<bool> cpAsync = usesCpAsyncGroups(loop);
       if (failed(cpAsync) ||
