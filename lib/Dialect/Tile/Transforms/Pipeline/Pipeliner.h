@@ -101,7 +101,6 @@ private:
   // slot `slot0` and stage 1 for `k1` / `slot1`, in body order; a null `k`
   // leaves its stage out, and then every tile.wait_gemms waits for all.
   void cloneStages(Value k0, Value slot0, Value k1, Value slot1);
-  IRMapping iterationMapping(Value k, Value slot);
   Operation *cloneWithOperands(Operation &op, IRMapping &mapping);
   // Tcgen05Split.cpp, in the order emitTcgen05Split takes them.
   LogicalResult checkTcgen05Body(GemmOp &gemm, FillOp &clear);
@@ -140,6 +139,9 @@ private:
   // `slot`; whether a gemm was left in flight.
   bool cloneCompute(Value k, Value slot);
 
+  // The body's values for iteration `k` reading slot `slot` (through
+  // `outerMapping`): what producers and compute clones map.
+  IRMapping iterationMapping(Value k, Value slot);
   // memref<shape> view of slot `slot` of `ring`.
   Value slotView(Location loc, AllocSharedOp ring, Value slot);
   // Clones the producers (and the pure ops they need) for iteration `k`

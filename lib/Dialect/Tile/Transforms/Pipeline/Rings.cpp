@@ -139,11 +139,16 @@ Value LoopPipeliner::slotView(Location loc, AllocSharedOp ring, Value slot) {
                                    strides);
 }
 
-void LoopPipeliner::issueProducers(Value k, Value slot) {
+IRMapping LoopPipeliner::iterationMapping(Value k, Value slot) {
   IRMapping mapping = outerMapping;
   mapping.map(loop.getInductionVar(), k);
   for (Ring &r : rings)
     mapping.map(r.original.getResult(), slotView(loop.getLoc(), r.ring, slot));
+  return mapping;
+}
+
+void LoopPipeliner::issueProducers(Value k, Value slot) {
+  IRMapping mapping = iterationMapping(k, slot);
   for (Operation *op : producerSlice) {
     Operation *clone = b.clone(*op, mapping);
     auto async = dyn_cast<CopyOp>(clone);

@@ -14,10 +14,7 @@ using namespace mlir::tile;
 using namespace mlir::tile::pipeline;
 
 bool LoopPipeliner::cloneCompute(Value k, Value slot) {
-  IRMapping mapping;
-  mapping.map(loop.getInductionVar(), k);
-  for (Ring &r : rings)
-    mapping.map(r.original.getResult(), slotView(loop.getLoc(), r.ring, slot));
+  IRMapping mapping = iterationMapping(k, slot);
   bool inFlight = false;
   Block &body = loop.getBody().front();
   for (Operation &op : body.without_terminator()) {

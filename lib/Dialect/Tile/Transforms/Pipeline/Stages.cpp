@@ -74,15 +74,6 @@ LogicalResult LoopPipeliner::checkStages(bool tcgen05) {
   return success();
 }
 
-// The body's values for iteration `k` reading slot `slot`.
-IRMapping LoopPipeliner::iterationMapping(Value k, Value slot) {
-  IRMapping mapping = outerMapping;
-  mapping.map(loop.getInductionVar(), k);
-  for (Ring &r : rings)
-    mapping.map(r.original.getResult(), slotView(loop.getLoc(), r.ring, slot));
-  return mapping;
-}
-
 // Clones `op` through `mapping`, after the body ops it reads (nested uses
 // included) that `mapping` does not hold yet: pure ops of stage 0 that a
 // stage-1 op recomputes for its own iteration.
