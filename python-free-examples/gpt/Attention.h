@@ -59,7 +59,7 @@ inline rt::BoundLaunch bindAttention(const AttentionShape &shape,
       if (configs[i].HD == shape.headDim)
         return i;
     throw rt::Error("attention: head dim " + std::to_string(shape.headDim) +
-                    " has no kernel (64 and 128 do)");
+                    " has no kernel (64, 128 and 256 do)");
   };
   return gpt_attention::attention_choose(
       byHeadDim,

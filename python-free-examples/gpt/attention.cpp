@@ -106,6 +106,9 @@ bool check() {
       // Grouped-query attention: 4 and 8 query heads per key/value head.
       {2, 8, 256, 64, false, 2}, {2, 8, 256, 64, true, 2},
       {1, 8, 200, 128, true, 1}, {2, 8, 300, 64, false, 1},
+      // Head dim 256: tiles of 64 keys.
+      {2, 2, 256, 256, false}, {2, 2, 256, 256, true},
+      {1, 2, 200, 256, true},  {2, 4, 130, 256, false, 2},
   };
   bool ok = true;
   for (const AttentionShape &shape : shapes)
@@ -123,7 +126,8 @@ void bench(const rt::Device &device) {
   };
   const Problem problems[] = {{8, 12, 1024, 64}, {4, 12, 2048, 64},
                               {2, 12, 4096, 64}, {1, 12, 8192, 64},
-                              {4, 16, 4096, 128}};
+                              {4, 16, 4096, 128}, {2, 16, 8192, 128},
+                              {1, 16, 16384, 128}, {4, 8, 4096, 256}};
   rt::Timer timer;
   for (bool causal : {false, true})
     for (Problem p : problems) {

@@ -8,8 +8,8 @@
 // `out` has B*S rows of H*hd columns (head h in columns h*hd ..), the
 // layout the output projection reads. CTA
 // (x, y) takes 128 queries of sequence b = y / H, head h = y % H: it loads
-// its Q tile once (TMA), then walks K and V in tiles of 128 keys, two deep
-// (the loads of tile j + 1 fly while tile j is computed):
+// its Q tile once (TMA), then walks K and V in tiles of BN keys, STAGES - 1
+// deep (the loads of the next tiles fly while tile j is computed):
 //
 //   S = Q K^T                          (wgmma, fp32; c = log2(e)/sqrt(hd) > 0)
 //   m' = max(m, c rowmax(S)),  a = 2^(m - m')
@@ -26,26 +26,27 @@
 // rows a tile reads past its sequence belong to the next one, or lie past
 // the end, where TMA reads zeros) and the output is stored through a view
 // of the sequence's S rows, so a last tile's rows past S are not written.
-// Head dims 64 and 128: attention__HD64 and attention__HD128.
+// Head dims 64, 128 and 256, one configuration each. Head dim 256 takes
+// tiles of 64 keys and two stages: its output alone holds 128 registers a
+// thread, and Q, K and V fill 192 KiB of shared memory.
 
 tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
                        %seq: index, %heads: index, %kv_heads: index,
                        %scale: f32,
                        %causal: i1)
-    params(HD: index = 64 in [64, 128])
-    configs([HD = 64], [HD = 128])
+    params(HD: index = 64 in [64, 128, 256],
+           BN: index = 128 in [64, 128],
+           STAGES: i32 = 3 in [2, 3, 4])
+    configs([HD = 64], [HD = 128], [HD = 256, BN = 64, STAGES = 2])
     threads(256) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
   %hd = tile.param "HD" : index
+  %bn = tile.param "BN" : index
   %zero = arith.constant 0.0 : f32
   %neg_inf = arith.constant 0xFF800000 : f32
   %false = arith.constant false
-  // Q and K in halves of 64 columns: wgmma reads K-major rows of at most
-  // 128 bytes, so head dim 128 takes a second half and a second product.
-  %split = arith.cmpi ugt, %hd, %c64 : index
   // Which queries: the last query tiles first when causal (they walk more keys).
   %tiles = arith.ceildivui %seq, %c128 : index
   %bx = gpu.block_id x
@@ -73,29 +74,19 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
   // outside the view, so its store skips them.
   %out_seq = memref.subview %out[%first_row, 0] [%seq, %width] [1, 1]
       : memref<?x?xbf16> to memref<?x?xbf16, strided<[?, 1], offset: ?>>
-  %diagonal = arith.addi %qt, %c1 : index
-  %kv_tiles = arith.select %causal, %diagonal, %tiles : index
+  // Causal: the key tiles up to the query tile's last row (BN divides 128).
+  %q_end = arith.addi %q0, %c128 : index
+  %diagonal = arith.ceildivui %q_end, %bn : index
+  %key_tiles = arith.ceildivui %seq, %bn : index
+  %kv_tiles = arith.select %causal, %diagonal, %key_tiles : index
 
-  // The second halves exist only with the split, else they are the first
-  // (unused): tile-specialize drops an unused tile only where a parameter
-  // sizes it. Allocation order is shared-memory order.
-  %Qs = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
-  %Qs2 = scf.if %split -> memref<128x64xbf16, #gpu.address_space<workgroup>> {
-    %q2 = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
-    scf.yield %q2 : memref<128x64xbf16, #gpu.address_space<workgroup>>
-  } else {
-    scf.yield %Qs : memref<128x64xbf16, #gpu.address_space<workgroup>>
-  }
-  %Ks = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
-  %Ks2 = scf.if %split -> memref<128x64xbf16, #gpu.address_space<workgroup>> {
-    %k2 = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
-    scf.yield %k2 : memref<128x64xbf16, #gpu.address_space<workgroup>>
-  } else {
-    scf.yield %Ks : memref<128x64xbf16, #gpu.address_space<workgroup>>
-  }
-  %Vs = tile.alloc_shared [%hd] : memref<128x?xbf16, #gpu.address_space<workgroup>>
-  %S = tile.alloc_fragment : !tile.fragment<128x128xf32>
-  %P = tile.alloc_fragment : !tile.fragment<128x128xbf16>
+  // Q and K are read K-major: rows wider than 128 bytes are stored (and
+  // read) as 128-byte column blocks.
+  %Qs = tile.alloc_shared [%hd] : memref<128x?xbf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared [%bn, %hd] : memref<?x?xbf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared [%bn, %hd] : memref<?x?xbf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment [%bn] : !tile.fragment<128x?xf32>
+  %P = tile.alloc_fragment [%bn] : !tile.fragment<128x?xbf16>
   %O = tile.alloc_fragment [%hd] : !tile.fragment<128x?xf32>
   %m = tile.alloc_fragment : !tile.fragment<128x1xf32>
   %m_new = tile.alloc_fragment : !tile.fragment<128x1xf32>
@@ -103,56 +94,33 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
   %l = tile.alloc_fragment : !tile.fragment<128x1xf32>
   %l_tile = tile.alloc_fragment : !tile.fragment<128x1xf32>
 
-  // One arrival per copy of Q (each raises the bytes it expects); arrivals
-  // is an attribute, so the flag picks one of two barriers.
-  %loaded = scf.if %split -> !tile.barrier<1> {
-    %two = tile.alloc_barrier arrivals(2) : !tile.barrier<1>
-    scf.yield %two : !tile.barrier<1>
-  } else {
-    %one = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
-    scf.yield %one : !tile.barrier<1>
-  }
-  %q_col2 = arith.addi %q_col, %c64 : index
+  // One arrival: the copy of Q raises the bytes the phase expects.
+  %loaded = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
   tile.copy %qkv[%q_row, %q_col] to %Qs[] barrier %loaded[%c0]
-      : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>, !tile.barrier<1>
-  scf.if %split {
-    tile.copy %qkv[%q_row, %q_col2] to %Qs2[] barrier %loaded[%c0]
-        : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>, !tile.barrier<1>
-  }
+      : memref<?x?xbf16>, memref<128x?xbf16, #gpu.address_space<workgroup>>, !tile.barrier<1>
   tile.fill %O, %zero : !tile.fragment<128x?xf32>, f32
   tile.fill %m, %neg_inf : !tile.fragment<128x1xf32>, f32
   tile.fill %l, %zero : !tile.fragment<128x1xf32>, f32
   tile.mbarrier.wait %loaded[%c0], %false : !tile.barrier<1>
 
-  tile.pipelined_for %j = %c0 to %kv_tiles step %c1 stages(3) warp_specialized {
-    %k0 = arith.muli %j, %c128 : index
+  tile.pipelined_for %j = %c0 to %kv_tiles step %c1 stages(STAGES) warp_specialized {
+    %k0 = arith.muli %j, %bn : index
     %kv_row = arith.addi %first_row, %k0 : index
-    %k_col2 = arith.addi %k_col, %c64 : index
     tile.copy %qkv[%kv_row, %k_col] to %Ks[]
-        : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
-    scf.if %split {
-      tile.copy %qkv[%kv_row, %k_col2] to %Ks2[]
-          : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
-    }
+        : memref<?x?xbf16>, memref<?x?xbf16, #gpu.address_space<workgroup>>
     tile.copy %qkv[%kv_row, %v_col] to %Vs[]
-        : memref<?x?xbf16>, memref<128x?xbf16, #gpu.address_space<workgroup>>
+        : memref<?x?xbf16>, memref<?x?xbf16, #gpu.address_space<workgroup>>
     // In this warpgroup's turn: S = Q K^T of this tile and, one iteration
     // late (stage 1), O += P V of the previous one, which runs while this
     // tile's softmax is computed (FlashAttention-3's intra-warpgroup
     // overlap); the other warpgroup issues its products in between.
     tile.take_turn
     tile.gemm %Qs, %Ks, %S {transpose_b, clear_accum, async}
-        : memref<128x64xbf16, #gpu.address_space<workgroup>>,
-          memref<128x64xbf16, #gpu.address_space<workgroup>>,
-          !tile.fragment<128x128xf32>
-    scf.if %split {
-      tile.gemm %Qs2, %Ks2, %S {transpose_b, async}
-          : memref<128x64xbf16, #gpu.address_space<workgroup>>,
-            memref<128x64xbf16, #gpu.address_space<workgroup>>,
-            !tile.fragment<128x128xf32>
-    }
+        : memref<128x?xbf16, #gpu.address_space<workgroup>>,
+          memref<?x?xbf16, #gpu.address_space<workgroup>>,
+          !tile.fragment<128x?xf32>
     tile.gemm %P, %Vs, %O {async, tile.stage = 1}
-        : !tile.fragment<128x128xbf16>, memref<128x?xbf16, #gpu.address_space<workgroup>>,
+        : !tile.fragment<128x?xbf16>, memref<?x?xbf16, #gpu.address_space<workgroup>>,
           !tile.fragment<128x?xf32>
     tile.pass_turn
     // S is ready; P V may still run.
@@ -160,13 +128,13 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
     // Only the diagonal tile when causal (keys after the query) and a tile
     // reaching past the sequence hold keys to mask (to -inf); the others
     // go on unchanged.
-    %k_end = arith.addi %k0, %c128 : index
+    %k_end = arith.addi %k0, %bn : index
     %diagonal_tile = arith.cmpi ugt, %k_end, %q0 : index
     %causal_tile = arith.andi %causal, %diagonal_tile : i1
     %ragged_tile = arith.cmpi ugt, %k_end, %seq : index
     %needs_mask = arith.ori %causal_tile, %ragged_tile : i1
     scf.if %needs_mask {
-      tile.elementwise ins(%S : !tile.fragment<128x128xf32>) outs(%S : !tile.fragment<128x128xf32>) {
+      tile.elementwise ins(%S : !tile.fragment<128x?xf32>) outs(%S : !tile.fragment<128x?xf32>) {
       ^bb0(%s: f32, %r: index, %c: index):
         %query = arith.addi %q0, %r : index
         %key = arith.addi %k0, %c : index
@@ -181,7 +149,7 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
     // The scale (for exp2, and positive, so that it commutes with the
     // maximum) is applied to the row maxima and inside each exponent's
     // FMA, not in a pass of its own.
-    tile.reduce max %S into %m_new dim 1 : !tile.fragment<128x128xf32>, !tile.fragment<128x1xf32>
+    tile.reduce max %S into %m_new dim 1 : !tile.fragment<128x?xf32>, !tile.fragment<128x1xf32>
     tile.elementwise ins(%m, %m_new : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>)
                      outs(%m_new, %alpha : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>) {
     ^bb0(%old: f32, %row_max: f32):
@@ -191,15 +159,15 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
       %a = math.exp2 %d : f32
       tile.yield %new, %a : f32, f32
     }
-    tile.elementwise ins(%S, %m_new : !tile.fragment<128x128xf32>, !tile.fragment<128x1xf32>)
-                     outs(%S : !tile.fragment<128x128xf32>) {
+    tile.elementwise ins(%S, %m_new : !tile.fragment<128x?xf32>, !tile.fragment<128x1xf32>)
+                     outs(%S : !tile.fragment<128x?xf32>) {
     ^bb0(%s: f32, %new: f32):
       %neg = arith.negf %new : f32
       %d = math.fma %s, %scale, %neg : f32
       %p = math.exp2 %d : f32
       tile.yield %p : f32
     }
-    tile.reduce sum %S into %l_tile dim 1 : !tile.fragment<128x128xf32>, !tile.fragment<128x1xf32>
+    tile.reduce sum %S into %l_tile dim 1 : !tile.fragment<128x?xf32>, !tile.fragment<128x1xf32>
     tile.elementwise ins(%l, %alpha, %l_tile, %m_new : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>,
                          !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>)
                      outs(%l, %m : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>) {
@@ -210,7 +178,7 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
     }
     // The previous tile's P V is done: P and O may change.
     tile.wait_gemms pending(0) {tile.stage = 1}
-    tile.elementwise ins(%S : !tile.fragment<128x128xf32>) outs(%P : !tile.fragment<128x128xbf16>) {
+    tile.elementwise ins(%S : !tile.fragment<128x?xf32>) outs(%P : !tile.fragment<128x?xbf16>) {
     ^bb0(%p: f32):
       %pb = arith.truncf %p : f32 to bf16
       tile.yield %pb : bf16

@@ -62,15 +62,16 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
 
 // -----
 
-// K-major rows wider than a swizzle span are not read by wgmma.
+// K-major rows wider than 128 bytes are read as 128-byte column blocks,
+// which only the 128-byte swizzle stores.
 module attributes {tile.target = #tile.target<"sm_90a">} {
   tile.kernel @wide_rows() threads(128) {
-    %As = tile.alloc_shared : memref<64x128xbf16, #tile.shared<swizzle = 128>>
+    %As = tile.alloc_shared : memref<64x128xbf16, #tile.shared<swizzle = 64>>
     %Bs = tile.alloc_shared : memref<64x128xbf16, #tile.shared<swizzle = 128>>
     %acc = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
-    // expected-error @below {{'tile.gemm' op needs A's K-major rows of 32, 64 or 128 bytes, swizzled to match (got 256-byte rows, swizzle 128)}}
+    // expected-error @below {{'tile.gemm' op needs A's K-major rows of 32, 64 or 128 bytes, or of a multiple of 128 bytes, swizzled to match (got 256-byte rows, swizzle 64)}}
     // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
-    tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<64x128xbf16, #tile.shared<swizzle = 128>>, memref<64x128xbf16, #tile.shared<swizzle = 128>>, !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
+    tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<64x128xbf16, #tile.shared<swizzle = 64>>, memref<64x128xbf16, #tile.shared<swizzle = 128>>, !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
   }
 }
 
@@ -82,7 +83,7 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     %As = tile.alloc_shared : memref<64x8xbf16, #tile.shared<swizzle = 0>>
     %Bs = tile.alloc_shared : memref<64x8xbf16, #tile.shared<swizzle = 0>>
     %acc = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
-    // expected-error @below {{'tile.gemm' op needs A's K-major rows of 32, 64 or 128 bytes, swizzled to match (got 16-byte rows, swizzle 0)}}
+    // expected-error @below {{'tile.gemm' op needs A's K-major rows of 32, 64 or 128 bytes, or of a multiple of 128 bytes, swizzled to match (got 16-byte rows, swizzle 0)}}
     // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
     tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<64x8xbf16, #tile.shared<swizzle = 0>>, memref<64x8xbf16, #tile.shared<swizzle = 0>>, !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
   }
@@ -96,7 +97,7 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     %As = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 128>>
     %Bs = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 0>>
     %acc = tile.alloc_fragment : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
-    // expected-error @below {{'tile.gemm' op needs B's K-major rows of 32, 64 or 128 bytes, swizzled to match (got 128-byte rows, swizzle 0)}}
+    // expected-error @below {{'tile.gemm' op needs B's K-major rows of 32, 64 or 128 bytes, or of a multiple of 128 bytes, swizzled to match (got 128-byte rows, swizzle 0)}}
     // expected-error @below {{failed to legalize operation 'tile.gemm' that was explicitly marked illegal}}
     tile.gemm %As, %Bs, %acc {mechanism = #tile.mma_mechanism<wgmma>, transpose_b} : memref<64x64xbf16, #tile.shared<swizzle = 128>>, memref<64x64xbf16, #tile.shared<swizzle = 0>>, !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>
   }

@@ -64,11 +64,16 @@ mlir::tile::lowering::describeOperand(GemmOp op, StringRef name,
   int64_t elementBytes = tile.getElementTypeBitWidth() / 8;
   int64_t rowBytes = tile.getShape()[1] * elementBytes;
   if (kMajor) {
+    // Rows wider than 128 bytes are 128-byte column blocks, each read as a
+    // tile of 128-byte rows.
+    if (rowBytes > 128 && rowBytes % 128 == 0 && swizzle == 128)
+      return SharedOperand{128, 16, 1024, 32, 64 * 128,
+                           tile.getShape()[0] * 128};
     if (swizzle != rowBytes || !llvm::is_contained({32, 64, 128}, rowBytes))
       return op.emitOpError("needs ")
-             << name << "'s K-major rows of 32, 64 or 128 bytes, swizzled to "
-             << "match (got " << rowBytes << "-byte rows, swizzle " << swizzle
-             << ")";
+             << name << "'s K-major rows of 32, 64 or 128 bytes, or of a "
+             << "multiple of 128 bytes, swizzled to match (got " << rowBytes
+             << "-byte rows, swizzle " << swizzle << ")";
     return SharedOperand{swizzle, 16, 8 * swizzle, 32, 64 * rowBytes};
   }
   if (elementBytes != 2)

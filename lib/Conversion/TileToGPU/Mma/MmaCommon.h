@@ -22,15 +22,26 @@ LogicalResult checkF32Accumulator(GemmOp op, StringRef instruction);
 
 /// How wgmma and tcgen05.mma read one shared operand (PTX ISA, "Shared
 /// Memory Matrix Layout", the canonical layouts both share): K-major tiles
-/// have rows of K (32/64/128 bytes, swizzled by their size); MN-major tiles
-/// have rows of M or N stored as 128-byte swizzled column blocks (64 16-bit
-/// elements), one block after another.
+/// have rows of K (32/64/128 bytes, swizzled by their size, or wider rows
+/// stored as 128-byte swizzled column blocks); MN-major tiles have rows of
+/// M or N stored as 128-byte swizzled column blocks (64 16-bit elements),
+/// one block after another.
 struct SharedOperand {
   int64_t swizzle;
   int64_t leadingBytes; // MN-major: between 64-element column blocks
   int64_t strideBytes;  // between groups of 8 rows (K-major) or 8 K (MN-major)
   int64_t kStepBytes;   // start advance per instruction (32 bytes of K)
   int64_t mn64Bytes;    // start advance per 64 elements of M or N
+  // K-major rows wider than 128 bytes: bytes between their column blocks
+  // (0 otherwise).
+  int64_t kBlockBytes = 0;
+
+  /// The start's offset for K step `kk`: along the row, and on to the next
+  /// column block after every 128 bytes of K when rows are wider.
+  int64_t kStepOffset(int64_t kk) const {
+    int64_t bytes = kk * kStepBytes;
+    return kBlockBytes ? bytes / 128 * kBlockBytes + bytes % 128 : bytes;
+  }
 };
 
 /// The layout of operand `name` (A or B) of `op` in shared tile `tile`,

@@ -134,7 +134,7 @@ struct Tcgen05Lowering : MechanismPattern<GemmOp, MmaMechanism::tcgen05> {
               b, loc,
               arith::AddIOp::create(
                   b, loc, base,
-                  arith::ConstantIntOp::create(b, loc, kk * operand.kStepBytes,
+                  arith::ConstantIntOp::create(b, loc, operand.kStepOffset(kk),
                                                64)),
               operand);
         };

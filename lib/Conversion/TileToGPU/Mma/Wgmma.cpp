@@ -236,10 +236,10 @@ static void kStepOperands(OpBuilder &b, Location loc, const WgmmaForm &form,
               : SmallVector<Value>{descriptor(
                     b, loc,
                     offset(addrA, block * form.opA.mn64Bytes +
-                                      kk * form.opA.kStepBytes),
+                                      form.opA.kStepOffset(kk)),
                     form.opA)});
     bSteps.push_back(descriptor(
-        b, loc, offset(addrB, kk * form.opB.kStepBytes), form.opB));
+        b, loc, offset(addrB, form.opB.kStepOffset(kk)), form.opB));
   }
 }
 
