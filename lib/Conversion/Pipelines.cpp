@@ -40,6 +40,7 @@ void mlir::tile::buildTileToNVVMPipeline(
   pm.addPass(createTileCheckBarriers());
   pm.addPass(createTileSelectInstructions());
   pm.addPass(createTileAssignLayouts());
+  pm.addPass(createTileScheduleLoops());
   pm.addPass(createTilePipelineLoops());
   TileToGPUPipelineOptions toGPU;
   toGPU.skipOversizedConfigs = options.skipFailingConfigs;

@@ -5,7 +5,7 @@
 // both write the slot); a cluster barrier follows the rings' allocation
 // (peers arrive on them and multicast into them) and ends the kernel (no
 // CTA leaves while its peer can still write its shared memory).
-// RUN: tile-opt %s --tile-attach-target=chip=sm_90a --tile-select-instructions --tile-pipeline-loops
+// RUN: tile-opt %s --tile-attach-target=chip=sm_90a --tile-select-instructions --tile-schedule-loops --tile-pipeline-loops
 
 tile.kernel @pair(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
                   %C: memref<?x?xf32>) threads(256) cluster(2, 1, 1) {

@@ -10,7 +10,7 @@
 // (team 0's first wait passes at once), and in its loop's last iteration,
 // after the product is issued, every thread arrives on turn[1 - c] (also
 // when the loop has no iterations).
-// RUN: tile-opt %s --tile-attach-target=chip=sm_90a --tile-select-instructions --tile-pipeline-loops
+// RUN: tile-opt %s --tile-attach-target=chip=sm_90a --tile-select-instructions --tile-schedule-loops --tile-pipeline-loops
 
 tile.kernel @pingpong(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
                       %C: memref<?x?xf32>) threads(128) {

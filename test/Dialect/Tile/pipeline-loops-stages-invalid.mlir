@@ -1,6 +1,8 @@
-// What tile-pipeline-loops refuses of the stages a kernel author gives,
-// each with a located error.
+// What tile-schedule-loops and tile-pipeline-loops (which checks the
+// schedule again) refuse of the stages a kernel author gives, each with a
+// located error.
 // RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-assign-layouts --tile-pipeline-loops --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-assign-layouts --tile-schedule-loops --verify-diagnostics -o /dev/null
 
 // Stages run in the consumers' loop of a warp-specialised loop only.
 tile.kernel @not_specialized(%A: memref<?x?xbf16>, %kt: index) threads(128) {

@@ -3,6 +3,9 @@
 // the pass and take of the body stay around the products in each consumer
 // iteration (between the wait on full and the slot's release), and the
 // pass after the loop follows the consumers' loop. The producer has none.
+// tile-pipeline-loops alone: the kernel author's schedule is kept as
+// written (no product is left in flight past the body's pending(0), so each
+// slot is released in its own iteration).
 // RUN: tile-opt %s --tile-attach-target --tile-select-instructions --tile-assign-layouts --tile-pipeline-loops --canonicalize | grep -E 'role|scf.for|tile.take_turn|tile.pass_turn|tile.gemm|tile.wait_gemms|mbarrier.(wait|arrive)|tile.copy' | sed -E 's/ : .*$//; s/ \{mechanism.*$//; s/^ +//'
 
 tile.kernel @turns(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xf32>, %kt: index) threads(256) {

@@ -1,6 +1,7 @@
 // Warp specialisation is lowered for sm_90a only: on sm_80 the pipeliner
 // refuses it with a located error instead of changing the schedule.
 // RUN: tile-opt %s --tile-attach-target=chip=sm_80 --tile-select-instructions --tile-pipeline-loops --verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --tile-attach-target=chip=sm_80 --tile-select-instructions --tile-schedule-loops --verify-diagnostics -o /dev/null
 
 tile.kernel @ws_sm80(%A: memref<?x?xf32>, %n: index) threads(128) {
   %c0 = arith.constant 0 : index

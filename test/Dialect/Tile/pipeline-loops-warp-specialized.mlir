@@ -11,7 +11,7 @@
 // g - 1 and, after the loop, the last one. Side-effecting ops before the
 // loop (the accumulator, its fill) and everything after it move into the
 // consumer region; pure ones stay in front for both.
-// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-assign-layouts --tile-pipeline-loops --canonicalize
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-assign-layouts --tile-schedule-loops --tile-pipeline-loops --canonicalize
 
 tile.kernel @flat(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xf32>, %kt: index) threads(128) {
   %c0 = arith.constant 0 : index

@@ -1,12 +1,12 @@
-// tile-pipeline-loops: a stages(S) loop becomes a prologue and an scf.for
-// over rings of S shared tiles that complete on a ring of S mbarriers (one
-// arrival per producer copy). Iteration i waits on barrier i mod S with
-// parity (i / S) mod 2, runs the rest of the body on slot i mod S,
-// synchronises the CTA and refills the slot of iteration i - 1 with the
-// loads of iteration i + S - 1. A gemm whose accumulator only gemms touch in
-// the loop is marked tile.gemm_in_flight = 1 (it may finish one iteration
-// late).
-// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-assign-layouts --tile-pipeline-loops --canonicalize
+// tile-schedule-loops then tile-pipeline-loops: a stages(S) loop becomes a
+// prologue and an scf.for over rings of S shared tiles that complete on a
+// ring of S mbarriers (one arrival per producer copy). Iteration i waits on
+// barrier i mod S with parity (i / S) mod 2, runs the rest of the body on
+// slot i mod S, synchronises the CTA and refills the slot of iteration
+// i - 1 with the loads of iteration i + S - 1. A gemm whose accumulator
+// only gemms touch in the loop is left in flight (the schedule's {async}
+// and tile.wait_gemms pending(1); it may finish one iteration late).
+// RUN: tile-opt %s --split-input-file --tile-attach-target --tile-select-instructions --tile-assign-layouts --tile-schedule-loops --tile-pipeline-loops --canonicalize
 
 // Two producers (A and B) feeding a gemm, double-buffered: the rings keep the
 // 128-byte swizzle tile-assign-layouts chose, the barriers expect 2 arrivals,

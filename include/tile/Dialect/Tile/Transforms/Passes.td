@@ -218,6 +218,40 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "ModuleOp"> {
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
+def TileScheduleLoops : Pass<"tile-schedule-loops", "ModuleOp"> {
+  let summary = "States each tile.pipelined_for's schedule in its body, for tile-pipeline-loops to build";
+  let description = [{
+    The first step of pipelining (the second is `tile-pipeline-loops`,
+    which builds the rings, barriers, prologue and roles from what this
+    pass leaves in the IR). Runs after `tile-select-instructions`, whose
+    mechanisms decide which pipeline a loop can have. Per loop:
+
+    - **Plain loops.** A loop with `stages(1)`, or with nothing to
+      multi-buffer (no global-to-shared copy in its body) and not
+      `warp_specialized`, gets `stages(1)`: it runs as an ordinary loop.
+      An op of stage 1 (`tile.stage`) in such a loop is an error; an
+      explicit `tile.stage = 0` is dropped (it is every op's stage).
+    - **Legality**, each a located error: producers (global-to-shared
+      copies) of one kind (all `tma_load`, or all cp.async and vector
+      copies, which complete in commit groups); `warp_specialized` with
+      TMA producers and wgmma or tcgen05 gemms only; a `{multicast}` copy
+      only with `warp_specialized`; stages (`tile.stage = 1`) only in a
+      `warp_specialized` loop on wgmma without `pingpong`, never on a
+      producer, and no stage-0 op reading a stage-1 value.
+    - **Products in flight.** In a loop without stages, a wgmma gemm whose
+      A and B are tiles the loop's producers write and whose accumulator
+      only gemms touch in the loop becomes `{async}`, followed by
+      `tile.wait_gemms pending(1)`: the product of iteration i runs while
+      iteration i + 1 waits for its tiles, and `tile-pipeline-loops`
+      releases (or refills) a slot one iteration late.
+
+    Example: in a `stages(4)` GEMM loop, `tile.gemm %As, %Bs, %acc`
+    becomes `tile.gemm %As, %Bs, %acc {async}` followed by
+    `tile.wait_gemms pending(1)`.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
 def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
   let summary = "Multi-buffers the loads of tile.pipelined_for loops (TMA + mbarriers, or cp.async groups)";
   let description = [{
@@ -246,10 +280,13 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
     `cp.async.wait_group S - 2` and a CTA barrier in place of the mbarrier
     wait (which also makes the barrier before the refill unnecessary).
 
-    A gemm whose operands are ring slots and whose accumulator only gemms
-    touch in the loop becomes `{async}`: `tile.wait_gemms pending(1)`
-    follows it in the loop (its slot is refilled only after the next
-    iteration's wait) and `tile.wait_gemms pending(0)` follows the loop.
+    The schedule is read from the body as `tile-schedule-loops` (or the
+    kernel author) left it: where the body ends with a product still in
+    flight (an `{async}` gemm after the body's last `tile.wait_gemms` that
+    counts it), the slot an iteration read is refilled or released only
+    after the next iteration's wait, and `tile.wait_gemms pending(0)`
+    follows the loop. More than one product in flight at the end of an
+    iteration is an error.
 
     `warp_specialized` needs every producer to be `tma_load` and every
     gemm of the loop `wgmma` (its slots are released after a wgmma wait).
@@ -260,7 +297,9 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
     on chips with setmaxnreg.
 
     Loops with `stages(1)` are left alone. Producers must write shared tiles
-    allocated outside the loop and used only inside it.
+    allocated outside the loop and used only inside it. The legality rules
+    of `tile-schedule-loops` are checked again here, so that this pass can
+    run alone on a schedule written by hand.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect",
                            "::mlir::scf::SCFDialect",

@@ -1,6 +1,8 @@
 //===- Pipeliner.h - tile-pipeline-loops internals --------------*- C++ -*-===//
 //
-// Private to tile-pipeline-loops: the rewrite of one tile.pipelined_for.
+// Private to the pipelining passes: Schedule.cpp holds the rules of a
+// schedule (tile-schedule-loops writes it, tile-pipeline-loops reads it),
+// the rest the rewrite of one tile.pipelined_for.
 // Rings.cpp builds the rings and holds the slot and phase arithmetic,
 // SoftwarePipeline.cpp the single-role schedule, WarpSpecialize.cpp the
 // producer/consumer split, Stages.cpp the consumers' loop when the kernel
@@ -27,6 +29,29 @@ constexpr int64_t kProducerRegisters = 40;
 
 /// The stage the kernel author gave a body op (`tile.stage`; 0 without).
 int64_t stageOf(Operation *op);
+/// Whether some op of `loop`'s body is of stage 1.
+bool hasStages(PipelinedForOp loop);
+/// The copies `loop` multi-buffers (global to shared, in its body).
+SmallVector<CopyOp> producersOf(PipelinedForOp loop);
+/// Whether `loop` is split for tcgen05 (sm_100a) products.
+bool usesTcgen05(PipelinedForOp loop);
+
+// Schedule.cpp: the rules both pipelining passes share.
+
+/// Drops explicit stage-0 attributes; a loop that runs plain (stages(1),
+/// or nothing to multi-buffer) gets stages(1), and stage-1 ops in it are an
+/// error. Returns whether the loop runs plain.
+FailureOr<bool> runsPlain(PipelinedForOp loop);
+/// A located error for a schedule the pipeline cannot build; otherwise
+/// whether the producers complete in cp.async commit groups (chips without
+/// TMA) rather than on an mbarrier ring.
+FailureOr<bool> checkSchedule(PipelinedForOp loop);
+/// Leaves the products that may run one iteration late in flight: such a
+/// gemm becomes {async}, followed by tile.wait_gemms pending(1).
+void scheduleProducts(PipelinedForOp loop);
+/// Whether an iteration ends with a product in flight (then its slot is
+/// released one iteration late); an error for more than one.
+FailureOr<bool> productsInFlight(PipelinedForOp loop);
 
 struct Ring {
   AllocSharedOp original;
@@ -94,8 +119,6 @@ private:
                              Value base, Value iterations);
   Value emitTurnWait(WarpSplit &split);
   // Stages.cpp: the consumers' loop of a body with ops of stage 1.
-  bool hasStages();
-  LogicalResult checkStages(bool tcgen05);
   void emitStagedConsumerLoop(WarpSplit &split, Value base, Value iterations);
   // Clones the body but its producers: stage 0 for iteration `k0` reading
   // slot `slot0` and stage 1 for `k1` / `slot1`, in body order; a null `k`
@@ -136,8 +159,8 @@ private:
   // `base + it` (just `it` without a base).
   Value globalIteration(Value base, Value it);
   // Clones the body but its producers for induction value `k` reading slot
-  // `slot`; whether a gemm was left in flight.
-  bool cloneCompute(Value k, Value slot);
+  // `slot`.
+  void cloneCompute(Value k, Value slot);
 
   // The body's values for iteration `k` reading slot `slot` (through
   // `outerMapping`): what producers and compute clones map.
@@ -161,6 +184,9 @@ private:
   bool cpAsync;
   // Some copy is multicast: slots are released to every CTA of the cluster.
   bool multicast = false;
+  // An iteration ends with a product in flight (productsInFlight): its
+  // slot is refilled or released after the next iteration's wait.
+  bool inFlight = false;
   // cp.async groups: one per iteration issued (empty ones included), so
   // that `wait_group S - 2` means "iteration i's copies have landed".
   void commitGroup() { NVVM::CpAsyncCommitGroupOp::create(b, loop.getLoc()); }

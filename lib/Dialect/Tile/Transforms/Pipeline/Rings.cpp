@@ -16,20 +16,13 @@ LogicalResult LoopPipeliner::run() {
     return failure();
   multicast =
       llvm::any_of(producers, [](CopyOp c) { return c.getMulticast(); });
-  if (multicast && !loop.getWarpSpecialized())
-    return loop.emitOpError(
-        "has a {multicast} copy, which needs `warp_specialized` (its slots "
-        "are released to every CTA of the cluster)");
-  bool tcgen05 = loop.getWarpSpecialized() &&
-                 loop.getBody()
-                     .walk([](GemmOp gemm) {
-                       return gemm.getMechanism() == MmaMechanism::tcgen05
-                                  ? WalkResult::interrupt()
-                                  : WalkResult::advance();
-                     })
-                     .wasInterrupted();
-  if (failed(checkStages(tcgen05)))
-    return failure();
+  bool tcgen05 = usesTcgen05(loop);
+  if (!hasStages(loop)) {
+    FailureOr<bool> pending = productsInFlight(loop);
+    if (failed(pending))
+      return failure();
+    inFlight = *pending;
+  }
   if (failed(tcgen05                    ? emitTcgen05Split()
              : loop.getWarpSpecialized() ? emitWarpSpecialized()
                                          : emitSoftwarePipelined()))
@@ -41,9 +34,7 @@ LogicalResult LoopPipeliner::run() {
 }
 
 LogicalResult LoopPipeliner::collectProducers() {
-  for (Operation &op : loop.getBody().front().without_terminator())
-    if (auto copy = dyn_cast<CopyOp>(op); copy && isPipelineProducer(copy))
-      producers.push_back(copy);
+  producers = producersOf(loop);
   if (producers.empty())
     return loop.emitOpError("has no global-to-shared copy to pipeline");
   for (CopyOp copy : producers)

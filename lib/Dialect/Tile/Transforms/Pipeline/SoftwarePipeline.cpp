@@ -13,37 +13,11 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::pipeline;
 
-bool LoopPipeliner::cloneCompute(Value k, Value slot) {
+void LoopPipeliner::cloneCompute(Value k, Value slot) {
   IRMapping mapping = iterationMapping(k, slot);
-  bool inFlight = false;
-  Block &body = loop.getBody().front();
-  for (Operation &op : body.without_terminator()) {
-    if (llvm::is_contained(producers, dyn_cast<CopyOp>(op)))
-      continue;
-    Operation *clone = b.clone(op, mapping);
-    // A product whose accumulator only gemms touch in the loop may finish
-    // one iteration late: its operands' slot is refilled only after the
-    // next iteration's gemm has waited for it.
-    // Decided on the original body, where every user is in place: the
-    // accumulator is touched only by gemms, and A and B are ring slots.
-    auto gemm = dyn_cast<GemmOp>(op);
-    auto isRing = [&](Value v) {
-      return llvm::any_of(rings,
-                          [&](Ring &r) { return r.original.getResult() == v; });
-    };
-    // (mma.sync is synchronous: only wgmma products are left in flight.)
-    if (gemm && gemm.getMechanism() == MmaMechanism::wgmma &&
-        !gemm.getBarrier() && isRing(gemm.getA()) &&
-        isRing(gemm.getB()) &&
-        llvm::all_of(gemm.getC().getUsers(), [&](Operation *user) {
-          return !loop->isAncestor(user) || isa<GemmOp>(user);
-        })) {
-      cast<GemmOp>(clone).setAsync(true);
-      WaitGemmsOp::create(b, gemm.getLoc(), b.getI32IntegerAttr(1));
-      inFlight = true;
-    }
-  }
-  return inFlight;
+  for (Operation &op : loop.getBody().front().without_terminator())
+    if (!llvm::is_contained(producers, dyn_cast<CopyOp>(op)))
+      b.clone(op, mapping);
 }
 
 LogicalResult LoopPipeliner::emitSoftwarePipelined() {
@@ -82,7 +56,8 @@ LogicalResult LoopPipeliner::emitSoftwarePipelined() {
   } else {
     MBarrierWaitOp::create(b, loc, full, slot, roundParity(it, false));
   }
-  if (cloneCompute(k, slot)) {
+  cloneCompute(k, slot);
+  if (inFlight) {
     // The last product is waited for once the loop is done.
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointAfter(newLoop);

@@ -16,64 +16,6 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::pipeline;
 
-int64_t pipeline::stageOf(Operation *op) {
-  auto stage = op->getAttrOfType<IntegerAttr>(
-      TileDialect::StageAttrHelper::getNameStr());
-  return stage ? stage.getInt() : 0;
-}
-
-bool LoopPipeliner::hasStages() {
-  return llvm::any_of(loop.getBody().front(),
-                      [](Operation &op) { return stageOf(&op) != 0; });
-}
-
-LogicalResult LoopPipeliner::checkStages(bool tcgen05) {
-  if (!hasStages())
-    return success();
-  if (!loop.getWarpSpecialized() || loop.getPingpong() || tcgen05)
-    return loop.emitOpError(
-        "has ops of stage 1 (tile.stage), which need `warp_specialized` "
-        "consumers on wgmma without `pingpong` (only their loop runs stages)");
-  Block &body = loop.getBody().front();
-  for (Operation &op : body.without_terminator()) {
-    if (stageOf(&op) == 0)
-      continue;
-    if (llvm::is_contained(producers, dyn_cast<CopyOp>(op)))
-      return op.emitOpError("is a pipelined copy, which the producer issues "
-                            "ahead of every stage; leave it in stage 0");
-  }
-  // A stage-1 op recomputes the pure ops of stage 0 it needs for its own
-  // iteration; a value with side effects behind it would be the next
-  // iteration's. Stage 0 cannot read stage 1's values at all.
-  for (Operation &op : body.without_terminator()) {
-    int64_t stage = stageOf(&op);
-    WalkResult bad = op.walk([&](Operation *inner) {
-      for (Value v : inner->getOperands()) {
-        Operation *def = v.getDefiningOp();
-        if (!def || def->getBlock() != &body)
-          continue;
-        int64_t defStage = stageOf(def);
-        if (stage == 0 && defStage == 1) {
-          inner->emitOpError("of stage 0 reads a value of stage 1, which is "
-                             "computed one iteration late");
-          return WalkResult::interrupt();
-        }
-        if (stage == 1 && defStage == 0 && !isPure(def)) {
-          inner->emitOpError("of stage 1 reads a value that an op of stage 0 "
-                             "with side effects computes; give that op "
-                             "stage 1 too, or compute the value without "
-                             "effects");
-          return WalkResult::interrupt();
-        }
-      }
-      return WalkResult::advance();
-    });
-    if (bad.wasInterrupted())
-      return failure();
-  }
-  return success();
-}
-
 // Clones `op` through `mapping`, after the body ops it reads (nested uses
 // included) that `mapping` does not hold yet: pure ops of stage 0 that a
 // stage-1 op recomputes for its own iteration.

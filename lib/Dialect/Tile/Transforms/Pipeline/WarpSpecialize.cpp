@@ -283,7 +283,7 @@ void LoopPipeliner::emitConsumerLoop(WarpSplit &split, Value base) {
   Location loc = loop.getLoc();
   b.setInsertionPoint(loop);
   Value iterations = iterationCount();
-  if (hasStages()) {
+  if (hasStages(loop)) {
     emitStagedConsumerLoop(split, base, iterations);
   } else {
     Value otherTeam;
@@ -317,7 +317,8 @@ void LoopPipeliner::emitConsumerIteration(WarpSplit &split,
   Value g = globalIteration(base, it);
   Value slot = arith::RemUIOp::create(b, loc, g, cst(stages()));
   MBarrierWaitOp::create(b, loc, full, slot, roundParity(g, false));
-  if (!cloneCompute(kOf(it), slot)) {
+  cloneCompute(kOf(it), slot);
+  if (!inFlight) {
     MBarrierArriveOp::create(b, loc, split.empty, slot, /*leader=*/false,
                              multicast);
     return;
