@@ -42,6 +42,8 @@ void mlir::tile::buildTileToNVVMPipeline(
   pm.addPass(createTileAssignLayouts());
   pm.addPass(createTileScheduleLoops());
   pm.addPass(createTilePipelineLoops());
+  // Again, on the protocols the pipeline derived.
+  pm.addPass(createTileCheckBarriers());
   TileToGPUPipelineOptions toGPU;
   toGPU.skipOversizedConfigs = options.skipFailingConfigs;
   buildTileToGPUPipeline(pm, toGPU);

@@ -144,3 +144,33 @@ tile.kernel @expect_by_hand(%A: memref<?x?xf32>) threads(128) {
   tile.copy %A[%c0, %c0] to %s[] barrier %full[%c0] : memref<?x?xf32>, memref<64x128xf32, #gpu.address_space<workgroup>>, !tile.barrier<1>
   tile.mbarrier.wait %full[%c0], %false : !tile.barrier<1>
 }
+
+// -----
+
+// A ring's slots a constant apart: the loop waits on slot i mod 2 and
+// refills slot (i + 1) mod 2 (different slots whatever i is), under a
+// guard, with three copies per phase where two are expected.
+tile.kernel @ring_refill(%A: memref<?x?xf32>, %n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %s = tile.alloc_shared : memref<64x128xf32, #gpu.address_space<workgroup>>
+  // expected-error @below {{expects 2 arrivals per phase, but each iteration of its loop arrives 3 times on its slot: write arrivals(3), or arrive 2 times per phase}}
+  %full = tile.alloc_barrier arrivals(2) : !tile.barrier<2>
+  scf.for %i = %c0 to %n step %c1 {
+    %slot = arith.remui %i, %c2 : index
+    %round = arith.divui %i, %c2 : index
+    %odd = arith.remui %round, %c2 : index
+    %parity = arith.cmpi ne, %odd, %c0 : index
+    tile.mbarrier.wait %full[%slot], %parity : !tile.barrier<2>
+    %next = arith.addi %i, %c1 : index
+    %more = arith.cmpi ult, %next, %n : index
+    // expected-note @below {{arrives here}}
+    scf.if %more {
+      %refill = arith.remui %next, %c2 : index
+      tile.copy %A[%next, %c0] to %s[] barrier %full[%refill] : memref<?x?xf32>, memref<64x128xf32, #gpu.address_space<workgroup>>, !tile.barrier<2>
+      tile.copy %A[%next, %c1] to %s[] barrier %full[%refill] : memref<?x?xf32>, memref<64x128xf32, #gpu.address_space<workgroup>>, !tile.barrier<2>
+      tile.copy %A[%next, %c2] to %s[] barrier %full[%refill] : memref<?x?xf32>, memref<64x128xf32, #gpu.address_space<workgroup>>, !tile.barrier<2>
+    }
+  }
+}

@@ -127,8 +127,10 @@ tile.kernel @once_and_after(%A: memref<?x?xf32>, %n: index) threads(128) {
 
 // -----
 
-// Not certain, so not reported: arrivals under a condition, from two
-// loops, and on slots named by two different values.
+// Not certain, so not reported: fewer arrivals than expected under a
+// condition (later runs may complete the phase) and from each of two loops
+// (together they may), and arrivals on slots named by two values that may
+// be one.
 tile.kernel @uncertain(%A: memref<?x?xf32>, %n: index, %i: index, %j: index) threads(128) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

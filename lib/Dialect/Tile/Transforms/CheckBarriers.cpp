@@ -13,6 +13,7 @@
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -30,19 +31,45 @@ using namespace mlir::tile;
 
 namespace {
 
-/// A slot of a barrier ring as the IR names it: a constant, or a value
-/// (two different values may name the same slot).
+/// A slot of a ring of `size` barriers as the IR names it: a constant, or
+/// a value plus a constant offset modulo the ring's size (`(x + c) mod S`,
+/// as a pipeline names its slots), so that two names of one slot compare
+/// equal and slots a constant apart are known to differ.
 struct Slot {
-  Value value;
-  std::optional<int64_t> constant;
+  Value root; // null for a constant
+  int64_t offset = 0;
 
-  static Slot of(Value index) { return {index, getConstantIntValue(index)}; }
+  static Slot of(Value index, int64_t size) {
+    int64_t offset = 0;
+    Value v = index;
+    while (true) {
+      if (std::optional<int64_t> c = getConstantIntValue(v))
+        return {Value(), ((offset + *c) % size + size) % size};
+      if (auto rem = v.getDefiningOp<arith::RemUIOp>();
+          rem && getConstantIntValue(rem.getRhs()) == size) {
+        v = rem.getLhs();
+        continue;
+      }
+      if (auto add = v.getDefiningOp<arith::AddIOp>()) {
+        if (std::optional<int64_t> c = getConstantIntValue(add.getRhs())) {
+          offset += *c;
+          v = add.getLhs();
+          continue;
+        }
+      }
+      return {v, (offset % size + size) % size};
+    }
+  }
   bool operator==(const Slot &other) const {
-    return constant || other.constant ? constant == other.constant
-                                      : value == other.value;
+    return root == other.root && offset == other.offset;
+  }
+  /// Different slots whatever the values: constants, or one value a
+  /// constant apart.
+  bool differsFrom(const Slot &other) const {
+    return root == other.root && offset != other.offset;
   }
   std::string describe() const {
-    return constant ? "slot " + std::to_string(*constant) : "its slot";
+    return root ? "its slot" : "slot " + std::to_string(offset);
   }
 };
 
@@ -79,8 +106,19 @@ bool isUniform(Value index) {
     if (!seen.insert(value).second)
       continue;
     if (auto arg = dyn_cast<BlockArgument>(value)) {
-      if (isa_and_nonnull<WarpSpecializeOp>(arg.getOwner()->getParentOp()))
+      Operation *parent = arg.getOwner()->getParentOp();
+      if (isa_and_nonnull<WarpSpecializeOp>(parent))
         return false; // The team index.
+      // A loop's values are uniform where its start, step, initial values
+      // and yields are (a team's tiles start at the team's index).
+      if (auto loop = dyn_cast_or_null<scf::ForOp>(parent)) {
+        work.push_back(loop.getLowerBound());
+        work.push_back(loop.getStep());
+        if (arg != loop.getInductionVar()) {
+          work.push_back(loop.getTiedLoopInit(arg)->get());
+          work.push_back(loop.getTiedLoopYieldedValue(arg)->get());
+        }
+      }
       continue;
     }
     Operation *def = value.getDefiningOp();
@@ -96,12 +134,13 @@ bool isUniform(Value index) {
 /// What `user`, an op using `barrier`, arrives on it each time it runs;
 /// none when it uses the barrier in a way the check does not model.
 std::optional<Arrival> arrivalOf(Operation *user, Value barrier) {
+  int64_t size = cast<BarrierType>(barrier.getType()).getCount();
   auto once = [&](Value index, int64_t count) -> std::optional<Arrival> {
     // A slot that differs between the threads or teams arriving is not one
     // slot: not modelled.
     if (count <= 0 || !isUniform(index))
       return std::nullopt;
-    return Arrival{Slot::of(index), count};
+    return Arrival{Slot::of(index, size), count};
   };
   if (auto copy = dyn_cast<CopyOp>(user))
     return once(copy.getBarrierIndex(), teamsRunning(user));
@@ -147,7 +186,8 @@ class BarrierChecker {
 public:
   explicit BarrierChecker(AllocBarrierOp alloc)
       : alloc(alloc), barrier(alloc.getResult()),
-        expected(alloc.getArrivals()) {}
+        expected(alloc.getArrivals()),
+        size(cast<BarrierType>(barrier.getType()).getCount()) {}
 
   LogicalResult check() {
     for (Operation *user : barrier.getUsers()) {
@@ -163,8 +203,13 @@ public:
     bool ok = succeeded(checkExpectedBytes());
     for (MBarrierWaitOp wait : waits)
       ok &= succeeded(checkParity(wait));
-    if (!arrivals.empty())
-      ok &= succeeded(checkArrivals());
+    // Each block's phases alone: a pipeline arrives in its prologue, its
+    // loop and after it, each a whole phase.
+    llvm::MapVector<Block *, SmallVector<Operation *>> byBlock;
+    for (const auto &arrival : arrivals)
+      byBlock[countingBlock(arrival.first)].push_back(arrival.first);
+    for (auto &[block, sites] : byBlock)
+      ok &= succeeded(checkArrivals(block, sites, byBlock.size() == 1));
     return success(ok);
   }
 
@@ -189,9 +234,10 @@ private:
     if (!loop || !loop.isDefinedOutsideOfLoop(wait.getIndex()) ||
         !loop.isDefinedOutsideOfLoop(wait.getParity()))
       return success();
-    Slot slot = Slot::of(wait.getIndex());
+    Slot slot = Slot::of(wait.getIndex(), size);
     if (llvm::count_if(waits, [&](MBarrierWaitOp other) {
-          return loop->isAncestor(other) && Slot::of(other.getIndex()) == slot;
+          return loop->isAncestor(other) &&
+                 !Slot::of(other.getIndex(), size).differsFrom(slot);
         }) != 1)
       return success();
     // Only a barrier the loop itself completes again: one completed once,
@@ -211,17 +257,15 @@ private:
            << " (iteration / slots) mod 2)";
   }
 
-  /// Arrivals per phase against `arrivals(N)`.
-  LogicalResult checkArrivals() {
-    Block *block = countingBlock(arrivals.front().first);
-    if (llvm::any_of(arrivals, [&](const auto &arrival) {
-          return countingBlock(arrival.first) != block;
-        }))
-      return success(); // Arrivals from several places: not modelled.
-    // Slots: one value, or constants only.
+  /// Arrivals per phase against `arrivals(N)`, for the arrivals `sites`
+  /// counted in `block` (through scf.if branches). Fewer arrivals than N
+  /// are an error only where `block` makes all of the barrier's (`only`):
+  /// elsewhere another block may complete the phase.
+  LogicalResult checkArrivals(Block *block, ArrayRef<Operation *> sites,
+                              bool only) {
+    // Slots: each known to differ from the others.
     SmallVector<Slot> slots;
-    auto addSlot = [&](Value index) {
-      Slot slot = Slot::of(index);
+    auto addSlot = [&](const Slot &slot) {
       if (!llvm::is_contained(slots, slot))
         slots.push_back(slot);
     };
@@ -233,13 +277,14 @@ private:
       if (ancestor != wait.getOperation())
         return success(); // A conditional or nested wait: not modelled.
       blockWaits.push_back(wait);
-      addSlot(wait.getIndex());
+      addSlot(Slot::of(wait.getIndex(), size));
     }
-    for (const auto &arrival : arrivals)
-      addSlot(arrival.second.slot.value);
-    if (slots.size() > 1 &&
-        llvm::any_of(slots, [](const Slot &s) { return !s.constant; }))
-      return success();
+    for (Operation *site : sites)
+      addSlot(arrivals.lookup(site).slot);
+    for (const Slot &a : slots)
+      for (const Slot &b : slots)
+        if (!(a == b) && !a.differsFrom(b))
+          return success(); // Slots that may be one: not modelled.
 
     bool loop = isa<LoopLikeOpInterface>(block->getParentOp());
     // A loop that arrives while a wait after it (in an enclosing block)
@@ -252,42 +297,70 @@ private:
       return success();
     bool ok = true;
     for (const Slot &slot : slots)
-      ok &= succeeded(checkSlot(block, slot, loop));
+      ok &= succeeded(checkSlot(block, slot, loop, only));
     return success(ok);
   }
 
+  /// What one run of an op arrives on a slot: `conditional` when an
+  /// scf.if makes the arrivals in one branch and none in the other (a
+  /// phase that happens or not, as a pipeline's first and last ones).
+  struct Count {
+    int64_t n = 0;
+    bool conditional = false;
+  };
+
   /// The arrivals one run of `op` (an arrival, or an scf.if holding some)
-  /// makes on `slot`, or failure where its branches differ.
-  FailureOr<int64_t> arrivalsIn(Operation *op, const Slot &slot) {
+  /// makes on `slot`, or failure where its branches arrive differently or
+  /// an op of another kind holds arrivals or waits.
+  FailureOr<Count> arrivalsIn(Operation *op, const Slot &slot) {
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      auto branch = [&](Region &region) -> FailureOr<int64_t> {
-        int64_t total = 0;
+      auto branch = [&](Region &region) -> FailureOr<Count> {
+        Count total;
         for (Block &b : region)
           for (Operation &inner : b) {
-            FailureOr<int64_t> n = arrivalsIn(&inner, slot);
-            if (failed(n))
+            FailureOr<Count> c = arrivalsIn(&inner, slot);
+            if (failed(c))
               return failure();
-            total += *n;
+            total.n += c->n;
+            total.conditional |= c->conditional;
           }
         return total;
       };
-      FailureOr<int64_t> thenCount = branch(ifOp.getThenRegion());
-      FailureOr<int64_t> elseCount = branch(ifOp.getElseRegion());
-      if (failed(thenCount) || failed(elseCount) || *thenCount != *elseCount)
+      FailureOr<Count> thenCount = branch(ifOp.getThenRegion());
+      FailureOr<Count> elseCount = branch(ifOp.getElseRegion());
+      if (failed(thenCount) || failed(elseCount))
         return failure();
-      return *thenCount;
+      if (thenCount->n == elseCount->n)
+        return Count{thenCount->n,
+                     thenCount->conditional || elseCount->conditional};
+      if (thenCount->n && elseCount->n)
+        return failure();
+      return Count{thenCount->n + elseCount->n, true};
     }
     if (isa<MBarrierWaitOp>(op) && llvm::is_contained(op->getOperands(), barrier))
       return failure();
     auto it = arrivals.find(op);
-    return it != arrivals.end() && it->second.slot == slot ? it->second.count
-                                                           : 0;
+    if (it != arrivals.end())
+      return Count{it->second.slot == slot ? it->second.count : 0, false};
+    // Arrivals inside a loop or another region: counted in their own block,
+    // not known here.
+    bool nested = op->getNumRegions() &&
+                  op->walk([&](Operation *inner) {
+                      return inner != op && arrivals.count(inner)
+                                 ? WalkResult::interrupt()
+                                 : WalkResult::advance();
+                    }).wasInterrupted();
+    if (nested)
+      return failure();
+    return Count{};
   }
 
   /// One slot's phases in `block`: what arrives between its waits.
-  LogicalResult checkSlot(Block *block, const Slot &slot, bool loop) {
+  LogicalResult checkSlot(Block *block, const Slot &slot, bool loop,
+                          bool only) {
     struct Segment {
       int64_t count = 0;
+      bool conditional = false;
       SmallVector<Operation *> sites;
     };
     SmallVector<Segment> segments(1);
@@ -295,17 +368,18 @@ private:
     for (Operation &op : *block) {
       if (auto wait = dyn_cast<MBarrierWaitOp>(op);
           wait && wait.getBarrier() == barrier) {
-        if (Slot::of(wait.getIndex()) == slot) {
+        if (Slot::of(wait.getIndex(), size) == slot) {
           ends.push_back(wait);
           segments.emplace_back();
         }
         continue;
       }
-      FailureOr<int64_t> n = arrivalsIn(&op, slot);
-      if (failed(n))
-        return success(); // Branches that arrive differently.
-      if (*n) {
-        segments.back().count += *n;
+      FailureOr<Count> c = arrivalsIn(&op, slot);
+      if (failed(c))
+        return success(); // Not modelled.
+      if (c->n) {
+        segments.back().count += c->n;
+        segments.back().conditional |= c->conditional;
         segments.back().sites.push_back(&op);
       }
     }
@@ -314,12 +388,18 @@ private:
     if (loop && segments.size() > 1) {
       Segment &last = segments.back();
       segments.front().count += last.count;
+      segments.front().conditional |= last.conditional;
       segments.front().sites.append(last.sites);
       segments.pop_back();
     }
     bool ok = true;
     for (auto [i, segment] : llvm::enumerate(segments)) {
-      if (segment.count == 0 || segment.count == expected)
+      // A conditional phase is one only when nothing else arrives in it;
+      // fewer arrivals than expected may be completed by another block, or
+      // by later runs of a condition.
+      if (segment.count == 0 || segment.count == expected ||
+          (segment.conditional && segment.sites.size() > 1) ||
+          (segment.count < expected && (!only || segment.conditional)))
         continue;
       std::string where;
       if (loop)
@@ -348,6 +428,7 @@ private:
   AllocBarrierOp alloc;
   Value barrier;
   int64_t expected;
+  int64_t size;
   /// Each op arriving on the barrier, in use order, and its arrival.
   llvm::MapVector<Operation *, Arrival> arrivals;
   SmallVector<MBarrierWaitOp> waits;

@@ -132,15 +132,21 @@ def TileCheckBarriers : Pass<"tile-check-barriers", "ModuleOp"> {
       expected bytes, but every `tile.copy` with a barrier announces its own
       bytes and nothing else delivers any: the phase can never complete.
 
-    A barrier is checked only where the count is certain: arrivals in one
-    block (through `scf.if` branches that arrive alike), slots named by one
-    value or by constants and the same in every thread (not derived from a
-    thread id or a team's index), and no use other than arrivals and
-    waits. Protocols beyond that (arrivals from several places, conditional
-    arrivals, a loop whose arrivals a wait after it collects, a gemm into
-    registers in a role of several teams) are left to the programmer.
-    Runs at the start of `tile-to-nvvm`, on the IR as written (before
-    `tile-pipeline-loops` adds its own, correct by construction).
+    A barrier is checked only where the count is certain. Each block's
+    arrivals (through `scf.if` branches) are counted alone: a block whose
+    phases arrive more often than N is an error, fewer only where that
+    block makes all of the barrier's arrivals (elsewhere another block may
+    complete the phase). An `scf.if` that arrives in one branch only is a
+    phase that happens or not (a pipeline's first and last ones), checked
+    when nothing else arrives in that phase and it arrives more than N
+    times. Slots must be the same in every thread (not derived from a
+    thread id or a team's index) and known apart: constants, or one value
+    plus different constants modulo the ring's size (`(i + 2) mod 3` and
+    `i mod 3`). Protocols beyond that (slots that may alias, a loop whose
+    arrivals a wait after it collects, a gemm into registers in a role of
+    several teams) are left to the programmer.
+    Runs at the start of `tile-to-nvvm`, on the IR as written, and again
+    after `tile-pipeline-loops`, on the rings and barriers it derives.
 
     Example error: `'tile.alloc_barrier' op expects 1 arrival per phase,
     but each phase of its loop arrives 2 times on slot 0: write
