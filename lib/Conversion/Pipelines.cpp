@@ -56,6 +56,7 @@ void mlir::tile::buildTileToNVVMPipeline(
   // After canonicalisation: scf.for's patterns are slow on the hundreds of
   // iter_args a promoted accumulator brings.
   kernels.addPass(createTilePromoteFragments());
+  kernels.addPass(createTilePackConversions());
   // gpu-lower-to-nvvm-pipeline's order: nvgpu first, then NVVM's inline-PTX
   // fallbacks, both before gpu-to-nvvm.
   // (Not kernel by kernel: mbarrier rings become globals of the gpu.module.)

@@ -60,6 +60,10 @@ void buildTileToGPUPipeline(OpPassManager &pm,
 void buildTileToNVVMPipeline(OpPassManager &pm,
                              const TileToNVVMPipelineOptions &options);
 
+/// tile-pack-conversions' pattern: packed element conversions as one
+/// vector conversion.
+void populatePackConversionsPatterns(RewritePatternSet &patterns);
+
 /// tile-lower-fast-math's patterns: f32 math ops marked `afn` to the
 /// LLVM intrinsics NVPTX emits as approximate instructions.
 void populateLowerFastMathPatterns(RewritePatternSet &patterns);

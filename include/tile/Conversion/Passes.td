@@ -288,16 +288,40 @@ def TilePromoteFragments : Pass<"tile-promote-fragments"> {
   ];
 }
 
+def TilePackConversions : Pass<"tile-pack-conversions"> {
+  let summary = "Converts floats packed into one vector by one vector conversion";
+  let description = [{
+    Runs after `tile-promote-fragments`. A `vector.from_elements` whose
+    elements are each the only use of an `arith.truncf` from one type (with
+    one rounding mode and fastmath flags) becomes one `arith.truncf` of
+    the vector of their sources. Elementwise lowerings convert element by
+    element; where the results are packed (a bf16 fragment stored 16 bytes
+    at a time, P's pairs in a wgmma's A registers), NVPTX then converts two
+    at a time (`cvt.rn.bf16x2.f32`) instead of one conversion and a byte
+    permute per element.
+
+    Example: `vector.from_elements %a, %b : vector<2xbf16>` of
+    `%a = arith.truncf %x : f32 to bf16` and `%b = arith.truncf %y`
+    becomes `arith.truncf (vector.from_elements %x, %y : vector<2xf32>)`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def TileLowerFastMath : Pass<"tile-lower-fast-math"> {
-  let summary = "Lowers f32 math ops marked afn to the GPU's approximate "
-                "instructions";
+  let summary = "Lowers f32 math ops marked afn (tanh, exp2) to the GPU's "
+                "approximate instructions";
   let description = [{
     `math.tanh %x fastmath<afn> : f32` becomes `llvm.intr.tanh` with `afn`,
     which NVPTX emits as one `tanh.approx.f32` (sm_75 and newer; relative
     error about 2^-11) instead of the call of libdevice's `__nv_tanhf`
     (about 15 instructions) that `convert-gpu-to-nvvm` makes of any
-    `math.tanh`. Without `afn`, and on other types, math ops are left to
-    `convert-gpu-to-nvvm`. Runs in `tile-to-nvvm` just before it.
+    `math.tanh`. `math.exp2 %x fastmath<afn> : f32` becomes
+    `llvm.nvvm.ex2.approx.ftz.f32`: one `MUFU.EX2`, where libdevice's
+    `ex2.approx.f32` costs four instructions more (ptxas's handling of
+    results below 2^-126, which ftz flushes to zero). Without `afn`, and on
+    other types, math ops are left to `convert-gpu-to-nvvm`. Runs in
+    `tile-to-nvvm` just before it.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
