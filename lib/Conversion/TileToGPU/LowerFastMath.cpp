@@ -29,15 +29,22 @@ namespace mlir::tile {
 using namespace mlir;
 
 namespace {
+/// Whether the author accepts an approximation of `op` (`afn`) and the GPU
+/// has one (f32).
+template <typename MathOp>
+bool approximable(MathOp op) {
+  return op.getType().isF32() &&
+         arith::bitEnumContainsAll(op.getFastmath(),
+                                   arith::FastMathFlags::afn);
+}
+
 /// f32 math.tanh with `afn` to llvm.intr.tanh with `afn`.
 struct ApproximateTanh : OpRewritePattern<math::TanhOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(math::TanhOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.getType().isF32() ||
-        !arith::bitEnumContainsAll(op.getFastmath(),
-                                   arith::FastMathFlags::afn))
+    if (!approximable(op))
       return rewriter.notifyMatchFailure(op, "not an f32 tanh marked afn");
     rewriter.replaceOpWithNewOp<LLVM::TanhOp>(
         op, op.getType(), op.getOperand(),
@@ -53,9 +60,7 @@ struct ApproximateExp2 : OpRewritePattern<math::Exp2Op> {
 
   LogicalResult matchAndRewrite(math::Exp2Op op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.getType().isF32() ||
-        !arith::bitEnumContainsAll(op.getFastmath(),
-                                   arith::FastMathFlags::afn))
+    if (!approximable(op))
       return rewriter.notifyMatchFailure(op, "not an f32 exp2 marked afn");
     rewriter.replaceOpWithNewOp<LLVM::CallIntrinsicOp>(
         op, op.getType(),
