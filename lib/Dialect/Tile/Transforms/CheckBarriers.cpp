@@ -44,7 +44,7 @@ struct Slot {
     Value v = index;
     while (true) {
       if (std::optional<int64_t> c = getConstantIntValue(v))
-        return {Value(), ((offset + *c) % size + size) % size};
+        return {Value(), ((offset + *c % size) % size + size) % size};
       if (auto rem = v.getDefiningOp<arith::RemUIOp>();
           rem && getConstantIntValue(rem.getRhs()) == size) {
         v = rem.getLhs();
@@ -52,7 +52,8 @@ struct Slot {
       }
       if (auto add = v.getDefiningOp<arith::AddIOp>()) {
         if (std::optional<int64_t> c = getConstantIntValue(add.getRhs())) {
-          offset += *c;
+          // Modulo the ring at each step: no overflow on any constant.
+          offset = (offset + *c % size) % size;
           v = add.getLhs();
           continue;
         }
