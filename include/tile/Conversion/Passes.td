@@ -292,9 +292,12 @@ def TilePackConversions : Pass<"tile-pack-conversions"> {
   let summary = "Converts floats packed into one vector by one vector conversion";
   let description = [{
     Runs after `tile-promote-fragments`. A `vector.from_elements` whose
-    elements are each the only use of an `arith.truncf` from one type (with
-    one rounding mode and fastmath flags) becomes one `arith.truncf` of
-    the vector of their sources. Elementwise lowerings convert element by
+    elements are each an `arith.truncf` (directly or through bitcasts back
+    to its type) from one type, with one rounding mode and fastmath flags,
+    becomes one `arith.truncf` of the vector of their sources, placed where
+    the vector is built. The scalar truncations stay for their other users
+    (an edge path storing element by element, which NVPTX then computes
+    in that path's block only) and vanish where they have none. Elementwise lowerings convert element by
     element; where the results are packed (a bf16 fragment stored 16 bytes
     at a time, P's pairs in a wgmma's A registers), NVPTX then converts two
     at a time (`cvt.rn.bf16x2.f32`) instead of one conversion and a byte

@@ -281,9 +281,9 @@ tile.kernel @pingpong_too_many(%A: memref<?x?xbf16>, %n: index) threads(512) {
 
 // -----
 
-// tile-pipeline-loops reads the schedule from the body: two products still
-// in flight at the end of an iteration, but slots are released only one
-// iteration late.
+// tile-pipeline-loops reads the schedule from the body: two products of
+// its own and the previous iteration's still in flight at the end of an
+// iteration, but slots are released only one iteration late.
 tile.kernel @two_in_flight(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %kt: index) threads(128) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -292,7 +292,7 @@ tile.kernel @two_in_flight(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %kt: inde
   %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
   %acc2 = tile.alloc_fragment : !tile.fragment<64x64xf32>
-  // expected-error @below {{'tile.pipelined_for' op leaves 2 products in flight at the end of an iteration; a slot is released one iteration late, so wait until at most one is pending (tile.wait_gemms pending(1))}}
+  // expected-error @below {{'tile.pipelined_for' op leaves 3 products in flight at the end of an iteration; a slot is released one iteration late, so wait until at most one is pending (tile.wait_gemms pending(1))}}
   tile.pipelined_for %k = %c0 to %kt step %c1 stages(2) {
     %k0 = arith.muli %k, %c64 : index
     tile.copy %A[%c0, %k0] to %As[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>

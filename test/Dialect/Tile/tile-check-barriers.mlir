@@ -152,3 +152,21 @@ tile.kernel @uncertain(%A: memref<?x?xf32>, %n: index, %i: index, %j: index) thr
     tile.copy %A[%k, %c1] to %s[] barrier %b[%c0] : memref<?x?xf32>, memref<64x128xf32, #gpu.address_space<workgroup>>, !tile.barrier<1>
   }
 }
+
+// -----
+
+// An arrival under a condition that depends on the thread (one warp of the
+// kernel's four arrives, 32 arrivals) is not a phase that happens or not:
+// not reported.
+tile.kernel @one_warp_arrives() threads(128) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %false = arith.constant false
+  %b = tile.alloc_barrier arrivals(32) : !tile.barrier<1>
+  %tid = gpu.thread_id x
+  %first = arith.cmpi ult, %tid, %c32 : index
+  scf.if %first {
+    tile.mbarrier.arrive %b[%c0] : !tile.barrier<1>
+  }
+  tile.mbarrier.wait %b[%c0], %false : !tile.barrier<1>
+}

@@ -50,8 +50,10 @@ struct Slot {
         v = rem.getLhs();
         continue;
       }
+      // Only non-negative addends: (i - 1) mod S wraps at 2^w, not at S.
       if (auto add = v.getDefiningOp<arith::AddIOp>()) {
-        if (std::optional<int64_t> c = getConstantIntValue(add.getRhs())) {
+        if (std::optional<int64_t> c = getConstantIntValue(add.getRhs());
+            c && *c >= 0) {
           // Modulo the ring at each step: no overflow on any constant.
           offset = (offset + *c % size) % size;
           v = add.getLhs();
@@ -334,7 +336,9 @@ private:
       if (thenCount->n == elseCount->n)
         return Count{thenCount->n,
                      thenCount->conditional || elseCount->conditional};
-      if (thenCount->n && elseCount->n)
+      // One branch only: a phase that happens or not, where every thread
+      // takes the same branch.
+      if ((thenCount->n && elseCount->n) || !isUniform(ifOp.getCondition()))
         return failure();
       return Count{thenCount->n + elseCount->n, true};
     }

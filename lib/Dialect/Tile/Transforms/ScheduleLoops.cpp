@@ -26,10 +26,14 @@ struct TileScheduleLoopsPass
   void runOnOperation() override {
     WalkResult walk = getOperation().walk([&](PipelinedForOp loop) {
       FailureOr<bool> plain = runsPlain(loop);
-      if (failed(plain) || (!*plain && failed(checkSchedule(loop))))
+      if (failed(plain))
         return WalkResult::interrupt();
-      if (!*plain)
-        scheduleProducts(loop);
+      if (*plain)
+        return WalkResult::advance();
+      FailureOr<bool> cpAsync = checkSchedule(loop);
+      if (failed(cpAsync))
+        return WalkResult::interrupt();
+      scheduleProducts(loop, *cpAsync);
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())

@@ -47,11 +47,13 @@ FailureOr<bool> runsPlain(PipelinedForOp loop);
 /// TMA) rather than on an mbarrier ring.
 FailureOr<bool> checkSchedule(PipelinedForOp loop);
 /// Leaves the products that may run one iteration late in flight: such a
-/// gemm becomes {async}, followed by tile.wait_gemms pending(1).
-void scheduleProducts(PipelinedForOp loop);
+/// gemm becomes {async}, followed by tile.wait_gemms pending(1) (not with
+/// cp.async loads, `cpAsync`).
+void scheduleProducts(PipelinedForOp loop, bool cpAsync);
 /// Whether an iteration ends with a product in flight (then its slot is
-/// released one iteration late); an error for more than one.
-FailureOr<bool> productsInFlight(PipelinedForOp loop);
+/// released one iteration late); an error for more than one, and for one
+/// with cp.async loads.
+FailureOr<bool> productsInFlight(PipelinedForOp loop, bool cpAsync);
 
 struct Ring {
   AllocSharedOp original;

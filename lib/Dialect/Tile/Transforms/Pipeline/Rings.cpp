@@ -18,7 +18,7 @@ LogicalResult LoopPipeliner::run() {
       llvm::any_of(producers, [](CopyOp c) { return c.getMulticast(); });
   bool tcgen05 = usesTcgen05(loop);
   if (!hasStages(loop)) {
-    FailureOr<bool> pending = productsInFlight(loop);
+    FailureOr<bool> pending = productsInFlight(loop, cpAsync);
     if (failed(pending))
       return failure();
     inFlight = *pending;

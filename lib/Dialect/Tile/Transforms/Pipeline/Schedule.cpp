@@ -172,9 +172,10 @@ FailureOr<bool> pipeline::checkSchedule(PipelinedForOp loop) {
   return *cpAsync;
 }
 
-void pipeline::scheduleProducts(PipelinedForOp loop) {
-  // With stages, the kernel author wrote where products are waited for.
-  if (hasStages(loop))
+void pipeline::scheduleProducts(PipelinedForOp loop, bool cpAsync) {
+  // With stages, the kernel author wrote where products are waited for;
+  // cp.async refills cannot wait for other warpgroups' products.
+  if (hasStages(loop) || cpAsync)
     return;
   SmallVector<CopyOp> producers = producersOf(loop);
   auto isLoaded = [&](Value tile) {
@@ -201,11 +202,18 @@ void pipeline::scheduleProducts(PipelinedForOp loop) {
   }
 }
 
-FailureOr<bool> pipeline::productsInFlight(PipelinedForOp loop) {
+FailureOr<bool> pipeline::productsInFlight(PipelinedForOp loop,
+                                           bool cpAsync) {
   // Products issued and not yet counted out by a wait, in body order; a
   // wait inside a region may not run, so only the body's own waits count.
-  int64_t pending = 0;
+  // A body with products starts with the previous iteration's last one
+  // still pending (at most one, as this check makes sure).
   Block &body = loop.getBody().front();
+  bool products = body.walk([](GemmOp gemm) {
+                        return gemm.getAsync() ? WalkResult::interrupt()
+                                               : WalkResult::advance();
+                      }).wasInterrupted();
+  int64_t pending = products ? 1 : 0;
   for (Operation &op : body.without_terminator()) {
     op.walk([&](Operation *inner) {
       if (auto gemm = dyn_cast<GemmOp>(inner); gemm && gemm.getAsync())
@@ -220,5 +228,13 @@ FailureOr<bool> pipeline::productsInFlight(PipelinedForOp loop) {
            << " products in flight at the end of an iteration; a slot is "
               "released one iteration late, so wait until at most one is "
               "pending (tile.wait_gemms pending(1))";
+  // cp.async groups refill a slot after this thread's own wait, with no
+  // CTA barrier for the other warpgroups' products.
+  if (pending == 1 && cpAsync)
+    return loop.emitOpError("leaves a product in flight at the end of an "
+                            "iteration, but its loads are cp.async copies, "
+                            "whose refill does not wait for the other "
+                            "warpgroups' products; wait for all of them "
+                            "(tile.wait_gemms pending(0))");
   return pending == 1;
 }
