@@ -111,12 +111,17 @@ tile::rt::tuningKey(const TuningTable &table,
 }
 
 namespace {
+/// How far apart two shapes are: the sum of their sizes' log ratios; a
+/// zero (a flag off) and a non-zero size count as a factor of 2 apart.
 double shapeDistance(const std::vector<int64_t> &a,
                      const std::vector<int64_t> &b) {
   double distance = 0;
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
     distance += std::fabs(std::log(double(std::max<int64_t>(a[i], 1))) -
                           std::log(double(std::max<int64_t>(b[i], 1))));
+    if ((a[i] == 0) != (b[i] == 0))
+      distance += std::log(2.0);
+  }
   return distance;
 }
 

@@ -368,17 +368,28 @@ std::string tile::rt::serializeTuningTable(const TuningTable &table) {
 // Problem shapes
 //===----------------------------------------------------------------------===//
 
-std::vector<ProblemShape> tile::rt::loadProblemShapes(const std::string &source,
-                                                      size_t rank) {
+std::vector<ProblemShape>
+tile::rt::loadProblemShapes(const std::string &source, size_t rank,
+                            const std::vector<bool> &flags) {
   std::vector<ProblemShape> shapes;
+  auto isFlag = [&](size_t i) { return i < flags.size() && flags[i]; };
   auto add = [&](std::vector<int64_t> sizes, std::string what,
                  const std::string &where) {
-    if (sizes.size() != rank ||
-        std::any_of(sizes.begin(), sizes.end(), [](int64_t s) {
-          return s <= 0 || s > (int64_t(1) << 20);
-        }))
+    bool valid = sizes.size() == rank;
+    for (size_t i = 0; valid && i < sizes.size(); ++i)
+      valid = isFlag(i) ? sizes[i] == 0 || sizes[i] == 1
+                        : sizes[i] >= 1 && sizes[i] <= (int64_t(1) << 20);
+    if (!valid) {
+      std::string flagNames;
+      for (size_t i = 0; i < rank; ++i)
+        if (isFlag(i))
+          flagNames += (flagNames.empty() ? "" : ", ") + std::to_string(i + 1);
       throw Error(where + ": a shape is " + std::to_string(rank) +
-                  " sizes in [1, 2^20]");
+                  " sizes in [1, 2^20]" +
+                  (flagNames.empty() ? ""
+                                     : " (size " + flagNames +
+                                           ": a flag, 0 or 1)"));
+    }
     for (const ProblemShape &other : shapes)
       if (other.sizes == sizes)
         throw Error(where + ": this shape is listed twice");

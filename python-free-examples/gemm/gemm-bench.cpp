@@ -16,7 +16,10 @@
 //                            GELU; bf16 C) against cuBLAS's plain product
 //                            with a bf16 C (default tuning/linear-shapes.txt)
 //   gemm-bench M [N K]       one shape (N = K = M when only M is given)
-//   gemm-bench S VARIANT     an S^3 product by one kernel: "mma" (gemm-sm80
+//   gemm-bench S VARIANT     an S^3 product by one kernel: "plain"
+//                            (gemm.mlir's 128 x 256, persistent), "cluster"
+//                            (gemm-cluster.mlir: the same in 2-CTA clusters
+//                            sharing B by TMA multicast), "mma" (gemm-sm80
 //                            built for sm_90), "mma80" (built for sm_80), a
 //                            cubin name beside the program (persistent when
 //                            it starts with "p-"), "name@64" / "name@128" /
@@ -43,9 +46,11 @@ int benchVariant(const rt::Device &device, int64_t s, std::string variant) {
     tileN = std::atoi(variant.c_str() + at + 1);
     variant = variant.substr(0, at);
   }
-  TileGemm gemm = variant == "mma"     ? mmaSyncGemm()
-                  : variant == "mma80" ? mmaSyncGemm(/*sm80=*/true)
-                                       : hopperGemm(device, variant, tileN);
+  TileGemm gemm = variant == "mma"       ? mmaSyncGemm()
+                  : variant == "mma80"   ? mmaSyncGemm(/*sm80=*/true)
+                  : variant == "plain"   ? hopperGemm(device)
+                  : variant == "cluster" ? hopperCluster(device)
+                                         : hopperGemm(device, variant, tileN);
   CublasGemm cublas;
   BenchOperands ops(s, s, s);
   gemm.bind(ops.a.ptr(), ops.b.ptr(), ops.c.ptr(), s, s, s);

@@ -3,7 +3,7 @@
 // attention.mlir's kernels on GPT-2's layout: qkv is B*S rows of
 // [q | k | v] (q of H heads, k and v of Hkv heads, hd columns each), out
 // is B*S rows of H*hd columns. bindAttention binds one problem through the
-// generated launcher.
+// generated launcher's tuned dispatch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,9 +21,6 @@
 
 namespace tile::examples::gpt {
 
-/// Queries (and keys) per tile.
-constexpr int64_t kAttentionTile = 128;
-
 struct AttentionShape {
   int64_t batch, heads, seq, headDim;
   bool causal;
@@ -40,7 +37,8 @@ struct AttentionShape {
 };
 
 /// The attention of one problem, bound by attention.mlir's generated
-/// launcher to the family's configuration for its head dim.
+/// launcher to the configuration its tuning table gives the problem's
+/// head dim, shape and mask (gpt_attention::attention_tuned).
 inline rt::BoundLaunch bindAttention(const AttentionShape &shape,
                                      CUdeviceptr qkv, CUdeviceptr out) {
   if (shape.seq < 1 || shape.batch < 1 || shape.heads < 1)
@@ -51,20 +49,13 @@ inline rt::BoundLaunch bindAttention(const AttentionShape &shape,
     throw rt::Error("attention: " + std::to_string(shape.heads) +
                     " query heads do not share " + std::to_string(kvHeads) +
                     " key/value heads evenly");
-  int64_t rows = shape.batch * shape.seq;
-  int64_t width = shape.heads * shape.headDim;
-  auto byHeadDim = [&](const gpt_attention::attention_config *configs,
-                       std::size_t count) {
-    for (std::size_t i = 0; i < count; ++i)
-      if (configs[i].HD == shape.headDim)
-        return i;
+  if (shape.headDim != 64 && shape.headDim != 128 && shape.headDim != 256)
     throw rt::Error("attention: head dim " + std::to_string(shape.headDim) +
                     " has no kernel (64, 128 and 256 do)");
-  };
-  return gpt_attention::attention_choose(
-      byHeadDim,
-      {unsigned((shape.seq + kAttentionTile - 1) / kAttentionTile),
-       unsigned(shape.batch * shape.heads), 1},
+  int64_t rows = shape.batch * shape.seq;
+  int64_t width = shape.heads * shape.headDim;
+  return gpt_attention::attention_tuned(
+      {{"HD", shape.headDim}},
       rt::MemRef<rt::bf16, 2>::rowMajor(qkv, {rows, shape.qkvWidth()}),
       rt::MemRef<rt::bf16, 2>::rowMajor(out, {rows, width}), shape.seq,
       shape.heads, kvHeads,

@@ -26,8 +26,13 @@
 // rows a tile reads past its sequence belong to the next one, or lie past
 // the end, where TMA reads zeros) and the output is stored through a view
 // of the sequence's S rows, so a last tile's rows past S are not written.
-// Head dims 64, 128 and 256, one configuration each. Head dim 256 takes
-// tiles of 64 keys and two stages: its output alone holds 128 registers a
+// Head dims 64, 128 and 256 (HD), key tiles of BN keys and STAGES-deep
+// K/V pipelines: `configs` lists one hand-picked configuration per head
+// dim; tuning/attention-h200.txt (tile-tune's table, against PyTorch's
+// cuDNN attention) adds those it chose, and gpt_attention::attention_tuned
+// picks among them by head dim, shape and mask. The grid (tile.grid) is a
+// CTA per query tile of each sequence and head. Head dim 256 takes tiles
+// of 64 keys and two stages: its output alone holds 128 registers a
 // thread, and Q, K and V fill 192 KiB of shared memory.
 
 tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
@@ -49,6 +54,11 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
   %false = arith.constant false
   // Which queries: the last query tiles first when causal (they walk more keys).
   %tiles = arith.ceildivui %seq, %c128 : index
+  // The grid, for the host: a CTA per query tile of each sequence and head.
+  %rows = memref.dim %qkv, %c0 : memref<?x?xbf16>
+  %batch = arith.divui %rows, %seq : index
+  %sequence_heads = arith.muli %batch, %heads : index
+  tile.grid %tiles, %sequence_heads
   %bx = gpu.block_id x
   %last = arith.subi %tiles, %c1 : index
   %reversed = arith.subi %last, %bx : index

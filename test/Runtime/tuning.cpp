@@ -229,6 +229,55 @@ shape 256 8192 8192 BM=128,BN=128 59.3 52.5
          "without an estimate, the nearest shape's configuration");
 }
 
+// A flag in the key (attention's CAUSAL): 0 and 1 are as far apart as
+// sizes a factor of 2 apart, not equal (ln max(x, 1) alone would make them
+// so), so an unmeasured masked shape takes the masked shape's
+// configuration rather than the unmasked one's at the same sizes.
+void flagsInTheKey() {
+  TuningTable table = parseTuningTable(R"(family attention
+sms 132
+key S=arg(2) CAUSAL=arg(6)
+variant HD=64
+shape 1024 0 BN=128,STAGES=4 10.0 9.0
+shape 1536 1 BN=64,STAGES=2 20.0 18.0
+)");
+  auto kernel = [](const char *name, int bn, int stages) {
+    KernelInfo info;
+    info.name = name;
+    info.family = "attention";
+    info.config = {{"HD", 64}, {"BN", bn}, {"STAGES", stages}};
+    return info;
+  };
+  std::vector<KernelInfo> infos = {kernel("full", 128, 4),
+                                   kernel("masked", 64, 2)};
+  std::vector<std::string> all = {"full", "masked"};
+  // At (1024, 1): the unmasked shape is ln 2 away (the flag), the masked
+  // one ln 1.5 (the length).
+  expect(names(tunedKernels(table, infos, all, {{"HD", 64}}, {1024, 1}))[0] ==
+             "masked",
+         "a flag that differs counts as a factor of 2");
+  expect(names(tunedKernels(table, infos, all, {{"HD", 64}}, {1024, 0}))[0] ==
+             "full",
+         "the measured shape keeps its configuration");
+  std::vector<ProblemShape> list =
+      loadProblemShapes("1x12x1024x0,1x12x1024x1", 4,
+                        {false, false, false, true});
+  expect(list.size() == 2 && list[0].sizes[3] == 0,
+         "a flag may be 0");
+  expectError("a flag of 2",
+              [&] {
+                loadProblemShapes("1x12x1024x2", 4,
+                                  {false, false, false, true});
+              },
+              "sizes in [1, 2^20] (size 4: a flag, 0 or 1)");
+  expectError("a size of 0 that is not a flag",
+              [&] {
+                loadProblemShapes("0x12x1024x1", 4,
+                                  {false, false, false, true});
+              },
+              "(size 4: a flag, 0 or 1)");
+}
+
 // Cost models: fitted to samples, written and read back, and ordering the
 // configurations where the variant has them.
 void costModels() {
@@ -342,6 +391,7 @@ int main() {
   refusals();
   choosing();
   choosingByWaves();
+  flagsInTheKey();
   costModels();
   shapes();
   if (failures)

@@ -13,6 +13,15 @@
 // RUN: tile-tune compile %S/../../python-free-examples/gpt/softmax.mlir --space %S/../../python-free-examples/gpt/tuning/softmax.space -o %t.rows > /dev/null
 // (No GPU for this line even where there is one.)
 // RUN: env CUDA_VISIBLE_DEVICES= tile-tune measure %t.rows --check-only; echo "measure without a GPU: exit $?"
+// gpt/'s attention family: its reference (PyTorch's cuDNN attention) is
+// measured beside, so measuring without --reference is refused before a
+// GPU is asked for; checking alone needs none; --reference is refused for
+// a family whose reference runs here; CAUSAL is a flag (0 or 1).
+// RUN: tile-tune compile %S/../../python-free-examples/gpt/attention.mlir --space %S/Inputs/attention.space -o %t.attn | sed -e 's/ in [0-9.]* s/ in N s/' -e 's|%t|TMP|g'
+// RUN: not tile-tune measure %t.attn
+// RUN: env CUDA_VISIBLE_DEVICES= tile-tune measure %t.attn --check-only; echo "check-only without a GPU: exit $?"
+// RUN: not tile-tune measure %t.rows --reference %S/Inputs/attention.shapes
+// RUN: not tile-tune measure %t.attn --check-only --shapes 1x2x2x256x2
 // RUN: not tile-tune compile %s --space %S/Inputs/bad.space -o %t.bad
 // RUN: not tile-tune compile %s --space %S/Inputs/no-such.space -o %t.bad
 // RUN: not tile-tune compile %s -o %t.bad

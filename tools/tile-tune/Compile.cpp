@@ -37,9 +37,12 @@ namespace {
 ///   config NAME=V,...            (a configuration to try)
 ///   sweep NAME=V1|V2|...         (every config that does not set NAME
 ///                                 itself at each of these values)
+///   max-spill-bytes N            (a candidate may spill up to N bytes;
+///                                 default 0: those that spill are dropped)
 /// The candidates are every variant x config x sweep value combination.
 struct Space {
   std::string family;
+  int64_t maxSpillBytes = 0;
   std::vector<rt::ParamValues> variants, configs;
   std::vector<std::string> variantShapes; // a path, or empty
   std::vector<std::pair<std::string, std::vector<std::string>>> sweeps;
@@ -71,9 +74,14 @@ Space parseSpace(const std::string &path) {
         space.variants.push_back(value == "-" ? rt::ParamValues{}
                                               : rt::parseParamValues(value));
         space.variantShapes.push_back(shapes.empty() ? "" : folder + shapes);
-      } else if (record == "config")
+      } else if (record == "config") {
         space.configs.push_back(rt::parseParamValues(value));
-      else if (record == "sweep") {
+      } else if (record == "max-spill-bytes") {
+        if (value.size() > 6 ||
+            value.find_first_not_of("0123456789") != std::string::npos)
+          fail("max-spill-bytes is a number of bytes under 10^6");
+        space.maxSpillBytes = std::stoll(value);
+      } else if (record == "sweep") {
         rt::ParamValues one = rt::parseParamValues(value, ';');
         if (one.size() != 1)
           fail("a sweep is NAME=V1|V2|...");
@@ -85,7 +93,7 @@ Space parseSpace(const std::string &path) {
         space.sweeps.emplace_back(one[0].name, values);
       } else
         fail("unknown record '" + record +
-             "' (family, variant, config, sweep)");
+             "' (family, variant, config, sweep, max-spill-bytes)");
     } catch (const rt::Error &e) {
       if (std::string(e.what()).rfind(path, 0) == 0)
         throw;
@@ -177,11 +185,12 @@ std::vector<std::string> translateCommand(const std::string &translate,
                                           const std::string &source,
                                           const std::string &chip,
                                           const std::string &configs,
-                                          const std::string &out) {
+                                          const std::string &out,
+                                          int64_t maxSpillBytes) {
   return {translate, "--tile-to-cubin", source, "--chip=" + chip,
           "--tile-configs=" + configs, "--skip-failing-configs",
-          "--max-spill-bytes=0", "--kernel-info=" + out + ".kinfo", "-o",
-          out + ".cubin"};
+          "--max-spill-bytes=" + std::to_string(maxSpillBytes),
+          "--kernel-info=" + out + ".kinfo", "-o", out + ".cubin"};
 }
 
 /// The candidates that compile alone, each in its own tile-translate, as
@@ -191,7 +200,7 @@ std::vector<rt::ParamValues>
 compilingAlone(const std::vector<rt::ParamValues> &all,
                const std::string &family, const std::string &translate,
                const std::string &source, const std::string &chip,
-               const std::string &dir) {
+               const std::string &dir, int64_t maxSpillBytes) {
   size_t jobs = std::max<long>(1, sysconf(_SC_NPROCESSORS_ONLN));
   std::vector<rt::ParamValues> kept;
   std::vector<std::pair<pid_t, size_t>> running;
@@ -228,7 +237,7 @@ compilingAlone(const std::vector<rt::ParamValues> &all,
     writeFile(probe + ".configs",
               family + " " + rt::formatParamValues(all[i]) + "\n");
     std::vector<std::string> argv = translateCommand(
-        translate, source, chip, probe + ".configs", probe);
+        translate, source, chip, probe + ".configs", probe, maxSpillBytes);
     argv.insert(argv.begin() + 1,
                 {"--codegen-threads=1", "--ptxas-threads=1"});
     running.emplace_back(startLogged(argv, probe + ".log"), i);
@@ -299,7 +308,7 @@ int compile(const std::string &source, const std::string &spacePath,
   std::string log = dir + "/compile.log";
   std::vector<std::string> batch = translateCommand(
       translate, source, chip, dir + "/candidates.configs",
-      dir + "/candidates");
+      dir + "/candidates", space.maxSpillBytes);
   int status = waitExit(startLogged(batch, log));
   if (status != 0) {
     // A candidate failed past what tile-translate can leave out: find
@@ -308,7 +317,7 @@ int compile(const std::string &source, const std::string &spacePath,
                 "alone to find those that fail\n");
     std::fflush(stdout);
     std::vector<rt::ParamValues> kept = compilingAlone(
-        all, space.family, translate, source, chip, dir);
+        all, space.family, translate, source, chip, dir, space.maxSpillBytes);
     if (kept.empty()) {
       std::fprintf(stderr, "%s", readFile(log).c_str());
       std::fprintf(stderr, "tile-tune: no candidate compiles; the first "

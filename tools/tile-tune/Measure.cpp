@@ -122,9 +122,12 @@ Manifest readManifest(const std::string &dir) {
 }
 
 MeasureInputs readMeasureInputs(const std::string &dir,
-                                const std::string &shapesArg) {
+                                const std::string &shapesArg,
+                                const std::string &referenceFile,
+                                bool checkOnly) {
   MeasureInputs in;
   in.dir = dir;
+  in.referenceFile = referenceFile;
   in.manifest = readManifest(dir);
   in.infos = rt::loadKernelInfo(dir + "/candidates.kinfo");
   in.infos.erase(std::remove_if(in.infos.begin(), in.infos.end(),
@@ -134,7 +137,19 @@ MeasureInputs readMeasureInputs(const std::string &dir,
                  in.infos.end());
   if (in.infos.empty())
     throw rt::Error(dir + ": no candidate kernel of " + in.manifest.family);
-  size_t rank = keySize(in.infos.front());
+  std::vector<bool> flags = keyFlags(in.infos.front());
+  if (referenceIsRecorded(in.infos.front())) {
+    if (referenceFile.empty() && !checkOnly)
+      throw rt::Error(
+          in.manifest.family + " is timed against PyTorch's cuDNN attention, "
+          "which tile-tune does not run: give --reference FILE, the output "
+          "of ../shared/anchors/sdpa_attention.py run on this GPU in the "
+          "same call for the same problems (B H S D ...)");
+  } else if (!referenceFile.empty()) {
+    throw rt::Error("--reference is for families whose reference is "
+                    "measured beside (attention); " + in.manifest.family +
+                    "'s runs here");
+  }
   // One expected result per variant: its kernels must all compute it.
   for (const rt::ParamValues &fixed : in.manifest.variants) {
     std::string first;
@@ -157,7 +172,8 @@ MeasureInputs readMeasureInputs(const std::string &dir,
     if (file.empty() && shapesArg.empty())
       throw rt::Error("a variant has no shape file: give --shapes");
     in.shapesOf.push_back(
-        rt::loadProblemShapes(shapesArg.empty() ? file : shapesArg, rank));
+        rt::loadProblemShapes(shapesArg.empty() ? file : shapesArg,
+                              flags.size(), flags));
   }
   return in;
 }
@@ -173,7 +189,8 @@ int measure(MeasureInputs inputs, const std::string &tablePath,
   rt::Device device = rt::Device::open();
   rt::Module module = rt::Module::loadCubinFile(inputs.dir +
                                                 "/candidates.cubin");
-  std::unique_ptr<Problem> owned = problemFor(infos.front());
+  std::unique_ptr<Problem> owned =
+      problemFor(infos.front(), inputs.referenceFile, device.name());
   Problem &problem = *owned;
 
   rt::TuningTable table;
@@ -212,8 +229,12 @@ int measure(MeasureInputs inputs, const std::string &tablePath,
     }
     for (const Shape &shape : shapes) {
       ++step;
+      // The reference's time where it was measured beside (not timed here).
+      std::optional<double> recordedUs;
       try {
         problem.prepare(shape, *kernels.front());
+        if (!checkOnly)
+          recordedUs = problem.recordedReferenceUs();
       } catch (const rt::Error &e) {
         // The reference or the operands failed (out of memory, say): the
         // shape is said and skipped, the others still measured.
@@ -255,10 +276,12 @@ int measure(MeasureInputs inputs, const std::string &tablePath,
       std::vector<std::function<void()>> contenders;
       for (rt::BoundLaunch &launch : survivors)
         contenders.push_back([&launch] { launch.launch(); });
-      contenders.push_back([&] { problem.runReference(); });
+      if (!recordedUs)
+        contenders.push_back([&] { problem.runReference(); });
       rt::Timer once;
       float firstMs = once.timeMs(contenders.back(), 1, 3);
       std::vector<float> ms = timedMs(contenders, firstMs);
+      double referenceUs = recordedUs ? *recordedUs : ms.back() * 1000.0;
       size_t best = 0;
       for (size_t i = 1; i < survivors.size(); ++i)
         if (ms[i] < ms[best])
@@ -273,11 +296,11 @@ int measure(MeasureInputs inputs, const std::string &tablePath,
       tuned.key = shape.sizes;
       tuned.config = ownConfig(survivors[best].info(), fixed);
       tuned.timeUs = ms[best] * 1000.0;
-      tuned.referenceUs = ms.back() * 1000.0;
+      tuned.referenceUs = referenceUs;
       double ratio = tuned.referenceUs / tuned.timeUs;
       char note[256];
-      std::snprintf(note, sizeof(note), "%.3fx, %s", ratio,
-                    shape.what.c_str());
+      std::snprintf(note, sizeof(note), "%.3fx%s%s", ratio,
+                    shape.what.empty() ? "" : ", ", shape.what.c_str());
       tuned.note = note;
       variant.shapes.push_back(tuned);
       logSum += std::log(ratio);

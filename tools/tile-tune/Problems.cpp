@@ -8,8 +8,12 @@
 #include <cublas_v2.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <fstream>
+#include <map>
 #include <optional>
+#include <regex>
 
 using namespace tile;
 
@@ -318,30 +322,249 @@ private:
 };
 
 
+/// PyTorch's cuDNN attention as ../shared/anchors/sdpa_attention.py
+/// measured it on the GPU machine (no Python here): its JSON output, one
+/// `"cudnn B<b>H<h>S<s>D<d>[ causal]": <TFLOP/s>` entry per problem, with
+/// "gpu" and "torch" entries saying where and with what.
+struct SdpaFigures {
+  std::string gpu, torch;
+  /// (B, H, S, D, causal) -> TFLOP/s (causal FLOPs halved).
+  std::map<std::array<int64_t, 5>, double> tflops;
+
+  static SdpaFigures load(const std::string &path) {
+    std::ifstream in(path);
+    if (!in)
+      throw rt::Error(path + ": cannot read the reference figures");
+    SdpaFigures figures;
+    std::string line;
+    std::regex entry(R"re("cudnn B(\d+)H(\d+)S(\d+)D(\d+)( causal)?":\s*([0-9.]+))re");
+    std::regex text(R"re("(gpu|torch)":\s*"([^"]*)")re");
+    std::smatch match;
+    while (std::getline(in, line)) {
+      if (std::regex_search(line, match, entry)) {
+        std::array<int64_t, 5> problem = {
+            std::stoll(match[1]), std::stoll(match[2]), std::stoll(match[3]),
+            std::stoll(match[4]), match[5].matched ? 1 : 0};
+        figures.tflops[problem] = std::stod(match[6]);
+      } else if (std::regex_search(line, match, text)) {
+        (match[1] == "gpu" ? figures.gpu : figures.torch) = match[2];
+      }
+    }
+    if (figures.tflops.empty() || figures.gpu.empty())
+      throw rt::Error(path + ": no cuDNN figure or no \"gpu\" entry (expected "
+                             "the output of sdpa_attention.py)");
+    return figures;
+  }
+};
+
+/// An attention family on GPT-2's layout, arguments as attention.mlir's:
+/// (qkv, out, seq, heads, kv_heads, scale, causal), qkv B*S rows of
+/// [q | k | v] (H query heads, Hkv key and value heads of HD columns, HD
+/// the kernel's parameter), out B*S rows of H*HD. Key (B, H, KVH, S,
+/// CAUSAL). The reference is PyTorch's cuDNN attention on the same GPU,
+/// from --reference's figures (sdpa_attention.py, run in the same call);
+/// the check is against the attention computed on the host in double for
+/// 192 query rows spread over the sequences and heads (the whole output
+/// would take seconds of host time per shape).
+class AttentionProblem : public Problem {
+public:
+  static bool takes(const rt::KernelInfo &kernel) {
+    if (!kernel.args || kernel.args->size() != 7)
+      return false;
+    const std::vector<rt::ArgInfo> &a = *kernel.args;
+    auto matrix = [&](size_t i) {
+      return a[i].isMemRef && a[i].rank == 2 && a[i].type == "bf16";
+    };
+    auto scalar = [&](size_t i, const char *type) {
+      return !a[i].isMemRef && a[i].type == type;
+    };
+    return matrix(0) && matrix(1) && scalar(2, "index") &&
+           scalar(3, "index") && scalar(4, "index") && scalar(5, "f32") &&
+           scalar(6, "i1") && paramOr(kernel, "HD", 0) > 0;
+  }
+
+  AttentionProblem(const std::string &referenceFile,
+                   const std::string &deviceName) {
+    if (referenceFile.empty())
+      return; // --check-only: nothing is timed
+    figures = SdpaFigures::load(referenceFile);
+    if (figures.gpu != deviceName)
+      throw rt::Error(referenceFile + ": measured on " + figures.gpu +
+                      ", not on this GPU (" + deviceName +
+                      "): run sdpa_attention.py in the same call");
+  }
+
+  std::string reference() const override {
+    return "cudnn (PyTorch " + figures.torch +
+           " scaled_dot_product_attention, cuDNN backend, bf16; "
+           "sdpa_attention.py's figures on " + figures.gpu +
+           ", measured beside)";
+  }
+  std::vector<std::pair<std::string, std::string>> key() const override {
+    return {{"B", "div(dim(0,0),arg(2))"},
+            {"H", "arg(3)"},
+            {"KVH", "arg(4)"},
+            {"S", "arg(2)"},
+            {"CAUSAL", "arg(6)"}};
+  }
+
+  void prepare(const Shape &shape, const rt::KernelInfo &kernel) override {
+    batch = shape.sizes[0], heads = shape.sizes[1], kvHeads = shape.sizes[2];
+    seq = shape.sizes[3], causal = shape.sizes[4] != 0;
+    hd = paramOr(kernel, "HD", 0);
+    if (kvHeads < 1 || heads % kvHeads != 0)
+      throw rt::Error(std::to_string(heads) + " query heads do not share " +
+                      std::to_string(kvHeads) + " key/value heads evenly");
+    int64_t rows = batch * seq;
+    qkvWidth = (heads + 2 * kvHeads) * hd;
+    std::vector<float> values = randomFloats(size_t(rows) * qkvWidth, 8);
+    for (float &v : values) // [-2, 2], as attention --check
+      v *= 2;
+    qkvBits = toBf16(values);
+    qkv = rt::DeviceBuffer(qkvBits.size() * 2);
+    qkv.upload(qkvBits);
+    out = rt::DeviceBuffer(size_t(rows) * heads * hd * 2 + 4);
+    samples.clear();
+    for (int64_t i = 0; i < 192; ++i)
+      samples.push_back({i % batch, (i * 5) % heads,
+                         (i * (seq / 96 + 1) + i * 37) % seq});
+    samples.push_back({batch - 1, heads - 1, seq - 1});
+    want.clear();
+    for (const Sample &sample : samples) {
+      std::vector<double> row = referenceRow(sample);
+      want.insert(want.end(), row.begin(), row.end());
+    }
+  }
+
+  rt::BoundLaunch bind(const rt::Module &module,
+                       const rt::KernelInfo &kernel) override {
+    rt::BoundLaunch launch(module, kernel);
+    int64_t rows = batch * seq;
+    launch.arg(rowMajor(qkv.ptr(), {rows, qkvWidth}))
+        .arg(rowMajor(out.ptr(), {rows, heads * hd}))
+        .arg(seq)
+        .arg(heads)
+        .arg(kvHeads)
+        // Softmax in base 2, as Attention.h.
+        .arg(float(M_LOG2E / std::sqrt(double(hd))))
+        .arg(causal)
+        .grid();
+    return launch;
+  }
+
+  double check(rt::BoundLaunch &launch) override {
+    out.fillWords(0x7fc07fc0);
+    launch.launch();
+    std::vector<float> got, expected(want.begin(), want.end());
+    std::vector<uint16_t> bits(static_cast<size_t>(hd));
+    for (const Sample &sample : samples) {
+      size_t offset =
+          (size_t(sample.b * seq + sample.q) * heads + sample.h) * hd * 2;
+      out.download(bits.data(), bits.size() * 2, offset);
+      for (uint16_t b : bits)
+        got.push_back(rt::bf16ToFloat(b));
+    }
+    return relativeError(got, expected);
+  }
+  double tolerance() const override { return 1e-2; }
+
+  void runReference() override {
+    throw rt::Error("attention's reference (PyTorch's cuDNN attention) is "
+                    "not run here: its figures come from --reference");
+  }
+  std::optional<double> recordedReferenceUs() const override {
+    auto found = figures.tflops.find({batch, heads, seq, hd, causal});
+    if (kvHeads != heads || found == figures.tflops.end() || found->second <= 0)
+      throw rt::Error("no cuDNN figure for B" + std::to_string(batch) + "H" +
+                      std::to_string(heads) + "S" + std::to_string(seq) +
+                      "D" + std::to_string(hd) + (causal ? " causal" : "") +
+                      (kvHeads != heads ? " with grouped key heads" : "") +
+                      " in --reference's file: give sdpa_attention.py "
+                      "this problem");
+    double flops = 4.0 * batch * heads * double(seq) * double(seq) * hd;
+    return flops / (causal ? 2 : 1) / (found->second * 1e12) * 1e6;
+  }
+
+private:
+  struct Sample {
+    int64_t b, h, q;
+  };
+  float at(int64_t row, int64_t column) const {
+    return rt::bf16ToFloat(qkvBits[size_t(row) * qkvWidth + column]);
+  }
+  /// Query row `q` of sequence `b`, head `h`: softmax(q K^T / sqrt(hd)) V
+  /// over the keys it sees, in double.
+  std::vector<double> referenceRow(const Sample &s) const {
+    int64_t first = s.b * seq;
+    int64_t kvHead = s.h / (heads / kvHeads);
+    int64_t kCol = heads * hd + kvHead * hd;
+    int64_t vCol = (heads + kvHeads) * hd + kvHead * hd;
+    int64_t keys = causal ? s.q + 1 : seq;
+    std::vector<double> score(size_t(keys), 0.0);
+    double max = -1e300;
+    for (int64_t j = 0; j < keys; ++j) {
+      double dot = 0;
+      for (int64_t d = 0; d < hd; ++d)
+        dot += double(at(first + s.q, s.h * hd + d)) * at(first + j, kCol + d);
+      score[size_t(j)] = dot / std::sqrt(double(hd));
+      max = std::max(max, score[size_t(j)]);
+    }
+    double sum = 0;
+    for (double &x : score)
+      sum += x = std::exp(x - max);
+    std::vector<double> row(size_t(hd), 0.0);
+    for (int64_t j = 0; j < keys; ++j)
+      for (int64_t d = 0; d < hd; ++d)
+        row[size_t(d)] += score[size_t(j)] / sum * at(first + j, vCol + d);
+    return row;
+  }
+
+  SdpaFigures figures;
+  int64_t batch = 0, heads = 0, kvHeads = 0, seq = 0, hd = 0, qkvWidth = 0;
+  bool causal = false;
+  std::vector<uint16_t> qkvBits;
+  std::vector<Sample> samples;
+  std::vector<double> want;
+  rt::DeviceBuffer qkv, out;
+};
+
 } // namespace
 
 /// The problem `kernel`'s family is, or an error saying which tile-tune
 /// knows.
-std::unique_ptr<Problem> problemFor(const rt::KernelInfo &kernel) {
+std::unique_ptr<Problem> problemFor(const rt::KernelInfo &kernel,
+                                    const std::string &referenceFile,
+                                    const std::string &deviceName) {
   if (GemmProblem::takes(kernel))
     return std::make_unique<GemmProblem>();
   if (std::optional<RowProblem::Kind> kind = RowProblem::kindOf(kernel))
     return std::make_unique<RowProblem>(*kind);
+  if (AttentionProblem::takes(kernel))
+    return std::make_unique<AttentionProblem>(referenceFile, deviceName);
   throw rt::Error("family " + kernel.family +
                   ": tile-tune feeds and checks GEMM families (arguments "
-                  "A, B, C, bias, R as gemm.mlir's, against cuBLAS) and row "
+                  "A, B, C, bias, R as gemm.mlir's, against cuBLAS), row "
                   "families (layernorm's x, w, b, y, eps or softmax's x, y, "
-                  "against a device-to-device copy); this one is neither");
+                  "against a device-to-device copy) and attention families "
+                  "(attention.mlir's qkv, out, seq, heads, kv_heads, scale, "
+                  "causal and a parameter HD, against PyTorch's cuDNN "
+                  "attention); this one is none of them");
 }
 
-/// The sizes a problem's shapes have (its key's).
-size_t keySize(const rt::KernelInfo &kernel) {
+/// Which of a problem's key sizes are flags.
+std::vector<bool> keyFlags(const rt::KernelInfo &kernel) {
   if (GemmProblem::takes(kernel))
-    return 3;
+    return std::vector<bool>(3, false);
   if (RowProblem::kindOf(kernel))
-    return 2;
-  problemFor(kernel); // throws, saying which families tile-tune knows
-  return 0;
+    return std::vector<bool>(2, false);
+  if (AttentionProblem::takes(kernel))
+    return {false, false, false, false, true};
+  problemFor(kernel, "", ""); // throws, saying which families tile-tune knows
+  return {};
+}
+
+bool referenceIsRecorded(const rt::KernelInfo &kernel) {
+  return AttentionProblem::takes(kernel);
 }
 
 /// What `kernel` computes, as far as the check's expected result goes: a

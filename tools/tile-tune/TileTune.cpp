@@ -13,6 +13,9 @@
 //   tile-tune measure DIR [--shapes SHAPES] [--table FILE] [--svg FILE]
 //                     [--check-only: run and check each candidate once,
 //                      time nothing, write no table (for the sanitizers)]
+//                     [--reference FILE: the reference's figures, for
+//                      families whose reference runs elsewhere: attention's,
+//                      PyTorch's cuDNN attention, from sdpa_attention.py]
 //   tile-tune run FAMILY.mlir --space SPACE -o DIR [--shapes SHAPES] ...
 //
 // `compile` needs the compiler (tile-translate), `measure` a GPU and the
@@ -46,11 +49,12 @@ namespace {
       "  tile-tune compile FAMILY.mlir --space SPACE -o DIR [--chip CHIP]\n"
       "                    [--tile-translate PATH]\n"
       "  tile-tune measure DIR [--shapes SHAPES] [--table FILE] [--svg FILE]\n"
-      "                    [--check-only]\n"
+      "                    [--check-only] [--reference FILE]\n"
       "  tile-tune run FAMILY.mlir --space SPACE -o DIR [--shapes SHAPES]\n"
-      "                [--table FILE] [--svg FILE]\n"
+      "                [--table FILE] [--svg FILE] [--reference FILE]\n"
       "SHAPES: a shape file (lines 'M N K  # what') or MxNxK,...; every\n"
-      "variant's shapes (default: each variant's file in the space)\n",
+      "variant's shapes (default: each variant's file in the space)\n"
+      "--reference: for attention, sdpa_attention.py's output on this GPU\n",
       why.c_str());
   std::exit(2);
 }
@@ -105,7 +109,8 @@ int main(int argc, char **argv) {
   if (argc < 3)
     usage("expected a command and its input");
   std::string command = argv[1], input = argv[2];
-  std::string space, dir, chip = "sm_90a", translate, shapes, table, svg;
+  std::string space, dir, chip = "sm_90a", translate, shapes, table, svg,
+      reference;
   bool checkOnly = false;
   for (int i = 3; i < argc; ++i) {
     std::string arg = argv[i];
@@ -128,6 +133,8 @@ int main(int argc, char **argv) {
       table = value();
     else if (arg == "--svg")
       svg = value();
+    else if (arg == "--reference")
+      reference = value();
     else if (arg == "--check-only")
       checkOnly = true;
     else
@@ -147,7 +154,8 @@ int main(int argc, char **argv) {
     }
     if (table.empty())
       table = input + "/tuning.txt";
-    MeasureInputs inputs = readMeasureInputs(input, shapes);
+    MeasureInputs inputs =
+        readMeasureInputs(input, shapes, reference, checkOnly);
     checkWritable(table);
     if (!svg.empty())
       checkWritable(svg);

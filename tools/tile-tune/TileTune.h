@@ -51,12 +51,18 @@ struct MeasureInputs {
   Manifest manifest;
   std::vector<rt::KernelInfo> infos;
   std::vector<std::vector<Shape>> shapesOf;
+  /// --reference: the reference's figures where it is measured beside.
+  std::string referenceFile;
 };
 
 /// What `measure` reads from DIR and --shapes (every variant's shapes when
-/// given, else each variant's file), checked without a GPU.
+/// given, else each variant's file), checked without a GPU, with
+/// --reference's file (required where the family's reference is measured
+/// beside, unless `checkOnly`; refused elsewhere).
 MeasureInputs readMeasureInputs(const std::string &dir,
-                                const std::string &shapesArg);
+                                const std::string &shapesArg,
+                                const std::string &referenceFile,
+                                bool checkOnly);
 
 /// `tile-tune measure`: the table (and plot) of `inputs` measured on the
 /// GPU, or with `checkOnly` each candidate checked once; its exit status.

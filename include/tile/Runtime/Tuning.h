@@ -163,7 +163,9 @@ fitCostModel(const std::vector<std::pair<std::vector<double>, double>> &samples)
 ///   - a shape measured at `key` itself: its configuration;
 ///   - then, where the variant has cost models (`model` lines), every
 ///     modelled configuration, fastest first by its modelled time at `key`;
-///   - then the configurations of the shapes near `key` (at most the
+///   - then the configurations of the shapes near `key` (distance: the
+///     sum of the sizes' log ratios, a zero against a non-zero size, a
+///     flag, counting ln 2; at most the
 ///     nearest one's distance plus ln 2), fastest first by the time
 ///     estimated at `key` from each one's nearest measured shape: that
 ///     shape's time scaled by the work in waves of CTAs each needs (the
@@ -191,9 +193,11 @@ struct ProblemShape {
 
 /// The shapes `source` names: a shape file (one shape per line, its sizes
 /// separated by spaces, '# what' after them), or a list "AxBxC,...". Each
-/// has `rank` sizes in [1, 2^20]; throws Error naming the line otherwise.
+/// has `rank` sizes in [1, 2^20], but for those `flags` marks (a causal
+/// mask, say), which are 0 or 1; throws Error naming the line otherwise.
 std::vector<ProblemShape> loadProblemShapes(const std::string &source,
-                                            size_t rank);
+                                            size_t rank,
+                                            const std::vector<bool> &flags = {});
 
 } // namespace rt
 } // namespace tile
