@@ -177,7 +177,31 @@ double estimatedUs(const TuningTable &table, const KernelInfo &kernel,
 
 /// The model's time for `features`.
 double modelled(const CostModel &model, const std::vector<double> &features) {
-  return model.a * features[0] + model.b * features[1] + model.c * features[2];
+  return model.a * features[0] + model.b * features[1] +
+         model.c * features[2] +
+         (features.size() > 3 ? model.d * features[3] : 0.0);
+}
+
+/// Whether a key size of `table` is the innermost dimension of one of
+/// `kernel`'s memref arguments and makes its rows not whole 128-byte lines
+/// (a TMA box's rows then straddle lines: more L2 requests per byte).
+bool rowsOffLines(const TuningTable &table, const KernelInfo &kernel,
+                  const std::vector<int64_t> &key) {
+  if (!kernel.args)
+    return false;
+  for (size_t i = 0; i < table.key.size() && i < key.size(); ++i) {
+    unsigned arg = 0, dim = 0;
+    if (std::sscanf(table.key[i].second.c_str(), "dim(%u,%u)", &arg, &dim) !=
+            2 ||
+        arg >= kernel.args->size())
+      continue;
+    const ArgInfo &info = (*kernel.args)[arg];
+    unsigned bytes = elementTypeBytes(info.type);
+    if (info.isMemRef && bytes && dim + 1 == info.rank &&
+        key[i] * int64_t(bytes) % 128 != 0)
+      return true;
+  }
+  return false;
 }
 
 /// Whether `kernel` is among `eligible` and configuration `values` of
@@ -255,27 +279,33 @@ tile::rt::costFeatures(const TuningTable &table, const KernelInfo &kernel,
     volume *= double(std::max<int64_t>(size, 1));
   double tileWork = volume / *largeCtas;
   double waves = std::ceil(*ctas / double(table.sms));
-  return std::vector<double>{waves * tileWork, waves, 1.0};
+  double offLines = rowsOffLines(table, kernel, key) ? 1.0 : 0.0;
+  return std::vector<double>{waves * tileWork, waves, 1.0,
+                             waves * tileWork * offLines};
 }
 
 std::optional<CostModel> tile::rt::fitCostModel(
     const std::vector<std::pair<std::vector<double>, double>> &given) {
+  constexpr int kTerms = 4;
   std::vector<std::pair<std::vector<double>, double>> samples;
-  for (const auto &sample : given)
-    if (sample.second > 0 && sample.first.size() == 3 &&
+  for (auto sample : given) {
+    if (sample.first.size() == 3) // no term for rows off lines
+      sample.first.push_back(0.0);
+    if (sample.second > 0 && sample.first.size() == kTerms &&
         std::all_of(sample.first.begin(), sample.first.end(),
                     [](double f) { return std::isfinite(f) && f >= 0; }))
       samples.push_back(sample);
+  }
   if (samples.size() < 2)
     return std::nullopt;
   std::optional<CostModel> best;
   double bestResidual = 0;
-  // Each subset of the three terms (bit i: term i), solved by the normal
+  // Each subset of the terms (bit i: term i), solved by the normal
   // equations of sum(((f . x) - t) / t)^2; kept when every coefficient is
   // non-negative.
-  for (int subset = 1; subset < 8; ++subset) {
+  for (int subset = 1; subset < (1 << kTerms); ++subset) {
     std::vector<int> terms;
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < kTerms; ++i)
       if (subset & (1 << i))
         terms.push_back(i);
     size_t n = terms.size();
@@ -283,13 +313,13 @@ std::optional<CostModel> tile::rt::fitCostModel(
       continue;
     // Each term scaled to at most 1 over the samples, so that the
     // singularity test below compares like with like.
-    double scale[3] = {0, 0, 0};
+    double scale[kTerms] = {0, 0, 0, 0};
     for (const auto &[features, time] : samples)
       for (size_t i = 0; i < n; ++i)
         scale[i] = std::max(scale[i], features[terms[i]] / time);
     if (std::any_of(scale, scale + n, [](double v) { return v <= 0; }))
       continue;
-    double m[3][4] = {};
+    double m[kTerms][kTerms + 1] = {};
     for (const auto &[features, time] : samples) {
       for (size_t i = 0; i < n; ++i) {
         double fi = features[terms[i]] / time / scale[i];
@@ -326,7 +356,7 @@ std::optional<CostModel> tile::rt::fitCostModel(
     }
     if (singular)
       continue;
-    double x[3] = {0, 0, 0};
+    double x[kTerms] = {0, 0, 0, 0};
     bool negative = false;
     for (size_t i = 0; i < n; ++i) {
       x[terms[i]] = m[i][n] / m[i][i] / scale[i];
@@ -335,7 +365,7 @@ std::optional<CostModel> tile::rt::fitCostModel(
     if (negative)
       continue;
     CostModel model;
-    model.a = x[0], model.b = x[1], model.c = x[2];
+    model.a = x[0], model.b = x[1], model.c = x[2], model.d = x[3];
     double residual = 0;
     for (const auto &[features, time] : samples) {
       double r = (modelled(model, features) - time) / time;

@@ -250,17 +250,20 @@ TuningTable tile::rt::parseTuningTable(const std::string &text) {
         fail(line, "a model before the first variant record");
       CostModel model;
       model.line = line;
-      std::string config, a, b, c, extra;
-      if (!(in >> config >> a >> b >> c) || in >> extra)
-        fail(line, "a model is a configuration and three coefficients");
+      std::string config, a, b, c, d, extra;
+      if (!(in >> config >> a >> b >> c) || (in >> d && in >> extra))
+        fail(line, "a model is a configuration and three or four "
+                   "coefficients");
       try {
         model.config = parseParamValues(config);
       } catch (const Error &e) {
         fail(line, e.what());
       }
-      double *coefficients[] = {&model.a, &model.b, &model.c};
-      const std::string *words[] = {&a, &b, &c};
-      for (int i = 0; i < 3; ++i) {
+      if (d.empty())
+        d = "0";
+      double *coefficients[] = {&model.a, &model.b, &model.c, &model.d};
+      const std::string *words[] = {&a, &b, &c, &d};
+      for (int i = 0; i < 4; ++i) {
         std::optional<double> value = readNumber(*words[i]);
         if (!value || *value < 0)
           fail(line, "'" + *words[i] + "' is not a non-negative coefficient");
@@ -358,7 +361,10 @@ std::string tile::rt::serializeTuningTable(const TuningTable &table) {
     for (const CostModel &model : variant.models) {
       os << "model " << formatParamValues(model.config)
          << std::setprecision(4) << ' ' << model.a << ' ' << model.b << ' '
-         << model.c << '\n';
+         << model.c;
+      if (model.d != 0)
+        os << ' ' << model.d;
+      os << '\n';
     }
   }
   return os.str();

@@ -77,7 +77,7 @@ inline TileGemm persistentGemm(const rt::Device &device, int64_t bm, int64_t bn,
   return epilogueGemm<float>(device, [&](const auto &c) {
     return c.BM == bm && c.BN == bn && c.PINGPONG == pingpong &&
            c.TMASTORE == tmaStore && std::string(c.OUT) == "f32" && !c.BIAS &&
-           !c.GELU && !c.RESIDUAL && c.SPLITK == 1;
+           !c.GELU && !c.RESIDUAL && c.SPLITK == 1 && c.CLUSTER == 1;
   });
 }
 } // namespace detail
@@ -88,6 +88,24 @@ inline TileGemm persistentGemm(const rt::Device &device, int64_t bm, int64_t bn,
 inline TileGemm hopperSplitK(const rt::Device &device) {
   return detail::epilogueGemm<float>(
       device, [](const auto &c) { return c.SPLITK == 3; });
+}
+
+/// gemm.mlir's CLUSTER=2 configuration (128 x 256 tiles in clusters of two
+/// CTAs that share B by TMA multicast), launched with the grid it states.
+inline TileGemm hopperFamilyCluster() {
+  using Matrix = rt::MemRef<rt::bf16, 2>;
+  std::size_t i = detail::findConfig(
+      gemm_kernels::gemm_bf16_configs, [](const auto &c) {
+        return c.CLUSTER == 2 && c.BM == 128 && c.BN == 256 && !c.BIAS &&
+               std::string(c.OUT) == "f32";
+      });
+  return TileGemm([i](const rt::MemRefArg &a, const rt::MemRefArg &b,
+                      const rt::MemRefArg &c, const rt::MemRefArg &bias,
+                      const rt::MemRefArg &residual) {
+    return gemm_kernels::gemm_bf16(
+        i, Matrix::of(a), Matrix::of(b), rt::MemRef<float, 2>::of(c),
+        rt::MemRef<rt::bf16, 1>::of(bias), Matrix::of(residual));
+  });
 }
 
 /// gemm.mlir's family at 128 x 256 (sm_90a: TMA + wgmma, persistent), or

@@ -19,7 +19,8 @@
 //   gemm-bench S VARIANT     an S^3 product by one kernel: "plain"
 //                            (gemm.mlir's 128 x 256, persistent), "cluster"
 //                            (gemm-cluster.mlir: the same in 2-CTA clusters
-//                            sharing B by TMA multicast), "mma" (gemm-sm80
+//                            sharing B by TMA multicast), "cluster2"
+//                            (gemm.mlir's CLUSTER=2 configuration), "mma" (gemm-sm80
 //                            built for sm_90), "mma80" (built for sm_80), a
 //                            cubin name beside the program (persistent when
 //                            it starts with "p-"), "name@64" / "name@128" /
@@ -50,6 +51,7 @@ int benchVariant(const rt::Device &device, int64_t s, std::string variant) {
                   : variant == "mma80"   ? mmaSyncGemm(/*sm80=*/true)
                   : variant == "plain"   ? hopperGemm(device)
                   : variant == "cluster" ? hopperCluster(device)
+                  : variant == "cluster2" ? hopperFamilyCluster()
                                          : hopperGemm(device, variant, tileN);
   CublasGemm cublas;
   BenchOperands ops(s, s, s);
@@ -119,7 +121,7 @@ int benchTuned(const std::vector<rt::ProblemShape> &shapes,
     for (const auto &[name, value] : gemm.kernelInfo().config)
       if (name == "BM" || name == "BN" || name == "STAGES" ||
           name == "PINGPONG" || name == "TMASTORE" ||
-          name == "SPLITK")
+          name == "SPLITK" || name == "CLUSTER")
         config += (config.empty() ? "" : ",") + name + "=" +
                   std::to_string(value);
     std::printf("%6lld %6lld %6lld  %-30.30s %9.1f %9.1f %6.2f  %s\n",

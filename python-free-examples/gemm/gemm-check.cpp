@@ -83,6 +83,8 @@ int main(int argc, char **argv) {
          linearResidual},
         {"gemm-cluster.mlir (clusters of 2 CTAs, B by TMA multicast)",
          [&] { return hopperCluster(device); }, bf16},
+        {"gemm.mlir CLUSTER=2 (the family's clusters: B by TMA multicast)",
+         [&] { return hopperFamilyCluster(); }, bf16},
         {"gemm.mlir PINGPONG 64 x 256 (ping-pong consumer teams)",
          [&] { return hopperPingpong(device); }, bf16},
         {"gemm.mlir 256 x 128 (128 rows per warpgroup)",

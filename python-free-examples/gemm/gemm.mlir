@@ -37,6 +37,14 @@
 //     parts give the same bits every run (0 + a + b = 0 + b + a); more
 //     parts add in the order they finish, so the last bits may differ
 //     between runs.
+//   - CLUSTER = 2 (not with PINGPONG): the CTAs run in clusters of two on
+//     vertically adjacent tiles (rows m0 and m0 + BM, the same columns),
+//     so both read the same tiles of B: `{multicast}` on that copy makes
+//     each CTA load half of B's tile, which TMA multicast writes into both
+//     (half of B's L2 requests; what pays where rows of K are not whole
+//     128-byte lines). The compiler releases each pipeline slot to both
+//     CTAs and synchronises the cluster (gemm-cluster.mlir, the example it
+//     comes from). With CLUSTER = 1 the copy is a plain load.
 //
 // The epilogue, applied to the fp32 tile in registers before it is stored
 // (the fused linear layers of gpt/ are configurations of this family):
@@ -88,7 +96,8 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
            OUT: type = f32 in [f32, bf16], BIAS: i1 = false,
            GELU: i1 = false, RESIDUAL: i1 = false,
            CHUNK: index = 32 in [32, 64],
-           SPLITK: index = 1 in [1, 2, 3, 4, 6, 8])
+           SPLITK: index = 1 in [1, 2, 3, 4, 6, 8],
+           CLUSTER: index = 1 in [1, 2])
     configs([BM = 128, BN = 256],
             [BM = 256, BN = 128],
             [BM = 64, BN = 256, GROUP = 16, STAGES = 5, THREADS = 128,
@@ -97,6 +106,8 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
             [TMASTORE = true],
             // Split-K: each K loop in three parts (gemm-check).
             [BM = 128, BN = 128, STAGES = 6, SPLITK = 3],
+            // Clusters of two sharing B by TMA multicast (gemm-check).
+            [CLUSTER = 2],
             // The linear layers: bf16 out with a bias (and GELU), by TMA
             // where N % 8 == 0, and with a residual add. (Without a bias and
             // TMA, ptxas serialises this tile's wgmmas, C7514: gpt/ gives
@@ -107,7 +118,7 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
             [BN = 128, OUT = bf16, BIAS = true],
             [BN = 128, OUT = bf16, BIAS = true, RESIDUAL = true,
              TMASTORE = true, CHUNK = 64])
-    threads(THREADS) {
+    threads(THREADS) cluster(CLUSTER, 1, 1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
@@ -120,22 +131,31 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %residual = tile.param "RESIDUAL" : i1
   %chunk = tile.param "CHUNK" : index
   %splitk = tile.param "SPLITK" : index
+  %cluster = tile.param "CLUSTER" : index
   %zero = arith.constant 0.0 : f32
   %M = memref.dim %A, %c0 : memref<?x?xbf16>
   %N = memref.dim %B, %c0 : memref<?x?xbf16>
   %K = memref.dim %A, %c1 : memref<?x?xbf16>
   %tiles_m = arith.ceildivui %M, %bm : index
+  // The CLUSTER CTAs of a cluster take CLUSTER vertically adjacent tiles
+  // (one tile without clusters): the clusters walk rows of such tiles.
+  %cluster_rows = arith.ceildivui %tiles_m, %cluster : index
   %tiles_n = arith.ceildivui %N, %bn : index
-  %tiles = arith.muli %tiles_m, %tiles_n : index
+  %tiles = arith.muli %cluster_rows, %tiles_n : index
   %ktiles = arith.ceildivui %K, %c64 : index
-  %per_group = arith.muli %tiles_n, %group : index
-  // The work: SPLITK parts of each tile's K loop (one part without
-  // split-K).
+  // GROUP tile-rows are GROUP / CLUSTER rows of the clusters' tiles.
+  %cluster_group = arith.divui %group, %cluster : index
+  %per_group = arith.muli %tiles_n, %cluster_group : index
+  // The work: SPLITK parts of each cluster tile's K loop (one part
+  // without split-K).
   %work = arith.muli %tiles, %splitk : index
   %split = arith.cmpi ugt, %splitk, %c1 : index
-  // The grid, for the host: a CTA per part, no more than the SMs.
+  // The grid, for the host: a cluster per part, no more clusters than the
+  // SMs hold at once.
   %sms = tile.num_sms : index
-  %ctas_launched = arith.minui %work, %sms : index
+  %cluster_slots = arith.divui %sms, %cluster : index
+  %clusters_launched = arith.minui %work, %cluster_slots : index
+  %ctas_launched = arith.muli %clusters_launched, %cluster : index
   tile.grid %ctas_launched
   // The parts add into C: the host zeroes it first. They add partial sums,
   // to which no epilogue applies.
@@ -146,8 +166,21 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %split_epilogue = arith.andi %split, %epilogue : i1
   %no_split_epilogue = arith.xori %split_epilogue, %true : i1
   tile.static_assert %no_split_epilogue, "SPLITK > 1 adds partial sums into C, which takes no epilogue (BIAS, GELU, RESIDUAL)"
-  %first = gpu.block_id x
-  %ctas = gpu.grid_dim x
+  %clustered = arith.cmpi ugt, %cluster, %c1 : index
+  %pingpong = tile.param "PINGPONG" : i1
+  %pingpong_clustered = arith.andi %pingpong, %clustered : i1
+  %no_pingpong_clustered = arith.xori %pingpong_clustered, %true : i1
+  tile.static_assert %no_pingpong_clustered, "CLUSTER = 2 shares B by TMA multicast, which ping-pong teams do not take: PINGPONG = 0"
+  // This cluster's place among the clusters and this CTA's in it (without
+  // clusters, the CTA's; the selects fold away).
+  %cluster_id = gpu.cluster_id x
+  %block_id = gpu.block_id x
+  %first = arith.select %clustered, %cluster_id, %block_id : index
+  %cluster_count = gpu.cluster_dim x
+  %grid_ctas = gpu.grid_dim x
+  %ctas = arith.select %clustered, %cluster_count, %grid_ctas : index
+  %cluster_rank = gpu.cluster_block_id x
+  %rank = arith.select %clustered, %cluster_rank, %c0 : index
 
   %As = tile.alloc_shared [%bm] : memref<?x64xbf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared [%bn] : memref<?x64xbf16, #gpu.address_space<workgroup>>
@@ -178,8 +211,13 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
     %ke_split = arith.divui %ke_x, %splitk : index
     %kb = arith.select %split, %kb_split, %c0 : index
     %ke = arith.select %split, %ke_split, %ktiles : index
-    %pm, %pn = func.call @grouped_tile_order(%t, %tiles_m, %per_group, %group)
+    %pm_cluster, %pn = func.call @grouped_tile_order(%t, %cluster_rows, %per_group, %cluster_group)
         : (index, index, index, index) -> (index, index)
+    // This CTA's tile-row in its cluster's (below M for the second CTA of
+    // a last odd row: its loads read zeros, its stores are skipped, and it
+    // still loads its half of B for its partner).
+    %pm_first = arith.muli %pm_cluster, %cluster : index
+    %pm = arith.addi %pm_first, %rank : index
     %m0 = arith.muli %pm, %bm : index
     %n0 = arith.muli %pn, %bn : index
 
@@ -193,7 +231,10 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
       %k0 = arith.muli %kt, %c64 : index
       tile.copy %A[%m0, %k0] to %As[]
           : memref<?x?xbf16>, memref<?x64xbf16, #gpu.address_space<workgroup>>
-      tile.copy %B[%n0, %k0] to %Bs[]
+      // The cluster's CTAs share B's tile: each loads 1 / CLUSTER of its
+      // rows and TMA multicast writes them into every CTA's (a plain load
+      // without clusters).
+      tile.copy %B[%n0, %k0] to %Bs[] {multicast}
           : memref<?x?xbf16>, memref<?x64xbf16, #gpu.address_space<workgroup>>
       tile.gemm %As, %Bs, %acc {transpose_b}
           : memref<?x64xbf16, #gpu.address_space<workgroup>>,

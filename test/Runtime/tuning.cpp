@@ -334,8 +334,35 @@ model BM=128,BN=256 0 0 50
   std::optional<std::vector<double>> features =
       costFeatures(table, tall, {384, 8192, 8192});
   expect(features && (*features)[0] == 256.0 * 128 * 8192 &&
-             (*features)[1] == 1 && (*features)[2] == 1,
+             (*features)[1] == 1 && (*features)[2] == 1 &&
+             (*features)[3] == 0,
          "a CTA's work with its tile padded, one wave of 128 CTAs");
+  // K = 3000: A's rows (its innermost dimension, bf16) are 6000 bytes, not
+  // whole 128-byte lines; M = 3000 is not an innermost dimension.
+  features = costFeatures(table, tall, {384, 8192, 3000});
+  expect(features && (*features)[3] == (*features)[0],
+         "rows off 128-byte lines: the fourth feature is the work");
+  features = costFeatures(table, tall, {3000, 8192, 8192});
+  expect(features && (*features)[3] == 0,
+         "a ragged M keeps rows on lines");
+  // time = 1e-6 * work * waves (1 + 0.5 off lines) + 2, sampled exactly:
+  // the fourth coefficient is the cost of rows off lines.
+  std::vector<std::pair<std::vector<double>, double>> off;
+  for (double work : {1e6, 2e6, 4e6})
+    for (double offLines : {0.0, 1.0})
+      off.push_back({{work, 1, 1, work * offLines},
+                     1e-6 * work + 0.5e-6 * work * offLines + 2});
+  std::optional<CostModel> offModel = fitCostModel(off);
+  expect(offModel && std::fabs(offModel->d - 0.5e-6) < 1e-12 &&
+             std::fabs(offModel->a - 1e-6) < 1e-12,
+         "the fit recovers the cost of rows off lines");
+  TuningTable withD = table;
+  withD.variants[0].models[0].d = 3e-7;
+  expect(parseTuningTable(serializeTuningTable(withD)).variants[0]
+                     .models[0]
+                     .d == 3e-7 &&
+             serializeTuningTable(table).find(" 0 50\n") != std::string::npos,
+         "a fourth coefficient is written where it is not 0, and read back");
   expect(!costFeatures(table, kernel("nogrid", 1, 1, 0, "f32"), {1, 1, 1}),
          "no grid rule: no features");
   KernelInfo reads = kernel("reads", 1, 1, 0, "f32");

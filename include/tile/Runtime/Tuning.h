@@ -82,13 +82,17 @@ struct TunedShape {
 };
 
 /// A configuration's time modelled over the shapes it was timed at:
-///   time_us = a * waves * work + b * waves + c
-/// with waves the waves of CTAs its grid rule gives on the table's SMs and
-/// work a CTA's share of the product of the key's sizes, its tile padded
-/// (costFeatures); tile-tune fits a, b, c >= 0 by least relative squares.
+///   time_us = a * waves * work + b * waves + c + d * waves * work * off
+/// with waves the waves of CTAs its grid rule gives on the table's SMs,
+/// work a CTA's share of the product of the key's sizes, its tile padded,
+/// and off 1 where a key size is a memref argument's innermost dimension
+/// whose rows are then not whole 128-byte lines (a GEMM's K % 64 != 0 in
+/// bf16: each row a TMA box reads straddles lines), else 0 (costFeatures);
+/// tile-tune fits a, b, c, d >= 0 by least relative squares. A table's
+/// `model` line gives d only where it is not 0.
 struct CostModel {
   ParamValues config;
-  double a = 0, b = 0, c = 0;
+  double a = 0, b = 0, c = 0, d = 0;
   int line = 0;
 };
 
@@ -139,8 +143,9 @@ std::vector<int64_t> tuningKey(const TuningTable &table,
                                const std::optional<std::vector<ArgInfo>> &args,
                                const GridInputs &inputs);
 
-/// The features of a cost model of `kernel` at `key`: waves x work, waves
-/// and 1 (CostModel). Work is a CTA's share of the key's volume with its
+/// The features of a cost model of `kernel` at `key`: waves x work, waves,
+/// 1 and waves x work where rows are off 128-byte lines (CostModel). Work
+/// is a CTA's share of the key's volume with its
 /// tile padded: the volume over the CTAs at a shape whose tiled sizes
 /// (those that change the CTA count when scaled) are 1024 times larger,
 /// so a partial tile costs a whole one. None when the kernel states no
@@ -150,9 +155,10 @@ std::optional<std::vector<double>>
 costFeatures(const TuningTable &table, const KernelInfo &kernel,
              const std::vector<int64_t> &key);
 
-/// Fits a CostModel to (features, time in microseconds) samples: of the
-/// non-negative least-relative-squares fits over each subset of the three
-/// terms, the closest; none with fewer than two samples.
+/// Fits a CostModel to (features, time in microseconds) samples (three
+/// features, or four: costFeatures'): of the non-negative
+/// least-relative-squares fits over each subset of the terms, the closest;
+/// none with fewer than two samples.
 std::optional<CostModel>
 fitCostModel(const std::vector<std::pair<std::vector<double>, double>> &samples);
 

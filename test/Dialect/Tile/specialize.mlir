@@ -79,3 +79,16 @@ tile.kernel @teams(%A: memref<?x?xbf16>)
     tile.copy %A[%c0, %k] to %s[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
   }
 }
+
+// A {multicast} copy in a family whose cluster is a parameter: kept in the
+// configuration of two CTAs per cluster; in the one of one CTA, the kernel
+// has no cluster and the copy is a plain load.
+tile.kernel @shared_b(%B: memref<?x?xbf16>)
+    params(CLUSTER: index = 1 in [1, 2])
+    configs([CLUSTER = 1], [CLUSTER = 2])
+    threads(128) cluster(CLUSTER, 1, 1) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %bar = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
+  tile.copy %B[%c0, %c0] to %s[] barrier %bar[%c0] {multicast} : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>, !tile.barrier<1>
+}

@@ -280,7 +280,11 @@ static LogicalResult verifyMulticastCopy(CopyOp op, MemorySpace src,
   if (tile.getRank() < 2)
     return op.emitOpError("multicasts rows of a tile, so it takes a tile of "
                           "rank 2 or more");
-  if (auto kernel = op->getParentOfType<KernelOp>()) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  // A family whose cluster shape is a parameter: checked per configuration
+  // (tile-specialize makes the copy a plain load where the cluster has one
+  // CTA).
+  if (kernel && !kernel.getClusterParams()) {
     int64_t ctas = kernel.getClusterSize();
     if (ctas < 2)
       return op.emitOpError("takes {multicast} only in a kernel whose cluster "

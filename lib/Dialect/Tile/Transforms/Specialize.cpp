@@ -351,6 +351,13 @@ LogicalResult specialize(KernelOp kernel, const Assignment &values,
         dim = i32Value(name);
     kernel.setCluster(dims);
     kernel.removeClusterParamsAttr();
+    // A configuration of one CTA per cluster is launched without clusters,
+    // and has no one to share a tile with: its {multicast} copies are
+    // plain loads (so that one family body serves both).
+    if (kernel.getClusterSize() == 1) {
+      kernel.removeClusterAttr();
+      kernel.walk([](CopyOp copy) { copy.setMulticast(false); });
+    }
   }
   kernel.walk([&](PipelinedForOp loop) {
     if (std::optional<StringRef> name = loop.getStagesParam()) {

@@ -66,9 +66,15 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     the protocol (`tile.mbarrier.arrive ... cluster`, `tile.barrier_all
     level cluster` after the barriers' initialisation and before the end).
 
+    In a family whose cluster shape is a parameter (`cluster(CLUSTER, 1,
+    1)`), `{multicast}` is checked per configuration, and tile-specialize
+    makes it a plain load in a configuration of one CTA per cluster, so
+    that one body serves both.
+
     Rules for `{multicast}`: global -> shared, a tile of rank 2 or more
     whose rows divide evenly between the cluster's CTAs, in slices of a
-    multiple of 128 bytes (1024 for a swizzled tile).
+    multiple of 128 bytes (1024 for a swizzled tile); a cluster of more
+    than one CTA (unless the cluster shape is a family parameter).
 
     `{async}` on a global -> shared copy without a barrier issues it and
     returns (no CTA barrier before or after, no cp.async group committed):
