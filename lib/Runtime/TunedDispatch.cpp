@@ -125,6 +125,16 @@ double shapeDistance(const std::vector<int64_t> &a,
   return distance;
 }
 
+/// Whether `expression` is exactly dim(I,D) (argument I <= 64, dimension
+/// D <= 8), and which.
+bool isDimExpression(const std::string &expression, unsigned &arg,
+                     unsigned &dim) {
+  return std::sscanf(expression.c_str(), "dim(%u,%u)", &arg, &dim) == 2 &&
+         arg <= 64 && dim <= 8 &&
+         expression ==
+             "dim(" + std::to_string(arg) + "," + std::to_string(dim) + ")";
+}
+
 /// The launch inputs a shape gives when every key size is a memref
 /// dimension (dim(I,D)); the other sizes are 1. False when a key size is
 /// another expression.
@@ -132,11 +142,7 @@ bool inputsOfKey(const TuningTable &table, const std::vector<int64_t> &key,
                  GridInputs &inputs, int64_t filler = 1) {
   for (size_t i = 0; i < table.key.size() && i < key.size(); ++i) {
     unsigned arg = 0, dim = 0;
-    const std::string &expression = table.key[i].second;
-    if (std::sscanf(expression.c_str(), "dim(%u,%u)", &arg, &dim) != 2 ||
-        arg > 64 || dim > 8 ||
-        expression != "dim(" + std::to_string(arg) + "," +
-                          std::to_string(dim) + ")")
+    if (!isDimExpression(table.key[i].second, arg, dim))
       return false;
     if (inputs.sizes.size() <= arg)
       inputs.sizes.resize(arg + 1);
@@ -191,8 +197,7 @@ bool rowsOffLines(const TuningTable &table, const KernelInfo &kernel,
     return false;
   for (size_t i = 0; i < table.key.size() && i < key.size(); ++i) {
     unsigned arg = 0, dim = 0;
-    if (std::sscanf(table.key[i].second.c_str(), "dim(%u,%u)", &arg, &dim) !=
-            2 ||
+    if (!isDimExpression(table.key[i].second, arg, dim) ||
         arg >= kernel.args->size())
       continue;
     const ArgInfo &info = (*kernel.args)[arg];

@@ -171,6 +171,9 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %pingpong_clustered = arith.andi %pingpong, %clustered : i1
   %no_pingpong_clustered = arith.xori %pingpong_clustered, %true : i1
   tile.static_assert %no_pingpong_clustered, "CLUSTER = 2 shares B by TMA multicast, which ping-pong teams do not take: PINGPONG = 0"
+  %group_rem = arith.remui %group, %cluster : index
+  %whole_groups = arith.cmpi eq, %group_rem, %c0 : index
+  tile.static_assert %whole_groups, "GROUP tile-rows must be whole rows of clusters: GROUP a multiple of CLUSTER"
   // This cluster's place among the clusters and this CTA's in it (without
   // clusters, the CTA's; the selects fold away).
   %cluster_id = gpu.cluster_id x

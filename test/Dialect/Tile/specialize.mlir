@@ -92,3 +92,12 @@ tile.kernel @shared_b(%B: memref<?x?xbf16>)
   %bar = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
   tile.copy %B[%c0, %c0] to %s[] barrier %bar[%c0] {multicast} : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>, !tile.barrier<1>
 }
+
+// A one-CTA cluster that an op works at keeps its cluster (the op needs
+// one to be lowered).
+tile.kernel @cluster_sync(%B: memref<?x?xbf16>)
+    params(CLUSTER: index = 1 in [1, 2])
+    configs([CLUSTER = 1])
+    threads(128) cluster(CLUSTER, 1, 1) {
+  tile.barrier_all level cluster
+}

@@ -351,12 +351,25 @@ LogicalResult specialize(KernelOp kernel, const Assignment &values,
         dim = i32Value(name);
     kernel.setCluster(dims);
     kernel.removeClusterParamsAttr();
-    // A configuration of one CTA per cluster is launched without clusters,
-    // and has no one to share a tile with: its {multicast} copies are
-    // plain loads (so that one family body serves both).
+    // A configuration of one CTA per cluster has no one to share a tile
+    // with: its {multicast} copies are plain loads (so that one family
+    // body serves both), and unless an op works at cluster level it is
+    // launched without clusters.
     if (kernel.getClusterSize() == 1) {
-      kernel.removeClusterAttr();
       kernel.walk([](CopyOp copy) { copy.setMulticast(false); });
+      bool clusterLevel = kernel
+                              .walk([](Operation *op) {
+                                auto level =
+                                    op->getAttrOfType<LevelAttr>("level");
+                                return level &&
+                                               level.getValue() ==
+                                                   Level::cluster
+                                           ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+                              })
+                              .wasInterrupted();
+      if (!clusterLevel)
+        kernel.removeClusterAttr();
     }
   }
   kernel.walk([&](PipelinedForOp loop) {
