@@ -70,6 +70,19 @@ TileGemm epilogueGemm(const rt::Device &device, Pick pick) {
   return gemm;
 }
 
+/// A GEMM bound by `launch(A, B, C, bias, R)`, a generated launcher
+/// function of gemm.mlir's family that states its own grid (C of element
+/// type CT).
+template <typename CT, typename Launch> TileGemm launcherGemm(Launch launch) {
+  using Matrix = rt::MemRef<rt::bf16, 2>;
+  return TileGemm([launch](const rt::MemRefArg &a, const rt::MemRefArg &b,
+                           const rt::MemRefArg &c, const rt::MemRefArg &bias,
+                           const rt::MemRefArg &residual) {
+    return launch(Matrix::of(a), Matrix::of(b), rt::MemRef<CT, 2>::of(c),
+                  rt::MemRef<rt::bf16, 1>::of(bias), Matrix::of(residual));
+  });
+}
+
 /// The configuration of gemm.mlir's family with this tile and schedule
 /// (fp32 C, no epilogue).
 inline TileGemm persistentGemm(const rt::Device &device, int64_t bm, int64_t bn,
@@ -93,20 +106,14 @@ inline TileGemm hopperSplitK(const rt::Device &device) {
 /// gemm.mlir's CLUSTER=2 configuration (128 x 256 tiles in clusters of two
 /// CTAs that share B by TMA multicast), launched with the grid it states.
 inline TileGemm hopperFamilyCluster() {
-  using Matrix = rt::MemRef<rt::bf16, 2>;
   std::size_t i = detail::findConfig(
       gemm_kernels::gemm_bf16_configs, [](const auto &c) {
         return c.CLUSTER == 2 && c.BM == 128 && c.BN == 256 && !c.BIAS &&
                !c.GELU && !c.RESIDUAL && !c.TMASTORE && c.SPLITK == 1 &&
                std::string(c.OUT) == "f32";
       });
-  return TileGemm([i](const rt::MemRefArg &a, const rt::MemRefArg &b,
-                      const rt::MemRefArg &c, const rt::MemRefArg &bias,
-                      const rt::MemRefArg &residual) {
-    return gemm_kernels::gemm_bf16(
-        i, Matrix::of(a), Matrix::of(b), rt::MemRef<float, 2>::of(c),
-        rt::MemRef<rt::bf16, 1>::of(bias), Matrix::of(residual));
-  });
+  return detail::launcherGemm<float>(
+      [i](auto... args) { return gemm_kernels::gemm_bf16(i, args...); });
 }
 
 /// gemm.mlir's family at 128 x 256 (sm_90a: TMA + wgmma, persistent), or
@@ -199,13 +206,8 @@ inline TileGemm hopperStreamK(const rt::Device &device, unsigned tileN = 256) {
 /// uses without naming a kernel.
 template <typename CT = float>
 TileGemm tunedGemm(rt::ParamValues fixed = {}) {
-  using Matrix = rt::MemRef<rt::bf16, 2>;
-  return TileGemm([fixed](const rt::MemRefArg &a, const rt::MemRefArg &b,
-                          const rt::MemRefArg &c, const rt::MemRefArg &bias,
-                          const rt::MemRefArg &residual) {
-    return gemm_kernels::gemm_bf16_tuned(
-        fixed, Matrix::of(a), Matrix::of(b), rt::MemRef<CT, 2>::of(c),
-        rt::MemRef<rt::bf16, 1>::of(bias), Matrix::of(residual));
+  return detail::launcherGemm<CT>([fixed](auto... args) {
+    return gemm_kernels::gemm_bf16_tuned(fixed, args...);
   });
 }
 
