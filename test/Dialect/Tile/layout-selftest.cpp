@@ -42,6 +42,8 @@ static int64_t eval(Value v, Value tid, int64_t tidValue) {
     return cast<IntegerAttr>(c.getValue()).getInt();
   auto lhs = [&] { return eval(op->getOperand(0), tid, tidValue); };
   auto rhs = [&] { return eval(op->getOperand(1), tid, tidValue); };
+  if (isa<arith::IndexCastUIOp>(op)) // i32 <-> index: values are small
+    return eval(op->getOperand(0), tid, tidValue);
   if (isa<arith::AddIOp>(op))
     return lhs() + rhs();
   if (isa<arith::MulIOp>(op))

@@ -285,7 +285,13 @@ bool RegisterCopy::hasInBoundsPath() const {
       dist.vector *
       cast<ShapedType>(globalSide().value.getType()).getElementTypeBitWidth() /
       8;
-  return (load || store) && isa<BlockedLayoutAttr>(dist.layout) &&
+  // Loads also into a slice of a blocked layout (a row broadcast over the
+  // tile, as layernorm's weights): threads holding copies load them alike.
+  Attribute layout = dist.layout;
+  if (load)
+    while (auto slice = dyn_cast<SliceLayoutAttr>(layout))
+      layout = slice.getParent();
+  return (load || store) && isa<BlockedLayoutAttr>(layout) &&
          dist.isEven() && dist.runOffset(0).has_value() &&
          llvm::isPowerOf2_64(bytes) && bytes <= 16;
 }
@@ -296,32 +302,53 @@ void RegisterCopy::inBoundsRuns(OpBuilder &b, Location loc) const {
       b, loc, global.value,
       addIndices(b, loc, global.offsets, dist.runCoordinates(b, loc, tid, 0)),
       dist.vector, global.aligned);
+  SmallVector<Value> loaded;
   for (int64_t r = 0; r < dist.runsPerThread(); ++r) {
     SmallVector<int64_t> offset = *dist.runOffset(r);
-    if (to.space == MemorySpace::Global) {
+    if (to.space == MemorySpace::Global)
       access.storeInBounds(b, loc, readRun(b, loc, {}, r), offset);
-      continue;
-    }
-    to.write(b, loc, rounded(b, loc, access.loadInBounds(b, loc, offset)),
-             {}, r);
+    else
+      loaded.push_back(rounded(b, loc, access.loadInBounds(b, loc, offset)));
   }
+  if (to.space != MemorySpace::Global)
+    scf::YieldOp::create(b, loc, loaded);
 }
 
 void RegisterCopy::throughRegisters(OpBuilder &b, Location loc) const {
-  if (hasInBoundsPath()) {
-    // Chosen once per copy: the inside of the tensor takes plain vector
-    // accesses, only a box at its edge the guarded runs.
-    auto inside = scf::IfOp::create(
-        b, loc, wholeBoxInBounds(b, loc, globalSide(), dist.shape),
-        /*withElseRegion=*/true);
+  if (!hasInBoundsPath())
+    return guardedRuns(b, loc);
+  // Chosen once per copy: the inside of the tensor takes plain vector
+  // accesses, only a box at its edge the guarded runs. A load's paths
+  // yield its runs, written to the fragment after them: what reads the
+  // fragment then sees each run as one vector (whose 16-bit halves
+  // tile-pack-conversions widens with one instruction each), not elements
+  // merged one by one.
+  bool load = to.space == MemorySpace::Fragment;
+  SmallVector<Type> runTypes;
+  if (load)
+    runTypes.assign(
+        dist.runsPerThread(),
+        VectorType::get({dist.vector},
+                        cast<ShapedType>(to.value.getType()).getElementType()));
+  auto inside = scf::IfOp::create(
+      b, loc, runTypes, wholeBoxInBounds(b, loc, globalSide(), dist.shape),
+      /*withElseRegion=*/true);
+  {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&inside.getThenRegion().front());
     inBoundsRuns(b, loc);
     b.setInsertionPointToStart(&inside.getElseRegion().front());
-    guardedRuns(b, loc);
-    return;
+    if (!load) {
+      guardedRuns(b, loc);
+    } else {
+      SmallVector<Value> runs;
+      for (int64_t r = 0; r < dist.runsPerThread(); ++r)
+        runs.push_back(readRun(b, loc, dist.runCoordinates(b, loc, tid, r), r));
+      scf::YieldOp::create(b, loc, runs);
+    }
   }
-  guardedRuns(b, loc);
+  for (int64_t r = 0; load && r < dist.runsPerThread(); ++r)
+    to.write(b, loc, inside.getResult(r), {}, r);
 }
 
 void RegisterCopy::guardedRuns(OpBuilder &b, Location loc) const {

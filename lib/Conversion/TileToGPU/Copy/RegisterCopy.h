@@ -51,7 +51,8 @@ struct RegisterCopy {
   /// A global <-> fragment copy of an even blocked layout whose runs sit
   /// at constant offsets: it can take plain vector accesses when in bounds.
   bool hasInBoundsPath() const;
-  /// Every run by one unpredicated vector access.
+  /// Every run by one unpredicated vector access; a load yields its runs
+  /// (the then-branch of throughRegisters' scf.if).
   void inBoundsRuns(OpBuilder &b, Location loc) const;
   /// Moves the runs one by one to their (swizzled) place, skipping runs
   /// outside a fragment slice.

@@ -12,6 +12,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/MathExtras.h"
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -128,13 +129,22 @@ SmallVector<Value>
 BlockedLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
                                        ArrayRef<int64_t> shape, Value tid,
                                        int64_t run) const {
+  // In 32 bits where every linear index fits (a register tile always
+  // does): 64-bit divisions by the row width cost a dozen instructions
+  // each, 32-bit ones a multiply-high and a shift.
+  int64_t group = partThreads(*this);
+  bool narrow = ShapedType::getNumElements(shape) +
+                    (run + 1) * getThreads() * getVector() <
+                std::numeric_limits<int32_t>::max();
+  Type type = narrow ? Type(b.getI32Type()) : Type(b.getIndexType());
   auto cst = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
+    return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
   };
+  if (narrow)
+    tid = arith::IndexCastUIOp::create(b, loc, type, tid);
   // linear = (tid + r * threads) * vector, then row-major delinearisation;
   // with parts, tid is the thread's index in its part, and the part's
   // first element is added.
-  int64_t group = partThreads(*this);
   Value inPart = tid;
   if (getPart())
     inPart = arith::RemUIOp::create(b, loc, tid, cst(group));
@@ -154,7 +164,9 @@ BlockedLayoutAttr::buildRunCoordinates(OpBuilder &b, Location loc,
       c = arith::DivUIOp::create(b, loc, c, cst(stride));
     if (d != 0)
       c = arith::RemUIOp::create(b, loc, c, cst(shape[d]));
-    coords[d] = c;
+    coords[d] = narrow ? arith::IndexCastUIOp::create(b, loc,
+                                                      b.getIndexType(), c)
+                       : c;
     stride *= shape[d];
   }
   return coords;
