@@ -175,6 +175,10 @@ public:
   /// plain vector load or store, no predicates and no element path (the
   /// inside of a copy whose whole box is in bounds).
   Value loadInBounds(OpBuilder &b, Location loc, ArrayRef<int64_t> offset);
+  /// From now on, runs are known to be whole in bounds or wholly outside
+  /// (the caller checked): load and store guard a vector run by its one
+  /// predicate, without the element-by-element path.
+  void assumeWholeRuns() { wholeRuns = true; }
   void storeInBounds(OpBuilder &b, Location loc, Value value,
                      ArrayRef<int64_t> offset);
 
@@ -191,12 +195,15 @@ private:
   /// The address of the run at `base + offset`.
   Value runPointer(OpBuilder &b, Location loc, ArrayRef<int64_t> offset);
   const Column &column(OpBuilder &b, Location loc, int64_t offset);
+  Value loadWholeRun(OpBuilder &b, Location loc, Value rowIn, Value whole,
+                     Value pointer, int64_t immediate);
 
   Value memref;
   SmallVector<Value> base, sizes, strides;
   Value baseAddress, aligned;
   int64_t vector;
   GlobalWrite write;
+  bool wholeRuns = false;
   std::map<SmallVector<int64_t>, Row> rows;
   std::map<int64_t, Column> columns;
 };

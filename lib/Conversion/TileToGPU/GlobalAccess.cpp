@@ -185,6 +185,7 @@ void GlobalRunAccess::store(OpBuilder &b, Location loc, Value value,
   // sm_90+ and one by one before.
   if (write == GlobalWrite::atomicAdd)
     vectorStore = false;
+  bool elementPath = !(vectorStore && wholeRuns);
   SmallVector<std::string> elements, words;
   char constraint;
   if (bits >= 32) {
@@ -196,7 +197,7 @@ void GlobalRunAccess::store(OpBuilder &b, Location loc, Value value,
     }
     if (vectorStore)
       words = elements;
-  } else {
+  } else if (elementPath || vectorStore) {
     if (vectorStore) {
       // Narrow elements go out packed: 32-bit words, or one 16-bit word.
       int64_t wordBits = std::min<int64_t>(32, bytes * 8);
@@ -207,7 +208,7 @@ void GlobalRunAccess::store(OpBuilder &b, Location loc, Value value,
         words.push_back(add(vector::ExtractOp::create(b, loc, packed, w),
                             wordBits == 32 ? 'r' : 'h'));
     }
-    for (int64_t e = 0; e < vector; ++e) {
+    for (int64_t e = 0; e < vector && elementPath; ++e) {
       Value reg = elementRegister(
           b, loc, vector::ExtractOp::create(b, loc, value, e), constraint);
       elements.push_back(add(reg, constraint));
@@ -228,6 +229,9 @@ void GlobalRunAccess::store(OpBuilder &b, Location loc, Value value,
   if (vectorStore) {
     int64_t wordBits = bits >= 32 ? bits : std::min<int64_t>(32, bytes * 8);
     text += "and.pred f, $0, $1;\n" + st("f", 0, words, wordBits);
+    if (!elementPath)
+      return (void)createInlinePtx(b, loc, Type(), operands, text + "}",
+                                   constraints);
     // Element e alone: the row is in, the whole run was not stored, and
     // e < count.
     text += "not.pred q, f;\nand.pred q, q, $0;\n";
@@ -279,6 +283,8 @@ Value GlobalRunAccess::load(OpBuilder &b, Location loc,
   std::string text = "{\n.reg .pred f, q, p;\n";
   bool vectorLoad =
       vector > 1 && llvm::isPowerOf2_64(vector) && bytes <= 16 && bits >= 16;
+  if (vectorLoad && wholeRuns)
+    return loadWholeRun(b, loc, r.inBounds, c.full, r.pointer, immediate);
   int64_t words = bytes / 4;
   if (vectorLoad && bits == 16)
     text += ".reg .b32 w<" + std::to_string(words) + ">;\n";
@@ -334,6 +340,56 @@ Value GlobalRunAccess::load(OpBuilder &b, Location loc,
   }
   return vector::FromElementsOp::create(
       b, loc, VectorType::get({vector}, element), elements);
+}
+
+// A run whole in bounds or wholly outside: zeroed registers, one predicated
+// vector load. 16-bit elements come back as the 32-bit words they were
+// loaded in, bitcast to the run's vector, so that what widens them reads
+// each half of a word with one instruction (tile-pack-conversions).
+Value GlobalRunAccess::loadWholeRun(OpBuilder &b, Location loc, Value rowIn,
+                                    Value whole, Value pointer,
+                                    int64_t immediate) {
+  auto type = cast<MemRefType>(memref.getType());
+  Type element = type.getElementType();
+  int64_t bits = type.getElementTypeBitWidth();
+  Type regType = bits == 16 ? b.getI32Type() : element;
+  int64_t regs = bits == 16 ? vector / 2 : vector;
+  int64_t regBits = bits == 16 ? 32 : bits;
+  std::string reg = bits == 64   ? (element.isF64() ? "d" : "l")
+                    : bits == 32 && element.isF32() ? "f"
+                                                    : "r";
+  SmallVector<std::string> constraints, outputs;
+  for (int64_t i = 0; i < regs; ++i) {
+    constraints.push_back("=" + reg);
+    outputs.push_back("$" + std::to_string(i));
+  }
+  llvm::append_range(constraints, SmallVector<std::string>{"b", "b", "l"});
+  std::string text = "{\n.reg .pred f;\n";
+  for (const std::string &out : outputs)
+    text += "mov.b" + std::to_string(regBits) + " " + out + ", 0;\n";
+  auto in = [&](int64_t i) { return "$" + std::to_string(regs + i); };
+  text += "and.pred f, " + in(0) + ", " + in(1) + ";\n";
+  text += "@f ld.global" +
+          (regs > 1 ? ".v" + std::to_string(regs) : std::string()) + ".b" +
+          std::to_string(regBits) + " " + ptxRegisters(outputs) + ", " +
+          ptxAddress(in(2), immediate) + ";\n}";
+  Type resultType = regType;
+  if (regs > 1)
+    resultType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(regs, regType));
+  Value result =
+      createInlinePtx(b, loc, resultType, ValueRange{rowIn, whole, pointer},
+                      text, llvm::join(constraints, ","));
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < regs; ++i)
+    values.push_back(regs > 1 ? LLVM::ExtractValueOp::create(b, loc, result, i)
+                              : result);
+  Value run = vector::FromElementsOp::create(
+      b, loc, VectorType::get({regs}, regType), values);
+  if (bits == 16)
+    run = vector::BitCastOp::create(b, loc, VectorType::get({vector}, element),
+                                    run);
+  return run;
 }
 
 Value GlobalRunAccess::runPointer(OpBuilder &b, Location loc,

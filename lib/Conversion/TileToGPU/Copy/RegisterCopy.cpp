@@ -296,19 +296,56 @@ bool RegisterCopy::hasInBoundsPath() const {
          llvm::isPowerOf2_64(bytes) && bytes <= 16;
 }
 
-void RegisterCopy::inBoundsRuns(OpBuilder &b, Location loc) const {
+// Whether every run of the copy is whole in bounds or wholly outside: its
+// runs are aligned vectors and the columns from its offset to the memref's
+// last are a multiple of the run (or there are none).
+static Value runsWholeOrOutside(OpBuilder &b, Location loc,
+                                const CopySide &side, int64_t vector) {
+  int64_t last = cast<ShapedType>(side.value.getType()).getRank() - 1;
+  Value size = memref::DimOp::create(b, loc, side.value, last);
+  Value offset = side.offsets[last];
+  Value past = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                     offset, size);
+  // Wraps when `past`, which then decides alone.
+  Value left = arith::SubIOp::create(b, loc, size, offset);
+  Value rem = arith::RemUIOp::create(b, loc, left, constIndex(b, loc, vector));
+  Value multiple = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         rem, constIndex(b, loc, 0));
+  return arith::AndIOp::create(
+      b, loc, side.aligned, arith::OrIOp::create(b, loc, past, multiple));
+}
+
+bool RegisterCopy::hasWholeRunsPath() const {
+  // The predicated vector access of GlobalRunAccess: runs of more than one
+  // element of at least 16 bits.
+  return hasInBoundsPath() && dist.vector > 1 &&
+         cast<ShapedType>(globalSide().value.getType())
+                 .getElementTypeBitWidth() >= 16;
+}
+
+void RegisterCopy::runsAtOffsets(OpBuilder &b, Location loc,
+                                 bool inBounds) const {
   const CopySide &global = globalSide();
   GlobalRunAccess access(
       b, loc, global.value,
       addIndices(b, loc, global.offsets, dist.runCoordinates(b, loc, tid, 0)),
       dist.vector, global.aligned);
+  if (!inBounds)
+    access.assumeWholeRuns();
   SmallVector<Value> loaded;
   for (int64_t r = 0; r < dist.runsPerThread(); ++r) {
     SmallVector<int64_t> offset = *dist.runOffset(r);
-    if (to.space == MemorySpace::Global)
-      access.storeInBounds(b, loc, readRun(b, loc, {}, r), offset);
-    else
-      loaded.push_back(rounded(b, loc, access.loadInBounds(b, loc, offset)));
+    if (to.space == MemorySpace::Global) {
+      Value run = readRun(b, loc, {}, r);
+      if (inBounds)
+        access.storeInBounds(b, loc, run, offset);
+      else
+        access.store(b, loc, run, offset);
+      continue;
+    }
+    loaded.push_back(rounded(b, loc,
+                             inBounds ? access.loadInBounds(b, loc, offset)
+                                      : access.load(b, loc, offset)));
   }
   if (to.space != MemorySpace::Global)
     scf::YieldOp::create(b, loc, loaded);
@@ -318,11 +355,13 @@ void RegisterCopy::throughRegisters(OpBuilder &b, Location loc) const {
   if (!hasInBoundsPath())
     return guardedRuns(b, loc);
   // Chosen once per copy: the inside of the tensor takes plain vector
-  // accesses, only a box at its edge the guarded runs. A load's paths
-  // yield its runs, written to the fragment after them: what reads the
-  // fragment then sees each run as one vector (whose 16-bit halves
-  // tile-pack-conversions widens with one instruction each), not elements
-  // merged one by one.
+  // accesses; a box at its edge whose runs are each whole or outside (rows
+  // a multiple of the run wide, as a 768-wide row in a 1024-wide tile)
+  // takes one predicated vector access per run; any other box the guarded
+  // runs. A load's paths yield its runs, written to the fragment after
+  // them: what reads the fragment then sees each run as one vector (whose
+  // 16-bit halves tile-pack-conversions widens with one instruction each),
+  // not elements merged one by one.
   bool load = to.space == MemorySpace::Fragment;
   SmallVector<Type> runTypes;
   if (load)
@@ -330,21 +369,35 @@ void RegisterCopy::throughRegisters(OpBuilder &b, Location loc) const {
         dist.runsPerThread(),
         VectorType::get({dist.vector},
                         cast<ShapedType>(to.value.getType()).getElementType()));
+  auto guarded = [&] {
+    if (!load)
+      return guardedRuns(b, loc);
+    SmallVector<Value> runs;
+    for (int64_t r = 0; r < dist.runsPerThread(); ++r)
+      runs.push_back(readRun(b, loc, dist.runCoordinates(b, loc, tid, r), r));
+    scf::YieldOp::create(b, loc, runs);
+  };
   auto inside = scf::IfOp::create(
       b, loc, runTypes, wholeBoxInBounds(b, loc, globalSide(), dist.shape),
       /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&inside.getThenRegion().front());
-    inBoundsRuns(b, loc);
+    runsAtOffsets(b, loc, /*inBounds=*/true);
     b.setInsertionPointToStart(&inside.getElseRegion().front());
-    if (!load) {
-      guardedRuns(b, loc);
+    if (!hasWholeRunsPath()) {
+      guarded();
     } else {
-      SmallVector<Value> runs;
-      for (int64_t r = 0; r < dist.runsPerThread(); ++r)
-        runs.push_back(readRun(b, loc, dist.runCoordinates(b, loc, tid, r), r));
-      scf::YieldOp::create(b, loc, runs);
+      auto whole = scf::IfOp::create(
+          b, loc, runTypes,
+          runsWholeOrOutside(b, loc, globalSide(), dist.vector),
+          /*withElseRegion=*/true);
+      if (load)
+        scf::YieldOp::create(b, loc, whole.getResults());
+      b.setInsertionPointToStart(&whole.getThenRegion().front());
+      runsAtOffsets(b, loc, /*inBounds=*/false);
+      b.setInsertionPointToStart(&whole.getElseRegion().front());
+      guarded();
     }
   }
   for (int64_t r = 0; load && r < dist.runsPerThread(); ++r)

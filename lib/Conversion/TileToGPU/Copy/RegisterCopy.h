@@ -51,9 +51,15 @@ struct RegisterCopy {
   /// A global <-> fragment copy of an even blocked layout whose runs sit
   /// at constant offsets: it can take plain vector accesses when in bounds.
   bool hasInBoundsPath() const;
-  /// Every run by one unpredicated vector access; a load yields its runs
-  /// (the then-branch of throughRegisters' scf.if).
-  void inBoundsRuns(OpBuilder &b, Location loc) const;
+  /// Where every run is whole or outside (checked at run time), runs of
+  /// more than one element of 16 bits or more take one predicated vector
+  /// access each.
+  bool hasWholeRunsPath() const;
+  /// Every run at its constant offset from run 0: by one unpredicated
+  /// vector access when `inBounds`, else by one predicated vector access
+  /// (runs whole or outside); a load yields its runs (a branch of
+  /// throughRegisters' scf.if).
+  void runsAtOffsets(OpBuilder &b, Location loc, bool inBounds) const;
   /// Moves the runs one by one to their (swizzled) place, skipping runs
   /// outside a fragment slice.
   void runByRun(OpBuilder &b, Location loc) const;
