@@ -64,6 +64,8 @@ inline constexpr KernelSpec kKernels[] = {
     {"gelu", Op::Gelu, 128, 2048, 0},
     {"residual_add", Op::Residual, 128, 2048, 0},
     {"residual_layernorm_1024", Op::ResidualLayerNorm, 128, 4, 1024},
+    {"rmsnorm__ROWS4_COLS1024_THREADS128", Op::RmsNorm, 128, 4, 1024},
+    {"rmsnorm__ROWS2_COLS4096_THREADS512", Op::RmsNorm, 512, 2, 4096},
 };
 
 /// The row kernel of `op` chosen for rows of n elements, or nullptr if no
@@ -97,6 +99,7 @@ inline GptFile fileOf(Op op) {
   switch (op) {
   case Op::LayerNorm:
   case Op::ResidualLayerNorm: // in layernorm.mlir
+  case Op::RmsNorm:
     return GptFile::LayerNorm;
   case Op::Softmax:
     return GptFile::Softmax;
@@ -135,10 +138,10 @@ public:
   GptKernel(const KernelSpec &spec, const GptModules &modules)
       : spec(spec), module(&modules.of(spec.op)) {}
 
-  /// layernorm (x, w, b, y, eps), softmax (x, y) or the residual add and
-  /// layernorm (x, res, w, b, y, eps; x updated in place) on M x N
-  /// row-major matrices; w and b (N elements) and res are ignored where
-  /// the kernel takes none.
+  /// layernorm (x, w, b, y, eps), rmsnorm (x, w, y, eps), softmax (x, y)
+  /// or the residual add and layernorm (x, res, w, b, y, eps; x updated in
+  /// place) on M x N row-major matrices; w and b (N elements) and res are
+  /// ignored where the kernel takes none.
   void bindRows(CUdeviceptr x, CUdeviceptr y, int64_t m, int64_t n,
                 CUdeviceptr w = 0, CUdeviceptr b = 0, float eps = 0,
                 CUdeviceptr res = 0) {
@@ -164,10 +167,12 @@ public:
     kernel.arg(Matrix::rowMajor(x, {m, n}));
     if (spec.op == Op::ResidualLayerNorm)
       kernel.arg(Matrix::rowMajor(res, {m, n}));
+    if (isLayerNorm(spec.op) || spec.op == Op::RmsNorm)
+      kernel.arg(Vector::rowMajor(w, {n}));
     if (isLayerNorm(spec.op))
-      kernel.arg(Vector::rowMajor(w, {n})).arg(Vector::rowMajor(b, {n}));
+      kernel.arg(Vector::rowMajor(b, {n}));
     kernel.arg(Matrix::rowMajor(y, {m, n}));
-    if (isLayerNorm(spec.op))
+    if (isLayerNorm(spec.op) || spec.op == Op::RmsNorm)
       kernel.arg(eps);
     kernel.grid({ceilDiv(m, spec.perCta), 1, 1});
   }

@@ -13,16 +13,18 @@
 namespace tile::examples::gpt {
 
 /// ResidualLayerNorm is the residual add fused into the layernorm after
-/// it: x = x + res (in place), y = layernorm(x).
-enum class Op { LayerNorm, Softmax, Gelu, Residual, ResidualLayerNorm };
+/// it: x = x + res (in place), y = layernorm(x). RmsNorm is LLaMA's:
+/// y = x / sqrt(mean(x^2) + eps) * w.
+enum class Op { LayerNorm, Softmax, Gelu, Residual, ResidualLayerNorm, RmsNorm };
 
 /// Every op, in the order of the enum.
 inline constexpr Op kOps[] = {Op::LayerNorm, Op::Softmax, Op::Gelu,
-                              Op::Residual, Op::ResidualLayerNorm};
+                              Op::Residual, Op::ResidualLayerNorm,
+                              Op::RmsNorm};
 
 inline bool isRowOp(Op op) {
   return op == Op::LayerNorm || op == Op::Softmax ||
-         op == Op::ResidualLayerNorm;
+         op == Op::ResidualLayerNorm || op == Op::RmsNorm;
 }
 
 /// The layernorms: they take a weight, a bias and eps.
@@ -42,6 +44,8 @@ inline const char *opName(Op op) {
     return "residual";
   case Op::ResidualLayerNorm:
     return "residual+layernorm";
+  case Op::RmsNorm:
+    return "rmsnorm";
   }
   return "?";
 }

@@ -85,6 +85,23 @@ inline std::vector<double> layernormReference(const std::vector<float> &x,
   return y;
 }
 
+/// y[i,j] = x[i,j] * rstd_i * w[j], rstd = 1 / sqrt(mean_j(x^2) + eps).
+inline std::vector<double> rmsnormReference(const std::vector<float> &x,
+                                            const std::vector<float> &w,
+                                            int64_t m, int64_t n, float eps) {
+  std::vector<double> y(x.size());
+  for (int64_t i = 0; i < m; ++i) {
+    const float *row = &x[size_t(i) * n];
+    double squares = 0;
+    for (int64_t j = 0; j < n; ++j)
+      squares += double(row[j]) * row[j];
+    double rstd = 1.0 / std::sqrt(squares / double(n) + double(eps));
+    for (int64_t j = 0; j < n; ++j)
+      y[size_t(i) * n + j] = row[j] * rstd * w[j];
+  }
+  return y;
+}
+
 /// y[i,j] = exp(x[i,j] - max_i) / sum_j exp(x[i,j] - max_i).
 inline std::vector<double> softmaxReference(const std::vector<float> &x,
                                             int64_t m, int64_t n) {
@@ -216,6 +233,7 @@ inline Tolerance toleranceFor(Op op, int64_t n) {
   switch (op) {
   case Op::LayerNorm: // outputs of order 1
   case Op::ResidualLayerNorm:
+  case Op::RmsNorm:
     return {2, std::ldexp(1.0, -10)};
   case Op::Softmax: // outputs of order 1/n, relative error of exp and 1/sum
     return {2, std::ldexp(1.0, -10) / double(n)};

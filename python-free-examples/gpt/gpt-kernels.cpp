@@ -154,6 +154,14 @@ bool checkOne(GptKernel &kernel, int64_t m, int64_t n) {
     };
     break;
   }
+  case Op::RmsNorm: {
+    Bf16Data x = randomBf16(elements, -2, 2), w = randomBf16(n, 0.5f, 1.5f);
+    for (Bf16Data *data : {&x, &w})
+      inputs.push_back(uploadBf16(data->bits));
+    kernel.bindRows(inputs[0].ptr(), y.ptr(), m, n, inputs[1].ptr(), 0, kEps);
+    expected = rmsnormReference(x.values, w.values, m, n, kEps);
+    break;
+  }
   case Op::Softmax: {
     Bf16Data x = randomBf16(elements, -4, 4);
     // Every third row around 100, where exp overflows fp32 unless the
@@ -326,6 +334,9 @@ void bench(const rt::Device &device, const GptModules &modules,
           break;
         case Op::Softmax:
           kernel.bindRows(set.x.ptr(), set.z.ptr(), m, n);
+          break;
+        case Op::RmsNorm:
+          kernel.bindRows(set.x.ptr(), set.z.ptr(), m, n, dw.ptr(), 0, kEps);
           break;
         case Op::Gelu:
           kernel.bindFlat({set.x.ptr(), set.z.ptr()}, elements);

@@ -105,6 +105,76 @@ tile.kernel @layernorm(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref<?xbf
   tile.copy %xs[] to %y[%row, %c0] : !tile.fragment<?x?xbf16>, memref<?x?xbf16>
 }
 
+// RMS normalisation (LLaMA's): y = x / sqrt(mean(x^2) + eps) * w, the mean
+// of squares in fp32, y rounded to bf16. The same tiles as @layernorm:
+// ROWS consecutive rows of at most COLS columns per CTA of THREADS threads,
+// one pass over the registers for the sum of squares (columns past n read
+// as 0 and add nothing), the weight row broadcast over the tile.
+tile.kernel @rmsnorm(%x: memref<?x?xbf16>, %w: memref<?xbf16>,
+                     %y: memref<?x?xbf16>, %eps: f32)
+    params(ROWS: index = 4, COLS: index = 1024,
+           THREADS: i32 = 128)
+    configs([ROWS = 4, COLS = 1024, THREADS = 128],
+            [ROWS = 2, COLS = 4096, THREADS = 512])
+    threads(THREADS) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rows = tile.param "ROWS" : index
+  %cols = tile.param "COLS" : index
+  // The grid, as @layernorm's: none for rows longer than COLS.
+  %M = memref.dim %x, %c0 : memref<?x?xbf16>
+  %N = memref.dim %x, %c1 : memref<?x?xbf16>
+  %row_ctas = arith.ceildivui %M, %rows : index
+  %fit = arith.divui %cols, %N : index
+  %fits = arith.minui %fit, %c1 : index
+  %ctas = arith.muli %row_ctas, %fits : index
+  tile.grid %ctas
+  %bx = gpu.block_id x
+  %row = arith.muli %bx, %rows : index
+  %n_i32 = arith.index_cast %N : index to i32
+  %n_f32 = arith.sitofp %n_i32 : i32 to f32
+  %one = arith.constant 1.0 : f32
+  %inv_n = arith.divf %one, %n_f32 : f32
+  %w_row = memref.expand_shape %w [[0, 1]] output_shape [1, %N] : memref<?xbf16> into memref<1x?xbf16>
+
+  %xs = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xbf16>
+  %ws = tile.alloc_fragment [%cols] : !tile.fragment<1x?xbf16>
+  tile.copy %x[%row, %c0] to %xs[] : memref<?x?xbf16>, !tile.fragment<?x?xbf16>
+  tile.copy %w_row[%c0, %c0] to %ws[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+
+  // rstd = 1 / sqrt(sum(x^2) / n + eps).
+  %x2 = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xf32>
+  tile.elementwise ins(%xs : !tile.fragment<?x?xbf16>) outs(%x2 : !tile.fragment<?x?xf32>) {
+  ^bb0(%v: bf16):
+    %vf = arith.extf %v : bf16 to f32
+    %sq = arith.mulf %vf, %vf : f32
+    tile.yield %sq : f32
+  }
+  %ssq = tile.alloc_fragment [%rows] : !tile.fragment<?x1xf32>
+  tile.reduce sum %x2 into %ssq dim 1 : !tile.fragment<?x?xf32>, !tile.fragment<?x1xf32>
+  %rstd = tile.alloc_fragment [%rows] : !tile.fragment<?x1xf32>
+  tile.elementwise ins(%ssq : !tile.fragment<?x1xf32>) outs(%rstd : !tile.fragment<?x1xf32>) {
+  ^bb0(%q: f32):
+    %ms = arith.mulf %q, %inv_n : f32
+    %ve = arith.addf %ms, %eps : f32
+    %r = math.rsqrt %ve : f32
+    tile.yield %r : f32
+  }
+
+  // y = x * rstd * w, rounded to bf16.
+  tile.elementwise ins(%xs, %rstd, %ws : !tile.fragment<?x?xbf16>, !tile.fragment<?x1xf32>, !tile.fragment<1x?xbf16>)
+                   outs(%xs : !tile.fragment<?x?xbf16>) {
+  ^bb0(%v: bf16, %r: f32, %wv: bf16):
+    %vf = arith.extf %v : bf16 to f32
+    %wf = arith.extf %wv : bf16 to f32
+    %t = arith.mulf %vf, %r : f32
+    %u = arith.mulf %t, %wf : f32
+    %o = arith.truncf %u : f32 to bf16
+    tile.yield %o : bf16
+  }
+  tile.copy %xs[] to %y[%row, %c0] : !tile.fragment<?x?xbf16>, memref<?x?xbf16>
+}
+
 // The residual add fused into the layernorm that follows it in a GPT
 // block: x = x + res (written back, bf16), then y = layernorm(x) as
 // @layernorm computes it. One launch and one pass over x instead of
