@@ -132,9 +132,21 @@ std::vector<std::string> undefinedNvshmemFunctions(const void *image,
 
 /// NVSHMEM's device functions `names`, compiled from its headers with NVRTC
 /// for `arch` (sm_90a, ...) as a relocatable cubin; once per process for
-/// each arch and set of names. Throws saying what is missing.
+/// each arch and set of names, and kept in the disk cache
+/// (DiskCache::defaultFolder(), entries "nvshmem-functions-*") for the
+/// processes that follow. Throws saying what is missing.
 const std::string &nvshmemDeviceFunctions(const std::vector<std::string> &names,
                                           const std::string &arch);
+
+/// The disk cache's key for those functions: everything their cubin
+/// depends on, as text: the translation unit (which names them), NVRTC's
+/// options (the arch, the include folders), NVRTC's version and NVSHMEM's
+/// (`nvshmemVersion`: its version header, and its device library's size
+/// and time).
+std::string nvshmemFunctionsKey(const std::vector<std::string> &names,
+                                const std::vector<std::string> &options,
+                                const std::string &nvrtcVersion,
+                                const std::string &nvshmemVersion);
 
 /// How nvshmemInit() bootstraps, read from the environment (Nvshmem.h).
 struct NvshmemBootstrap {

@@ -19,21 +19,25 @@
 // NVRTC (libnvrtc.so.13 or .12) and CUDA's headers are found in the CUDA
 // toolkits tile's one search order gives (include/tile/Toolchain), then the
 // Python packages beside NVSHMEM's and the dynamic loader's path. Each set
-// of functions is compiled once per process.
+// of functions is compiled once per process, and once for all processes
+// where the disk cache (DiskCache.h) can keep it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DriverApi.h"
 #include "NvshmemApi.h"
+#include "tile/Runtime/DiskCache.h"
 #include "tile/Runtime/Driver.h"
 #include "tile/Runtime/Nvshmem.h"
 #include "tile/Toolchain/Toolchain.h"
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -263,7 +267,28 @@ std::string deviceFunctionsSource(const std::vector<std::string> &names) {
   return source;
 }
 
-/// The functions compiled for `arch`, as a relocatable cubin.
+/// What identifies the installed NVSHMEM for the disk cache: its version
+/// header, and the size and time of its device library (the functions
+/// must match the library they are linked with).
+std::string nvshmemVersionText(const NvshmemInstall &install) {
+  std::string text;
+  std::ifstream header(install.includeDir + "/non_abi/nvshmem_version.h");
+  if (header) {
+    std::ostringstream contents;
+    contents << header.rdbuf();
+    text = contents.str();
+  }
+  struct stat library;
+  if (::stat(install.deviceLibrary.c_str(), &library) == 0)
+    text += "\n" + install.deviceLibrary + " " +
+            std::to_string(library.st_size) + " " +
+            std::to_string(library.st_mtime);
+  return text;
+}
+
+/// The functions compiled for `arch`, as a relocatable cubin: from the disk
+/// cache when an intact entry has the same key, else by NVRTC (then
+/// stored).
 std::string compileDeviceFunctions(const std::vector<std::string> &names,
                                    const std::string &arch) {
   const NvshmemInstall &install = nvshmemInstall();
@@ -284,6 +309,15 @@ std::string compileDeviceFunctions(const std::vector<std::string> &names,
                                       "-I" + install.includeDir};
   for (const std::string &dir : cudaIncludeDirs())
     options.push_back("-I" + dir);
+  int major = 0, minor = 0;
+  rtc.nvrtcVersion(&major, &minor);
+  std::string key = detail::nvshmemFunctionsKey(
+      names, options,
+      rtc.path + " " + std::to_string(major) + "." + std::to_string(minor),
+      nvshmemVersionText(install));
+  DiskCache disk(DiskCache::defaultFolder());
+  if (std::optional<std::string> cubin = disk.load("nvshmem-functions", key))
+    return *cubin;
   std::vector<const char *> optionPointers;
   for (const std::string &option : options)
     optionPointers.push_back(option.c_str());
@@ -328,10 +362,22 @@ std::string compileDeviceFunctions(const std::vector<std::string> &names,
   if (cubin.empty())
     throw Error(context + ": NVRTC (" + rtc.path + ") returned no cubin for " +
                 arch);
+  disk.store("nvshmem-functions", key, cubin);
   return cubin;
 }
 
 } // namespace
+
+std::string tile::rt::detail::nvshmemFunctionsKey(
+    const std::vector<std::string> &names,
+    const std::vector<std::string> &options, const std::string &nvrtcVersion,
+    const std::string &nvshmemVersion) {
+  std::string key = "nvshmem device functions\nnvrtc " + nvrtcVersion +
+                    "\nnvshmem " + nvshmemVersion + "\noptions";
+  for (const std::string &option : options)
+    key += " " + option;
+  return key + "\nsource\n" + deviceFunctionsSource(names);
+}
 
 const std::string &
 tile::rt::detail::nvshmemDeviceFunctions(const std::vector<std::string> &names,

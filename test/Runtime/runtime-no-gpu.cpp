@@ -11,6 +11,7 @@
 #include "Check.h"
 // White-box checks of NVSHMEM's bootstrap plan and kernel scan.
 #include "NvshmemApi.h"
+#include "tile/Runtime/DiskCache.h"
 #include "tile/Runtime/Launcher.h"
 #include "tile/Runtime/Runtime.h"
 
@@ -608,10 +609,124 @@ void testNvshmemScan() {
          "a damaged ELF image yields nothing");
 }
 
+// The disk cache: entries round-trip; a damaged entry (cut short, a byte
+// changed, another key filed under this one's name) reads as absent and
+// is written again; no folder, or one that cannot be written, only costs
+// the compilation; the folder comes from the environment.
+void testDiskCache() {
+  char root[] = "/tmp/tile-cache-XXXXXX";
+  if (!mkdtemp(root)) {
+    expect(false, "mkdtemp for the disk cache test");
+    return;
+  }
+  DiskCache cache(std::string(root) + "/a/b");
+  std::string data("\x7f" "ELF and \0 some bytes", 19);
+  expect(!cache.load("kind", "key 1").has_value(), "empty cache misses");
+  expect(cache.store("kind", "key 1", data), "store creates the folders");
+  expect(cache.load("kind", "key 1") == data, "stored entry reads back");
+  expect(!cache.load("kind", "key 2").has_value() &&
+             !cache.load("other", "key 1").has_value(),
+         "another key or kind misses");
+  std::string path = cache.path("kind", "key 1");
+  auto contents = [&] {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    return bytes.str();
+  };
+  auto overwrite = [&](const std::string &bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  };
+  std::string whole = contents();
+  overwrite(whole.substr(0, whole.size() - 3));
+  expect(!cache.load("kind", "key 1").has_value(), "a cut entry misses");
+  std::string flipped = whole;
+  flipped.back() ^= 1;
+  overwrite(flipped);
+  expect(!cache.load("kind", "key 1").has_value(),
+         "an entry with a changed byte misses (checksum)");
+  std::string longer = whole + "x";
+  overwrite(longer);
+  expect(!cache.load("kind", "key 1").has_value(),
+         "an entry with bytes past its data misses");
+  std::string otherKey = whole;
+  otherKey.replace(otherKey.find("key 1"), 5, "key 9");
+  overwrite(otherKey);
+  expect(!cache.load("kind", "key 1").has_value(),
+         "an entry holding another key misses");
+  overwrite("garbage");
+  expect(!cache.load("kind", "key 1").has_value(), "garbage misses");
+  expect(cache.store("kind", "key 1", data) &&
+             cache.load("kind", "key 1") == data,
+         "a damaged entry is written again");
+  expect(contents().find(".tmp") == std::string::npos, "no temporary left");
+
+  DiskCache off("");
+  expect(!off.enabled() && !off.store("kind", "key", data) &&
+             !off.load("kind", "key").has_value(),
+         "no folder: no cache, no error");
+  std::string file = std::string(root) + "/file";
+  touch(file);
+  DiskCache unwritable(file + "/below");
+  expect(!unwritable.store("kind", "key", data) &&
+             !unwritable.load("kind", "key").has_value(),
+         "a folder that cannot be made: store fails quietly");
+  {
+    ScopedEnv dir("TILE_CACHE_DIR", "/somewhere/cache");
+    expect(DiskCache::defaultFolder() == "/somewhere/cache",
+           "TILE_CACHE_DIR names the folder");
+  }
+  {
+    ScopedEnv dir("TILE_CACHE_DIR", "off");
+    expect(DiskCache::defaultFolder().empty(), "TILE_CACHE_DIR=off");
+  }
+  {
+    ScopedEnv dir("TILE_CACHE_DIR", nullptr), xdg("XDG_CACHE_HOME", "/xdg"),
+        home("HOME", "/home/u");
+    expect(DiskCache::defaultFolder() == "/xdg/tile", "XDG_CACHE_HOME");
+  }
+  {
+    ScopedEnv dir("TILE_CACHE_DIR", nullptr), xdg("XDG_CACHE_HOME", nullptr),
+        home("HOME", "/home/u");
+    expect(DiskCache::defaultFolder() == "/home/u/.cache/tile",
+           "HOME/.cache/tile");
+  }
+  std::system(("rm -rf " + std::string(root)).c_str());
+}
+
+// The key of NVSHMEM's device functions changes with each thing the cubin
+// depends on, and only with those.
+void testNvshmemCacheKey() {
+  std::vector<std::string> names = {"nvshmem_my_pe", "nvshmemx_putmem_block"};
+  std::vector<std::string> options = {"-arch=sm_90a", "-I/nvshmem/include"};
+  std::string key =
+      detail::nvshmemFunctionsKey(names, options, "13.0", "3.4.5 lib 100 1");
+  expect(key == detail::nvshmemFunctionsKey(names, options, "13.0",
+                                            "3.4.5 lib 100 1"),
+         "the same inputs give the same key");
+  expect(key != detail::nvshmemFunctionsKey({"nvshmem_my_pe"}, options, "13.0",
+                                            "3.4.5 lib 100 1"),
+         "the key names the function set");
+  std::vector<std::string> otherArch = {"-arch=sm_100a", "-I/nvshmem/include"};
+  expect(key != detail::nvshmemFunctionsKey(names, otherArch, "13.0",
+                                            "3.4.5 lib 100 1"),
+         "the key names the chip");
+  expect(key != detail::nvshmemFunctionsKey(names, options, "12.9",
+                                            "3.4.5 lib 100 1"),
+         "the key names NVRTC's version");
+  expect(key != detail::nvshmemFunctionsKey(names, options, "13.0",
+                                            "3.5.0 lib 100 1"),
+         "the key names NVSHMEM's version");
+  expect(key.find("nvshmemx_putmem_block") != std::string::npos,
+         "the key holds the translation unit");
+}
+
 void testNvshmem() {
   testNvshmemDiscovery();
   testNvshmemBootstrapPlan();
   testNvshmemScan();
+  testDiskCache();
+  testNvshmemCacheKey();
   std::string why;
   if (nvshmemAvailable(&why)) {
     std::printf("NVSHMEM: %s\n", nvshmemInstall().libraryDir.c_str());

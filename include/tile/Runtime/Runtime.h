@@ -23,6 +23,7 @@
 #define TILE_RUNTIME_RUNTIME_H
 
 #include "tile/Runtime/Device.h"
+#include "tile/Runtime/DiskCache.h"
 #include "tile/Runtime/Driver.h"
 #include "tile/Runtime/Error.h"
 #include "tile/Runtime/Float.h"
