@@ -3,13 +3,12 @@
 // in fp32, y rounded to bf16.
 //
 // Each CTA of the @layernorm family normalises ROWS consecutive rows of at
-// most COLS columns held in registers: one copy in, the row sums of x and
-// of x^2 in one pass (tile.reduce: shuffles within warps, shared memory
-// across them), the weight and bias rows broadcast over the tile
-// (tile.elementwise with 1 x COLS inputs), one copy out. Columns past n
-// read as 0, which adds nothing to either sum, so no element needs its
-// column index; rows past M are never written. The variance is
-// sum(x^2) / n - mean^2, in fp32, clamped at 0. Two sizes: n <= 1024 (4 rows per CTA of 128 threads,
+// most COLS columns held in registers: one copy in, two row reductions
+// (tile.reduce: shuffles within warps, shared memory across them), the
+// weight and bias rows broadcast over the tile (tile.elementwise with
+// 1 x COLS inputs), one copy out. Columns past n read as 0 and are masked
+// out of the variance with the element's column index; rows past M are
+// never written. Two sizes: n <= 1024 (4 rows per CTA of 128 threads,
 // layernorm__ROWS4_COLS1024_THREADS128) and n <= 4096 (2 rows per CTA of
 // 512 threads, layernorm__ROWS2_COLS4096_THREADS512).
 
@@ -55,34 +54,36 @@ tile.kernel @layernorm(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref<?xbf
   tile.copy %w_row[%c0, %c0] to %ws[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
   tile.copy %b_row[%c0, %c0] to %bs[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
 
-  // One pass over the registers: the sums of x and of x^2, in fp32
-  // (columns past n read as 0 and add nothing), then per row
-  // mean = sum / n and var = sum(x^2) / n - mean^2 (biased), clamped at 0
-  // against rounding, and rstd = 1 / sqrt(var + eps).
-  %x2 = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xf32>
-  tile.elementwise ins(%xs : !tile.fragment<?x?xbf16>) outs(%x2 : !tile.fragment<?x?xf32>) {
-  ^bb0(%v: bf16):
-    %vf = arith.extf %v : bf16 to f32
-    %sq = arith.mulf %vf, %vf : f32
-    tile.yield %sq : f32
-  }
+  // mean = sum(x) / n, accumulated in fp32.
   %sum = tile.alloc_fragment [%rows] : !tile.fragment<?x1xf32>
-  %ssq = tile.alloc_fragment [%rows] : !tile.fragment<?x1xf32>
-  tile.reduce sum %xs into %sum dim 1 : !tile.fragment<?x?xbf16>, !tile.fragment<?x1xf32>
-  tile.reduce sum %x2 into %ssq dim 1 : !tile.fragment<?x?xf32>, !tile.fragment<?x1xf32>
   %mean = tile.alloc_fragment [%rows] : !tile.fragment<?x1xf32>
+  tile.reduce sum %xs into %sum dim 1 : !tile.fragment<?x?xbf16>, !tile.fragment<?x1xf32>
   tile.elementwise ins(%sum : !tile.fragment<?x1xf32>) outs(%mean : !tile.fragment<?x1xf32>) {
   ^bb0(%s: f32):
     %m = arith.mulf %s, %inv_n : f32
     tile.yield %m : f32
   }
+
+  // (x - mean)^2, 0 past column n so that the variance ignores padding.
+  %d2 = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xf32>
+  tile.elementwise ins(%xs, %mean : !tile.fragment<?x?xbf16>, !tile.fragment<?x1xf32>)
+                   outs(%d2 : !tile.fragment<?x?xf32>) {
+  ^bb0(%v: bf16, %m: f32, %i: index, %j: index):
+    %vf = arith.extf %v : bf16 to f32
+    %diff = arith.subf %vf, %m : f32
+    %inside = arith.cmpi ult, %j, %n : index
+    %dm = arith.select %inside, %diff, %zero : f32
+    %sq = arith.mulf %dm, %dm : f32
+    tile.yield %sq : f32
+  }
+
+  // rstd = 1 / sqrt(sum(d^2) / n + eps).
+  %ssq = tile.alloc_fragment [%rows] : !tile.fragment<?x1xf32>
   %rstd = tile.alloc_fragment [%rows] : !tile.fragment<?x1xf32>
-  tile.elementwise ins(%ssq, %mean : !tile.fragment<?x1xf32>, !tile.fragment<?x1xf32>) outs(%rstd : !tile.fragment<?x1xf32>) {
-  ^bb0(%q: f32, %m: f32):
-    %ex2 = arith.mulf %q, %inv_n : f32
-    %m2 = arith.mulf %m, %m : f32
-    %d = arith.subf %ex2, %m2 : f32
-    %var = arith.maximumf %d, %zero : f32
+  tile.reduce sum %d2 into %ssq dim 1 : !tile.fragment<?x?xf32>, !tile.fragment<?x1xf32>
+  tile.elementwise ins(%ssq : !tile.fragment<?x1xf32>) outs(%rstd : !tile.fragment<?x1xf32>) {
+  ^bb0(%s: f32):
+    %var = arith.mulf %s, %inv_n : f32
     %ve = arith.addf %var, %eps : f32
     %r = math.rsqrt %ve : f32
     tile.yield %r : f32
@@ -218,34 +219,36 @@ tile.kernel @residual_layernorm_1024(%x: memref<?x?xbf16>, %res: memref<?x?xbf16
   tile.copy %w_row[%c0, %c0] to %ws[] : memref<1x?xbf16>, !tile.fragment<1x1024xbf16>
   tile.copy %b_row[%c0, %c0] to %bs[] : memref<1x?xbf16>, !tile.fragment<1x1024xbf16>
 
-  // One pass over the registers: the sums of x and of x^2, in fp32
-  // (columns past n read as 0 and add nothing), then per row
-  // mean = sum / n and var = sum(x^2) / n - mean^2 (biased), clamped at 0
-  // against rounding, and rstd = 1 / sqrt(var + eps).
-  %x2 = tile.alloc_fragment : !tile.fragment<4x1024xf32>
-  tile.elementwise ins(%xs : !tile.fragment<4x1024xbf16>) outs(%x2 : !tile.fragment<4x1024xf32>) {
-  ^bb0(%v: bf16):
-    %vf = arith.extf %v : bf16 to f32
-    %sq = arith.mulf %vf, %vf : f32
-    tile.yield %sq : f32
-  }
+  // mean = sum(x) / n, accumulated in fp32.
   %sum = tile.alloc_fragment : !tile.fragment<4x1xf32>
-  %ssq = tile.alloc_fragment : !tile.fragment<4x1xf32>
-  tile.reduce sum %xs into %sum dim 1 : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1xf32>
-  tile.reduce sum %x2 into %ssq dim 1 : !tile.fragment<4x1024xf32>, !tile.fragment<4x1xf32>
   %mean = tile.alloc_fragment : !tile.fragment<4x1xf32>
+  tile.reduce sum %xs into %sum dim 1 : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1xf32>
   tile.elementwise ins(%sum : !tile.fragment<4x1xf32>) outs(%mean : !tile.fragment<4x1xf32>) {
   ^bb0(%s: f32):
     %m = arith.mulf %s, %inv_n : f32
     tile.yield %m : f32
   }
+
+  // (x - mean)^2, 0 past column n so that the variance ignores padding.
+  %d2 = tile.alloc_fragment : !tile.fragment<4x1024xf32>
+  tile.elementwise ins(%xs, %mean : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1xf32>)
+                   outs(%d2 : !tile.fragment<4x1024xf32>) {
+  ^bb0(%v: bf16, %m: f32, %i: index, %j: index):
+    %vf = arith.extf %v : bf16 to f32
+    %diff = arith.subf %vf, %m : f32
+    %inside = arith.cmpi ult, %j, %n : index
+    %dm = arith.select %inside, %diff, %zero : f32
+    %sq = arith.mulf %dm, %dm : f32
+    tile.yield %sq : f32
+  }
+
+  // rstd = 1 / sqrt(sum(d^2) / n + eps).
+  %ssq = tile.alloc_fragment : !tile.fragment<4x1xf32>
   %rstd = tile.alloc_fragment : !tile.fragment<4x1xf32>
-  tile.elementwise ins(%ssq, %mean : !tile.fragment<4x1xf32>, !tile.fragment<4x1xf32>) outs(%rstd : !tile.fragment<4x1xf32>) {
-  ^bb0(%q: f32, %m: f32):
-    %ex2 = arith.mulf %q, %inv_n : f32
-    %m2 = arith.mulf %m, %m : f32
-    %d = arith.subf %ex2, %m2 : f32
-    %var = arith.maximumf %d, %zero : f32
+  tile.reduce sum %d2 into %ssq dim 1 : !tile.fragment<4x1024xf32>, !tile.fragment<4x1xf32>
+  tile.elementwise ins(%ssq : !tile.fragment<4x1xf32>) outs(%rstd : !tile.fragment<4x1xf32>) {
+  ^bb0(%s: f32):
+    %var = arith.mulf %s, %inv_n : f32
     %ve = arith.addf %var, %eps : f32
     %r = math.rsqrt %ve : f32
     tile.yield %r : f32
@@ -269,10 +272,11 @@ tile.kernel @residual_layernorm_1024(%x: memref<?x?xbf16>, %res: memref<?x?xbf16
 }
 
 // Rows of any length: one row per CTA of 512 threads, walked in chunks of
-// 4096 columns twice (the sums of x and of x^2, then the output), the
-// partial sums accumulated across chunks in 1x1 fragments. Used for rows
-// longer than 4096, which do not fit in registers; it reads x twice and
-// writes y once, 1.5 times the traffic of a copy of x.
+// 4096 columns three times (the sum, the squared deviations from the mean,
+// then the output), the partial sums accumulated across chunks in 1x1
+// fragments. Used for rows longer than 4096, which do not fit in
+// registers; it reads x three times and writes y once, twice the traffic
+// of a copy of x.
 tile.kernel @layernorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref<?xbf16>,
                             %y: memref<?x?xbf16>, %eps: f32) threads(512) {
   %c0 = arith.constant 0 : index
@@ -289,52 +293,56 @@ tile.kernel @layernorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
   %b_row = memref.expand_shape %b [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
 
   %xs = tile.alloc_fragment : !tile.fragment<1x4096xbf16>
-  %x2 = tile.alloc_fragment : !tile.fragment<1x4096xf32>
   %part = tile.alloc_fragment : !tile.fragment<1x1xf32>
-  %part2 = tile.alloc_fragment : !tile.fragment<1x1xf32>
   %total = tile.alloc_fragment : !tile.fragment<1x1xf32>
-  %total2 = tile.alloc_fragment : !tile.fragment<1x1xf32>
 
-  // The sums of x and of x^2 in one pass (columns past n read as 0).
+  // mean = sum(x) / n.
   tile.fill %total, %zero : !tile.fragment<1x1xf32>, f32
-  tile.fill %total2, %zero : !tile.fragment<1x1xf32>, f32
   scf.for %c = %c0 to %n step %chunk {
     tile.copy %x[%row, %c] to %xs[] : memref<?x?xbf16>, !tile.fragment<1x4096xbf16>
-    tile.elementwise ins(%xs : !tile.fragment<1x4096xbf16>) outs(%x2 : !tile.fragment<1x4096xf32>) {
-    ^bb0(%v: bf16):
-      %vf = arith.extf %v : bf16 to f32
-      %sq = arith.mulf %vf, %vf : f32
-      tile.yield %sq : f32
-    }
     tile.reduce sum %xs into %part dim 1 : !tile.fragment<1x4096xbf16>, !tile.fragment<1x1xf32>
-    tile.reduce sum %x2 into %part2 dim 1 : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>
     tile.elementwise ins(%total, %part : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>)
                      outs(%total : !tile.fragment<1x1xf32>) {
     ^bb0(%t: f32, %p: f32):
       %s = arith.addf %t, %p : f32
       tile.yield %s : f32
     }
-    tile.elementwise ins(%total2, %part2 : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>)
-                     outs(%total2 : !tile.fragment<1x1xf32>) {
-    ^bb0(%t: f32, %p: f32):
-      %s = arith.addf %t, %p : f32
-      tile.yield %s : f32
-    }
   }
-  // mean = sum / n, rstd = 1 / sqrt(max(sum(x^2) / n - mean^2, 0) + eps).
   %mean = tile.alloc_fragment : !tile.fragment<1x1xf32>
   tile.elementwise ins(%total : !tile.fragment<1x1xf32>) outs(%mean : !tile.fragment<1x1xf32>) {
   ^bb0(%s: f32):
     %m = arith.mulf %s, %inv_n : f32
     tile.yield %m : f32
   }
+
+  // rstd = 1 / sqrt(sum((x - mean)^2) / n + eps), 0 past column n.
+  %d2 = tile.alloc_fragment : !tile.fragment<1x4096xf32>
+  tile.fill %total, %zero : !tile.fragment<1x1xf32>, f32
+  scf.for %c = %c0 to %n step %chunk {
+    tile.copy %x[%row, %c] to %xs[] : memref<?x?xbf16>, !tile.fragment<1x4096xbf16>
+    tile.elementwise ins(%xs, %mean : !tile.fragment<1x4096xbf16>, !tile.fragment<1x1xf32>)
+                     outs(%d2 : !tile.fragment<1x4096xf32>) {
+    ^bb0(%v: bf16, %m: f32, %i: index, %j: index):
+      %vf = arith.extf %v : bf16 to f32
+      %diff = arith.subf %vf, %m : f32
+      %col = arith.addi %c, %j : index
+      %inside = arith.cmpi ult, %col, %n : index
+      %dm = arith.select %inside, %diff, %zero : f32
+      %sq = arith.mulf %dm, %dm : f32
+      tile.yield %sq : f32
+    }
+    tile.reduce sum %d2 into %part dim 1 : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>
+    tile.elementwise ins(%total, %part : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>)
+                     outs(%total : !tile.fragment<1x1xf32>) {
+    ^bb0(%t: f32, %p: f32):
+      %s = arith.addf %t, %p : f32
+      tile.yield %s : f32
+    }
+  }
   %rstd = tile.alloc_fragment : !tile.fragment<1x1xf32>
-  tile.elementwise ins(%total2, %mean : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>) outs(%rstd : !tile.fragment<1x1xf32>) {
-  ^bb0(%q: f32, %m: f32):
-    %ex2 = arith.mulf %q, %inv_n : f32
-    %m2 = arith.mulf %m, %m : f32
-    %d = arith.subf %ex2, %m2 : f32
-    %var = arith.maximumf %d, %zero : f32
+  tile.elementwise ins(%total : !tile.fragment<1x1xf32>) outs(%rstd : !tile.fragment<1x1xf32>) {
+  ^bb0(%s: f32):
+    %var = arith.mulf %s, %inv_n : f32
     %ve = arith.addf %var, %eps : f32
     %r = math.rsqrt %ve : f32
     tile.yield %r : f32

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -659,7 +660,21 @@ void testDiskCache() {
   expect(cache.store("kind", "key 1", data) &&
              cache.load("kind", "key 1") == data,
          "a damaged entry is written again");
-  expect(contents().find(".tmp") == std::string::npos, "no temporary left");
+  size_t files = 0;
+  if (DIR *dir = opendir((std::string(root) + "/a/b").c_str())) {
+    while (dirent *entry = readdir(dir))
+      files += entry->d_name[0] != '.';
+    closedir(dir);
+  }
+  expect(files == 1, "one entry and no temporary file left");
+  // A header whose sizes do not account for the file is a miss, before
+  // anything is allocated for them.
+  std::string huge = whole;
+  huge.replace(huge.find(" 19 "), 4, " 99999999999 ");
+  overwrite(huge);
+  expect(!cache.load("kind", "key 1").has_value(),
+         "a header asking for more than the file holds misses");
+  expect(cache.store("kind", "key 1", data), "written again");
 
   DiskCache off("");
   expect(!off.enabled() && !off.store("kind", "key", data) &&
