@@ -66,6 +66,7 @@ inline constexpr KernelSpec kKernels[] = {
     {"residual_layernorm_1024", Op::ResidualLayerNorm, 128, 4, 1024},
     {"rmsnorm__ROWS4_COLS1024_THREADS128", Op::RmsNorm, 128, 4, 1024},
     {"rmsnorm__ROWS2_COLS4096_THREADS512", Op::RmsNorm, 512, 2, 4096},
+    {"rmsnorm_rows", Op::RmsNorm, 512, 1, kAnyLength},
 };
 
 /// The row kernel of `op` chosen for rows of n elements, or nullptr if no

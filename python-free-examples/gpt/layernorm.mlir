@@ -176,6 +176,76 @@ tile.kernel @rmsnorm(%x: memref<?x?xbf16>, %w: memref<?xbf16>,
   tile.copy %xs[] to %y[%row, %c0] : !tile.fragment<?x?xbf16>, memref<?x?xbf16>
 }
 
+// RMS normalisation of rows of any length: one row per CTA of 512 threads,
+// walked in chunks of 4096 columns twice (the sum of squares, accumulated
+// across chunks in a 1x1 fragment, then the output). Used for rows longer
+// than 4096; it reads x twice and writes y once.
+tile.kernel @rmsnorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>,
+                          %y: memref<?x?xbf16>, %eps: f32) threads(512) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %chunk = arith.constant 4096 : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %row = gpu.block_id x
+  %n = memref.dim %x, %c1 : memref<?x?xbf16>
+  %n_i32 = arith.index_cast %n : index to i32
+  %n_f32 = arith.sitofp %n_i32 : i32 to f32
+  %inv_n = arith.divf %one, %n_f32 : f32
+  %w_row = memref.expand_shape %w [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
+
+  %xs = tile.alloc_fragment : !tile.fragment<1x4096xbf16>
+  %x2 = tile.alloc_fragment : !tile.fragment<1x4096xf32>
+  %part = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  %total = tile.alloc_fragment : !tile.fragment<1x1xf32>
+
+  // sum(x^2), columns past n read as 0.
+  tile.fill %total, %zero : !tile.fragment<1x1xf32>, f32
+  scf.for %c = %c0 to %n step %chunk {
+    tile.copy %x[%row, %c] to %xs[] : memref<?x?xbf16>, !tile.fragment<1x4096xbf16>
+    tile.elementwise ins(%xs : !tile.fragment<1x4096xbf16>) outs(%x2 : !tile.fragment<1x4096xf32>) {
+    ^bb0(%v: bf16):
+      %vf = arith.extf %v : bf16 to f32
+      %sq = arith.mulf %vf, %vf : f32
+      tile.yield %sq : f32
+    }
+    tile.reduce sum %x2 into %part dim 1 : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>
+    tile.elementwise ins(%total, %part : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>)
+                     outs(%total : !tile.fragment<1x1xf32>) {
+    ^bb0(%t: f32, %p: f32):
+      %s = arith.addf %t, %p : f32
+      tile.yield %s : f32
+    }
+  }
+  // rstd = 1 / sqrt(sum(x^2) / n + eps).
+  %rstd = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  tile.elementwise ins(%total : !tile.fragment<1x1xf32>) outs(%rstd : !tile.fragment<1x1xf32>) {
+  ^bb0(%q: f32):
+    %ms = arith.mulf %q, %inv_n : f32
+    %ve = arith.addf %ms, %eps : f32
+    %r = math.rsqrt %ve : f32
+    tile.yield %r : f32
+  }
+
+  // y = x * rstd * w, chunk by chunk.
+  %ws = tile.alloc_fragment : !tile.fragment<1x4096xbf16>
+  scf.for %c = %c0 to %n step %chunk {
+    tile.copy %x[%row, %c] to %xs[] : memref<?x?xbf16>, !tile.fragment<1x4096xbf16>
+    tile.copy %w_row[%c0, %c] to %ws[] : memref<1x?xbf16>, !tile.fragment<1x4096xbf16>
+    tile.elementwise ins(%xs, %rstd, %ws : !tile.fragment<1x4096xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x4096xbf16>)
+                     outs(%xs : !tile.fragment<1x4096xbf16>) {
+    ^bb0(%v: bf16, %r: f32, %wv: bf16):
+      %vf = arith.extf %v : bf16 to f32
+      %wf = arith.extf %wv : bf16 to f32
+      %t = arith.mulf %vf, %r : f32
+      %u = arith.mulf %t, %wf : f32
+      %o = arith.truncf %u : f32 to bf16
+      tile.yield %o : bf16
+    }
+    tile.copy %xs[] to %y[%row, %c] : !tile.fragment<1x4096xbf16>, memref<?x?xbf16>
+  }
+}
+
 // The residual add fused into the layernorm that follows it in a GPT
 // block: x = x + res (written back, bf16), then y = layernorm(x) as
 // @layernorm computes it. One launch and one pass over x instead of

@@ -197,7 +197,9 @@ void GlobalRunAccess::store(OpBuilder &b, Location loc, Value value,
     }
     if (vectorStore)
       words = elements;
-  } else if (elementPath || vectorStore) {
+  } else {
+    // Narrow elements: packed words for the vector store, and the elements
+    // themselves for the element path.
     if (vectorStore) {
       // Narrow elements go out packed: 32-bit words, or one 16-bit word.
       int64_t wordBits = std::min<int64_t>(32, bytes * 8);
