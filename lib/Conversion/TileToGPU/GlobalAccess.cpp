@@ -67,6 +67,37 @@ static std::string ptxAddress(StringRef base, int64_t bytes) {
   return text + "]";
 }
 
+// The inline-asm constraint of a register holding `type`: 16 bits or
+// fewer 'h', f32 'f', f64 'd', other 64-bit 'l', other 32-bit 'r'.
+static char ptxConstraint(Type type) {
+  unsigned bits = type.getIntOrFloatBitWidth();
+  if (bits <= 16)
+    return 'h';
+  if (type.isF32() || type.isF64())
+    return type.isF32() ? 'f' : 'd';
+  return bits == 64 ? 'l' : 'r';
+}
+
+// An inline-PTX block with `count` outputs of `regType` ($0 .. $count-1)
+// and then `inputs`, its outputs as values.
+static SmallVector<Value> inlinePtxOutputs(OpBuilder &b, Location loc,
+                                           Type regType, int64_t count,
+                                           ValueRange inputs,
+                                           const std::string &text,
+                                           const std::string &constraints) {
+  Type resultType = regType;
+  if (count > 1)
+    resultType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(count, regType));
+  Value result =
+      createInlinePtx(b, loc, resultType, inputs, text, constraints);
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < count; ++i)
+    values.push_back(count > 1 ? LLVM::ExtractValueOp::create(b, loc, result, i)
+                               : result);
+  return values;
+}
+
 // An element as the register its store takes: 32- and 64-bit ones as they
 // are, 16-bit ones as i16, 8-bit ones widened to i16 (PTX stores the low
 // byte).
@@ -74,11 +105,9 @@ static Value elementRegister(OpBuilder &b, Location loc, Value element,
                              char &constraint) {
   Type type = element.getType();
   unsigned bits = type.getIntOrFloatBitWidth();
-  if (bits >= 32) {
-    constraint = type.isF32() ? 'f' : type.isF64() ? 'd' : bits == 64 ? 'l' : 'r';
+  constraint = ptxConstraint(type);
+  if (bits >= 32)
     return element;
-  }
-  constraint = 'h';
   Value v = element;
   if (!isa<IntegerType>(type))
     v = arith::BitcastOp::create(b, loc, b.getIntegerType(bits), v);
@@ -267,9 +296,7 @@ Value GlobalRunAccess::load(OpBuilder &b, Location loc,
   // Outputs $0 .. $(vector - 1), one register per element; then the row is
   // in bounds, the column's run is whole and aligned, the column's count,
   // the row's address.
-  std::string reg = bits == 64   ? (element.isF64() ? "d" : "l")
-                    : bits == 32 ? (element.isF32() ? "f" : "r")
-                                 : "h";
+  std::string reg(1, ptxConstraint(element));
   Type regType = bits >= 32 ? element : b.getI16Type();
   SmallVector<std::string> constraints, outputs;
   for (int64_t e = 0; e < vector; ++e) {
@@ -323,17 +350,11 @@ Value GlobalRunAccess::load(OpBuilder &b, Location loc,
   }
   text += "}";
 
-  Type resultType = regType;
-  if (vector > 1)
-    resultType = LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(vector, regType));
-  Value result = createInlinePtx(
-      b, loc, resultType, ValueRange{r.inBounds, c.full, c.count, r.pointer},
-      text, llvm::join(constraints, ","));
   SmallVector<Value> elements;
-  for (int64_t e = 0; e < vector; ++e) {
-    Value v =
-        vector > 1 ? LLVM::ExtractValueOp::create(b, loc, result, e) : result;
+  for (Value v : inlinePtxOutputs(
+           b, loc, regType, vector,
+           ValueRange{r.inBounds, c.full, c.count, r.pointer}, text,
+           llvm::join(constraints, ","))) {
     if (bits == 8)
       v = arith::TruncIOp::create(b, loc, b.getI8Type(), v);
     if (v.getType() != element)
@@ -357,12 +378,9 @@ Value GlobalRunAccess::loadWholeRun(OpBuilder &b, Location loc, Value rowIn,
   Type regType = bits == 16 ? b.getI32Type() : element;
   int64_t regs = bits == 16 ? vector / 2 : vector;
   int64_t regBits = bits == 16 ? 32 : bits;
-  std::string reg = bits == 64   ? (element.isF64() ? "d" : "l")
-                    : bits == 32 && element.isF32() ? "f"
-                                                    : "r";
   SmallVector<std::string> constraints, outputs;
   for (int64_t i = 0; i < regs; ++i) {
-    constraints.push_back("=" + reg);
+    constraints.push_back(std::string("=") + ptxConstraint(regType));
     outputs.push_back("$" + std::to_string(i));
   }
   llvm::append_range(constraints, SmallVector<std::string>{"b", "b", "l"});
@@ -375,17 +393,9 @@ Value GlobalRunAccess::loadWholeRun(OpBuilder &b, Location loc, Value rowIn,
           (regs > 1 ? ".v" + std::to_string(regs) : std::string()) + ".b" +
           std::to_string(regBits) + " " + ptxRegisters(outputs) + ", " +
           ptxAddress(in(2), immediate) + ";\n}";
-  Type resultType = regType;
-  if (regs > 1)
-    resultType = LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(regs, regType));
-  Value result =
-      createInlinePtx(b, loc, resultType, ValueRange{rowIn, whole, pointer},
-                      text, llvm::join(constraints, ","));
-  SmallVector<Value> values;
-  for (int64_t i = 0; i < regs; ++i)
-    values.push_back(regs > 1 ? LLVM::ExtractValueOp::create(b, loc, result, i)
-                              : result);
+  SmallVector<Value> values = inlinePtxOutputs(
+      b, loc, regType, regs, ValueRange{rowIn, whole, pointer}, text,
+      llvm::join(constraints, ","));
   Value run = vector::FromElementsOp::create(
       b, loc, VectorType::get({regs}, regType), values);
   if (bits == 16)
