@@ -42,7 +42,7 @@ tile.kernel @all_to_all(%X: memref<?xf32> {tile.symmetric},
   scf.for %q = %c0 to %n step %c1 {
     %w = arith.muli %q, %chunks : index
     %at = arith.addi %w, %b : index
-    tile.wait %flags[%at] ge %epoch : memref<?xi64>
+    tile.wait %flags[%at] ge %epoch level world : memref<?xi64>
   }
   // This rank's puts have read X before the kernel ends.
   tile.quiet level world

@@ -39,7 +39,7 @@ tile.kernel @cluster_exchange(%X: memref<?xf32>, %Y: memref<?xf32>,
       : memref<1024xf32, #gpu.address_space<workgroup>>,
         memref<1024xf32, #gpu.address_space<workgroup>>,
         memref<1xi64, #gpu.address_space<workgroup>>
-  tile.wait %flags[%c0] ge %one : memref<1xi64, #gpu.address_space<workgroup>>
+  tile.wait %flags[%c0] ge %one level cluster : memref<1xi64, #gpu.address_space<workgroup>>
   tile.elementwise ins(%mine, %recv : memref<1024xf32, #gpu.address_space<workgroup>>, memref<1024xf32, #gpu.address_space<workgroup>>)
                    outs(%recv : memref<1024xf32, #gpu.address_space<workgroup>>) {
   ^bb0(%a: f32, %b: f32):

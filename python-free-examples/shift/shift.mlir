@@ -28,6 +28,6 @@ tile.kernel @shift(%X: memref<?xf32> {tile.symmetric},
   tile.put %chunk to %Y[%off] peer %next scope block level world
       signal %flags[%b] set %epoch
       : memref<1024xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
-  tile.wait %flags[%b] ge %epoch : memref<?xi64>
+  tile.wait %flags[%b] ge %epoch level world : memref<?xi64>
   tile.quiet level world
 }

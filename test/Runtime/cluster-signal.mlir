@@ -41,7 +41,7 @@ tile.kernel @put_wait(%X: memref<?x64xf32>, %Y: memref<?x64xf32>)
       : memref<64x64xf32, #gpu.address_space<workgroup>>,
         memref<64x64xf32, #gpu.address_space<workgroup>>,
         memref<1xi64, #gpu.address_space<workgroup>>
-  tile.wait %flag[%c0] ge %one : memref<1xi64, #gpu.address_space<workgroup>>
+  tile.wait %flag[%c0] ge %one level cluster : memref<1xi64, #gpu.address_space<workgroup>>
   tile.copy %recv[] to %Y[%row, %c0] : memref<64x64xf32, #gpu.address_space<workgroup>>, memref<?x64xf32>
   tile.barrier_all level cluster
 }

@@ -112,24 +112,25 @@ def ConvertTileMBarrierToGPU : TileToGPUPass<"convert-tile-mbarrier-to-gpu",
     per warp on every CTA of the cluster with `cluster`: `mapa` +
     `mbarrier.arrive.shared::cluster`), `expect_tx` (thread 0,
     `mbarrier.arrive.expect_tx`), `wait` (`mbarrier.try_wait.parity`, which
-    spins until the phase completes), and `tile.barrier_all level cluster`
-    (`fence.mbarrier_init` + `barrier.cluster.arrive/wait`).
+    spins until the phase completes).
   }]>;
 
 def ConvertTileDistributedToGPU : TileToGPUPass<
     "convert-tile-distributed-to-gpu",
     "Lowers put, get, signal, wait, fence, quiet, barrier_all, rank and num_ranks", [{
-    `level cluster` (lib/Conversion/TileToGPU/Distributed/Cluster.cpp): the
+    Each op by the mechanism tile-select-instructions recorded on it (an op
+    without one is an error).
+    `dsmem`, `level cluster` (lib/Conversion/TileToGPU/Distributed/Cluster.cpp): the
     CTAs of the kernel's cluster through distributed shared memory: puts
     and gets move the tile's runs over the scope's threads with `mapa` and
     loads/stores to `shared::cluster`; signals are one thread's
     `st.release` / `red.release.add` at cluster scope after the scope's
     synchronisation; waits spin one thread on `ld.acquire.cluster` of the
     local word, then synchronise; fence and quiet are
-    `fence.acq_rel.cluster`; rank and num_ranks `%cluster_ctarank` /
-    `%cluster_nctarank`. (`barrier_all level cluster` is lowered with the
-    mbarriers.)
-    `level world` (Distributed/Nvshmem.cpp): calls of NVSHMEM's device
+    `fence.acq_rel.cluster`; barrier_all `fence.mbarrier_init` and
+    `barrier.cluster.arrive/wait`; rank and num_ranks `%cluster_ctarank` /
+    `%cluster_nctarank`.
+    `nvshmem`, `level world` (Distributed/Nvshmem.cpp): calls of NVSHMEM's device
     library, declared as external functions in the gpu.module
     (`nvshmemx_putmem_{block,warp}`, `nvshmemx_putmem_signal_nbi_*`,
     `nvshmemx_getmem_*`, `nvshmemx_signal_op`, `nvshmem_signal_wait_until`,
@@ -207,8 +208,8 @@ def TileAssignTmaParameters : TileKernelStep<"tile-assign-tma-parameters", "",
 def ConvertTileNvshmemToGPU : TileKernelStep<"convert-tile-nvshmem-to-gpu",
     "::mlir::gpu::GPUModuleOp",
     "Lowers world-level communication to NVSHMEM calls", [{
-    The world-level ops (`level world` put, get, signal, fence, quiet,
-    barrier_all, rank, num_ranks, and waits on a global signal word), as
+    The world-level ops (`level world` put, get, signal, wait, fence,
+    quiet, barrier_all, rank, num_ranks; mechanism `nvshmem`), as
     `convert-tile-distributed-to-gpu` lowers them: calls of NVSHMEM's device
     library, declared in the gpu.module on first use. Anchored on the
     gpu.module because of those declarations, and run before

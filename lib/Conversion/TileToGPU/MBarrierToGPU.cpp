@@ -49,30 +49,6 @@ static void arriveOnEveryCta(OpBuilder &b, Location loc, Value barriers,
 }
 
 namespace {
-// Every thread of every CTA of the cluster (barrier.cluster arrive/wait,
-// release/acquire). Barrier initialisations are published to the cluster
-// first, so that after it other CTAs may arrive on this CTA's mbarriers
-// and multicast copies may complete on them (at a barrier that ends the
-// kernel the fence is one idle instruction).
-struct BarrierAllLowering : ChipPattern<BarrierAllOp> {
-  using ChipPattern::ChipPattern;
-  LogicalResult
-  matchAndRewrite(BarrierAllOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    // World level: NVSHMEM's barrier (Distributed/Nvshmem.cpp).
-    if (op.getLevel() != Level::cluster)
-      return rewriter.notifyMatchFailure(op, "world level");
-    if (failed(requireFeature(op, chip, Feature::Clusters,
-                              "a cluster barrier")))
-      return failure();
-    Location loc = op.getLoc();
-    NVVM::FenceMbarrierInitOp::create(rewriter, loc);
-    NVVM::ClusterArriveOp::create(rewriter, loc, /*aligned=*/nullptr);
-    NVVM::ClusterWaitOp::create(rewriter, loc, /*aligned=*/nullptr);
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
 struct ArriveLowering : ChipPattern<MBarrierArriveOp> {
   using ChipPattern::ChipPattern;
   LogicalResult
@@ -136,6 +112,5 @@ void mlir::tile::populateTileMBarrierToGPUPatterns(
     const ChipInfo &chip) {
   patterns.add<ExpectTxLowering, WaitLowering>(converter,
                                                patterns.getContext());
-  patterns.add<ArriveLowering, BarrierAllLowering>(converter,
-                                                   patterns.getContext(), chip);
+  patterns.add<ArriveLowering>(converter, patterns.getContext(), chip);
 }

@@ -1,8 +1,8 @@
-//===- MechanismPatterns.cpp - every mechanism of copy and gemm -----------===//
+//===- MechanismPatterns.cpp - every mechanism of copy, gemm, communication ===//
 //
-// Each mechanism lowers in a file of its own (Copy/*.cpp, Mma/*.cpp) and
-// matches only ops whose `mechanism` names it; an op that reaches the
-// conversion without one was never selected.
+// Each mechanism lowers in a file of its own (Copy/*.cpp, Mma/*.cpp,
+// Distributed/*.cpp) and matches only ops whose `mechanism` names it; an op
+// that reaches the conversion without one was never selected.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,8 +22,22 @@ template <typename OpT> struct UnselectedLowering : OpConversionPattern<OpT> {
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getMechanism())
       return rewriter.notifyMatchFailure(op, "selected");
-    return op.emitOpError("has no mechanism: run tile-select-instructions "
-                          "before lowering it");
+    return op.emitOpError(kUnselected);
+  }
+  static constexpr const char *kUnselected =
+      "has no mechanism: run tile-select-instructions before lowering it";
+};
+
+struct UnselectedCommunication
+    : OpInterfaceConversionPattern<CommunicationOpInterface> {
+  UnselectedCommunication(TypeConverter &converter, MLIRContext *context)
+      : OpInterfaceConversionPattern(converter, context, /*benefit=*/0) {}
+  LogicalResult
+  matchAndRewrite(CommunicationOpInterface op, ArrayRef<Value>,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getMechanism())
+      return rewriter.notifyMatchFailure(op, "selected");
+    return op->emitOpError(UnselectedLowering<CopyOp>::kUnselected);
   }
 };
 } // namespace
@@ -45,4 +59,10 @@ void mlir::tile::populateTileGemmToGPUPatterns(
   populateMmaSyncPatterns(converter, patterns, chip);
   populateTcgen05Patterns(converter, patterns, chip);
   patterns.add<UnselectedLowering<GemmOp>>(converter, patterns.getContext());
+}
+
+void mlir::tile::populateUnselectedCommunicationPatterns(
+    TileToGPUTypeConverter &converter, RewritePatternSet &patterns,
+    const ChipInfo &) {
+  patterns.add<UnselectedCommunication>(converter, patterns.getContext());
 }

@@ -143,7 +143,7 @@ struct ConvertTileMBarrierToGPUPass
                        {populateTileMBarrierToGPUPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalOp<MBarrierArriveOp, MBarrierExpectTxOp,
-                                        MBarrierWaitOp, BarrierAllOp>();
+                                        MBarrierWaitOp>();
                        })))
       signalPassFailure();
   }
@@ -157,13 +157,9 @@ struct ConvertTileDistributedToGPUPass
     if (failed(convert(getOperation(),
                        {populateTileDistributedToGPUPatterns},
                        [](ConversionTarget &t) {
-                         t.addIllegalOp<PutOp, GetOp, SignalOp, WaitOp,
-                                        FenceOp, QuietOp, RankOp,
-                                        NumRanksOp>();
-                         t.addDynamicallyLegalOp<BarrierAllOp>(
-                             [](BarrierAllOp op) {
-                               return op.getLevel() != Level::world;
-                             });
+                         t.markUnknownOpDynamicallyLegal([](Operation *op) {
+                           return !isa<CommunicationOpInterface>(op);
+                         });
                        })))
       signalPassFailure();
   }
@@ -214,7 +210,9 @@ struct ConvertTileNvshmemToGPUPass
     : tile::impl::ConvertTileNvshmemToGPUBase<ConvertTileNvshmemToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(convert(getOperation(), {populateNvshmemCommunicationPatterns},
+    if (failed(convert(getOperation(),
+                       {populateNvshmemCommunicationPatterns,
+                        populateUnselectedCommunicationPatterns},
                        [](ConversionTarget &t) {
                          t.markUnknownOpDynamicallyLegal([](Operation *op) {
                            return !lowersThroughNvshmem(op);
@@ -248,6 +246,7 @@ struct ConvertTileOpsToGPUPass
                         // World-level ops are lowered before, on the
                         // gpu.module (their calls declare functions there).
                         populateClusterCommunicationPatterns,
+                        populateUnselectedCommunicationPatterns,
                         populateTileLoopToSCFPatterns},
                        [](ConversionTarget &t) {
                          t.addIllegalDialect<TileDialect>();

@@ -37,8 +37,8 @@ tile.kernel @get_not_symmetric(%X: memref<?xf32>) threads(128) {
 tile.kernel @wait_not_symmetric(%f: memref<?xi64>) threads(128) {
   %c0 = arith.constant 0 : index
   %v = arith.constant 1 : i64
-  // expected-error @below {{'tile.wait' op waits on a signal in global memory, which must be a symmetric buffer (a kernel argument marked {tile.symmetric}) that peers signal}}
-  tile.wait %f[%c0] ge %v : memref<?xi64>
+  // expected-error @below {{'tile.wait' op expects the signal to be a symmetric buffer at level 'world' (the same buffer on every rank): a kernel argument marked {tile.symmetric}, allocated with the runtime's symmetric allocator}}
+  tile.wait %f[%c0] ge %v level world : memref<?xi64>
 }
 
 // -----
@@ -109,5 +109,5 @@ tile.kernel @bad_comparison(%f: memref<?xi64> {tile.symmetric}) threads(128) {
   %v = arith.constant 1 : i64
   // expected-error @below {{expected ::mlir::tile::Cmp to be one of: eq, ne, gt, ge, lt, le}}
   // expected-error @below {{failed to parse Tile_CmpAttr parameter 'value' which is to be a `::mlir::tile::Cmp`}}
-  tile.wait %f[%c0] gte %v : memref<?xi64>
+  tile.wait %f[%c0] gte %v level world : memref<?xi64>
 }

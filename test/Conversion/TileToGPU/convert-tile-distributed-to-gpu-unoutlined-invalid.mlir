@@ -2,7 +2,7 @@
 // yet: NVSHMEM calls are declared in the kernel's gpu.module, so world-level
 // ops ask for convert-tile-kernel-to-gpu first (a wait on a symmetric
 // signal word used to crash here), with the conversion driver's "failed to
-// legalize".
+// legalize"; an op without a mechanism asks for tile-select-instructions.
 // RUN: tile-opt %s --split-input-file --convert-tile-distributed-to-gpu --verify-diagnostics -o /dev/null
 
 module attributes {tile.target = #tile.target<"sm_90a">} {
@@ -11,7 +11,7 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     %v = arith.constant 1 : i64
     // expected-error @+2 {{'tile.wait' op at level world must be in an outlined kernel (convert-tile-kernel-to-gpu first)}}
     // expected-error @+1 {{failed to legalize operation 'tile.wait' that was explicitly marked illegal}}
-    tile.wait %flags[%c0] ge %v : memref<?xi64>
+    tile.wait %flags[%c0] ge %v level world {mechanism = #tile.comm_mechanism<nvshmem>} : memref<?xi64>
   }
 }
 
@@ -24,6 +24,16 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     %t = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
     // expected-error @+2 {{'tile.put' op at level world must be in an outlined kernel (convert-tile-kernel-to-gpu first)}}
     // expected-error @+1 {{failed to legalize operation 'tile.put' that was explicitly marked illegal}}
-    tile.put %t to %X[%c0] peer %p scope block level world : memref<64xf32, #gpu.address_space<workgroup>>, memref<?xf32>
+    tile.put %t to %X[%c0] peer %p scope block level world {mechanism = #tile.comm_mechanism<nvshmem>} : memref<64xf32, #gpu.address_space<workgroup>>, memref<?xf32>
+  }
+}
+
+// -----
+
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @unselected() threads(128) cluster(2, 1, 1) {
+    // expected-error @+2 {{'tile.fence' op has no mechanism: run tile-select-instructions before lowering it}}
+    // expected-error @+1 {{failed to legalize operation 'tile.fence'}}
+    tile.fence level cluster
   }
 }

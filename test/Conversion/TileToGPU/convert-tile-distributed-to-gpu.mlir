@@ -8,7 +8,9 @@
 // adds to the peer's signal word with release semantics at cluster scope;
 // the wait spins thread 0 on acquire loads of the local word, then the
 // barrier; a warp-scope get loads the runs through `mapa` (32 lanes, 8
-// elements each), then the warp synchronises; fence is fence.acq_rel.cluster.
+// elements each), then the warp synchronises; fence is fence.acq_rel.cluster;
+// barrier_all publishes mbarrier initialisations (fence.mbarrier_init), then
+// barrier.cluster arrive + wait.
 tile.kernel @cluster(%X: memref<?xf32>) threads(128) cluster(2, 1, 1) {
   %c0 = arith.constant 0 : index
   %one = arith.constant 1 : i64
@@ -21,9 +23,10 @@ tile.kernel @cluster(%X: memref<?xf32>) threads(128) cluster(2, 1, 1) {
   %recv = tile.alloc_shared : memref<256xf32, #gpu.address_space<workgroup>>
   %flags = tile.alloc_shared : memref<2xi64, #gpu.address_space<workgroup>>
   tile.put %mine to %recv[%c0] peer %next scope block level cluster signal %flags[%c0] add %one : memref<256xf32, #gpu.address_space<workgroup>>, memref<256xf32, #gpu.address_space<workgroup>>, memref<2xi64, #gpu.address_space<workgroup>>
-  tile.wait %flags[%c0] ge %one : memref<2xi64, #gpu.address_space<workgroup>>
+  tile.wait %flags[%c0] ge %one level cluster : memref<2xi64, #gpu.address_space<workgroup>>
   tile.get %recv[%c0] peer %next scope warp level cluster to %mine : memref<256xf32, #gpu.address_space<workgroup>>, memref<256xf32, #gpu.address_space<workgroup>>
   tile.fence level cluster
+  tile.barrier_all level cluster
 }
 
 // -----
@@ -45,7 +48,7 @@ tile.kernel @world(%X: memref<?x?xf32> {tile.symmetric}, %flags: memref<?xi64> {
   %n = tile.num_ranks level world : i32
   %t = tile.alloc_shared : memref<4x64xf32, #gpu.address_space<workgroup>>
   tile.put %t to %X[%c0, %c0] peer %n scope block level world signal %flags[%c0] add %one : memref<4x64xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>, memref<?xi64>
-  tile.wait %flags[%c0] ge %one : memref<?xi64>
+  tile.wait %flags[%c0] ge %one level world : memref<?xi64>
   tile.get %X[%c0, %c0] peer %me scope warp level world to %t : memref<?x?xf32>, memref<4x64xf32, #gpu.address_space<workgroup>>
   tile.signal %flags[%c1] set %one peer %me level world : memref<?xi64>
   tile.quiet level world

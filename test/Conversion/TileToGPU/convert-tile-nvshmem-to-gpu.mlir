@@ -11,7 +11,7 @@ tile.kernel @both(%X: memref<?xf32> {tile.symmetric}, %flags: memref<?xi64> {til
   %recv = tile.alloc_shared : memref<256xf32, #gpu.address_space<workgroup>>
   tile.put %mine to %recv[%c0] peer %peer scope block level cluster : memref<256xf32, #gpu.address_space<workgroup>>, memref<256xf32, #gpu.address_space<workgroup>>
   tile.put %mine to %X[%c0] peer %peer scope block level world : memref<256xf32, #gpu.address_space<workgroup>>, memref<?xf32>
-  tile.wait %flags[%c0] ge %one : memref<?xi64>
+  tile.wait %flags[%c0] ge %one level world : memref<?xi64>
   tile.fence level cluster
   tile.quiet level world
 }

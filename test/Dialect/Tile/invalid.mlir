@@ -1311,7 +1311,7 @@ func.func @signal_cluster_global(%f: memref<?xi64>, %i: index, %p: i32, %v: i64)
 
 func.func @wait_type(%f: memref<?xi32>, %i: index, %v: i64) {
   // expected-error @+1 {{'tile.wait' op expects signal words in a 1-D memref of i64, got 'memref<?xi32>'}}
-  tile.wait %f[%i] eq %v : memref<?xi32>
+  tile.wait %f[%i] eq %v level world : memref<?xi32>
   return
 }
 
@@ -1319,16 +1319,86 @@ func.func @wait_type(%f: memref<?xi32>, %i: index, %v: i64) {
 
 func.func @wait_rank(%f: memref<1x4xi64>, %i: index, %v: i64) {
   // expected-error @+1 {{'tile.wait' op expects signal words in a 1-D memref of i64, got 'memref<1x4xi64>'}}
-  tile.wait %f[%i] ge %v : memref<1x4xi64>
+  tile.wait %f[%i] ge %v level world : memref<1x4xi64>
   return
 }
 
 // -----
 
 func.func @wait_space(%f: memref<4xi64, #gpu.address_space<private>>, %i: index, %v: i64) {
-  // expected-error @+1 {{'tile.wait' op expects the signal in global or shared memory}}
-  tile.wait %f[%i] lt %v : memref<4xi64, #gpu.address_space<private>>
+  // expected-error @+1 {{'tile.wait' op expects the signal in global memory at level 'world', got unsupported memory}}
+  tile.wait %f[%i] lt %v level world : memref<4xi64, #gpu.address_space<private>>
   return
+}
+
+// -----
+
+// A wait states its level: a shared signal word is the cluster's.
+func.func @wait_shared_world(%f: memref<4xi64, #gpu.address_space<workgroup>>, %i: index, %v: i64) {
+  // expected-error @+1 {{'tile.wait' op expects the signal in global memory at level 'world', got shared memory}}
+  tile.wait %f[%i] ge %v level world : memref<4xi64, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @wait_global_cluster(%f: memref<?xi64>, %i: index, %v: i64) {
+  // expected-error @+1 {{'tile.wait' op expects the signal in shared memory at level 'cluster', got global memory}}
+  tile.wait %f[%i] ge %v level cluster : memref<?xi64>
+  return
+}
+
+// -----
+
+// A recorded mechanism belongs to the op's level.
+func.func @mechanism_level() {
+  // expected-error @+1 {{'tile.fence' op at level 'world' cannot use mechanism 'dsmem' (it reaches peers at level 'cluster'); drop the mechanism and let tile-select-instructions record it}}
+  tile.fence level world {mechanism = #tile.comm_mechanism<dsmem>}
+  return
+}
+
+// -----
+
+// NVSHMEM's block routines synchronise the whole CTA: not from one role.
+tile.kernel @block_put_in_role(%dst: memref<?xf32> {tile.symmetric}, %p: i32) threads(256) {
+  %c0 = arith.constant 0 : index
+  %t = tile.alloc_shared : memref<128xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize {
+    role "producer" warps(4) {
+      // expected-error @+1 {{'tile.put' op at level world calls an NVSHMEM block routine, which every thread of the CTA must call; inside a tile.warp_specialize role write scope warp (each warp of the role moves the whole tile), or move the op out of the tile.warp_specialize}}
+      tile.put %t to %dst[%c0] peer %p scope block level world : memref<128xf32, #gpu.address_space<workgroup>>, memref<?xf32>
+    }
+    role "consumers" warps(4) {
+    }
+  }
+}
+
+// -----
+
+tile.kernel @block_get_in_role(%src: memref<?xf32> {tile.symmetric}, %p: i32) threads(256) {
+  %c0 = arith.constant 0 : index
+  %t = tile.alloc_shared : memref<128xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize {
+    role "producer" warps(4) {
+      // expected-error @+1 {{'tile.get' op at level world calls an NVSHMEM block routine}}
+      tile.get %src[%c0] peer %p scope block level world to %t : memref<?xf32>, memref<128xf32, #gpu.address_space<workgroup>>
+    }
+    role "consumers" warps(4) {
+    }
+  }
+}
+
+// -----
+
+tile.kernel @barrier_all_in_role() threads(256) {
+  tile.warp_specialize {
+    role "producer" warps(4) {
+      // expected-error @+1 {{'tile.barrier_all' op at level world calls an NVSHMEM block routine, which every thread of the CTA must call; inside a tile.warp_specialize role it cannot be: put it before or after the tile.warp_specialize}}
+      tile.barrier_all level world
+    }
+    role "consumers" warps(4) {
+    }
+  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -232,12 +232,12 @@ tile.kernel @world(%buf: memref<1024xf32>, %recv: memref<?xf32> {tile.symmetric}
   tile.get %recv2[%idx, %c0] peer %me scope warp level world to %tile : memref<?x?xf32>, memref<32x32xf32, #gpu.address_space<workgroup>>
   tile.signal %flags[%c0] set %one peer %n level world : memref<?xi64>
   tile.signal %flags[%idx] add %one peer %me level world : memref<?xi64>
-  tile.wait %flags[%c0] eq %one : memref<?xi64>
-  tile.wait %flags[%c0] ne %one : memref<?xi64>
-  tile.wait %flags[%c0] gt %one : memref<?xi64>
-  tile.wait %flags[%c0] ge %one : memref<?xi64>
-  tile.wait %flags[%c0] lt %one : memref<?xi64>
-  tile.wait %flags[%idx] le %one : memref<?xi64>
+  tile.wait %flags[%c0] eq %one level world : memref<?xi64>
+  tile.wait %flags[%c0] ne %one level world : memref<?xi64>
+  tile.wait %flags[%c0] gt %one level world : memref<?xi64>
+  tile.wait %flags[%c0] ge %one level world : memref<?xi64>
+  tile.wait %flags[%c0] lt %one level world : memref<?xi64>
+  tile.wait %flags[%idx] le %one level world : memref<?xi64>
   tile.barrier_all level world
 }
 
@@ -255,8 +255,27 @@ tile.kernel @cluster_comm(%g: memref<256xf32>) threads(128) cluster(4, 1, 1) {
   tile.fence level cluster
   tile.get %dst[%c0] peer %me scope block level cluster to %src : memref<1024xf32, #gpu.address_space<workgroup>>, memref<256xf32, #gpu.address_space<workgroup>>
   tile.signal %flags[%c0] set %one peer %me level cluster : memref<4xi64, #gpu.address_space<workgroup>>
-  tile.wait %flags[%c0] ge %one : memref<4xi64, #gpu.address_space<workgroup>>
+  tile.wait %flags[%c0] ge %one level cluster : memref<4xi64, #gpu.address_space<workgroup>>
   tile.barrier_all level cluster
+}
+
+// Recorded mechanisms of communication ops; world-level puts and gets of
+// warp scope inside a warp_specialize role (each warp moves the tile).
+tile.kernel @comm_mechanisms(%recv: memref<?xf32> {tile.symmetric}, %flags: memref<?xi64> {tile.symmetric}) threads(256) {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1 : i64
+  %me = tile.rank level world {mechanism = #tile.comm_mechanism<nvshmem>} : i32
+  %t = tile.alloc_shared : memref<128xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize {
+    role "producer" warps(4) {
+      tile.put %t to %recv[%c0] peer %me scope warp level world signal %flags[%c0] add %one {mechanism = #tile.comm_mechanism<nvshmem>} : memref<128xf32, #gpu.address_space<workgroup>>, memref<?xf32>, memref<?xi64>
+    }
+    role "consumers" warps(4) {
+      tile.wait %flags[%c0] ge %one level world {mechanism = #tile.comm_mechanism<nvshmem>} : memref<?xi64>
+      tile.get %recv[%c0] peer %me scope warp level world to %t : memref<?xf32>, memref<128xf32, #gpu.address_space<workgroup>>
+    }
+  }
+  tile.barrier_all level world {mechanism = #tile.comm_mechanism<nvshmem>}
 }
 
 // Cluster forms: a multicast copy, an arrival on every CTA's barrier;

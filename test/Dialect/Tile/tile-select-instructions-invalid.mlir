@@ -177,15 +177,15 @@ module attributes {tile.target = #tile.target<"sm_80">} {
 
 // -----
 
-// A wait on a shared-memory signal acquires at cluster scope, which sm_80
-// lacks (ptxas used to refuse the PTX, located at <file>:0:0).
+// A cluster-level wait acquires at cluster scope, which sm_80 lacks (ptxas
+// used to refuse the PTX, located at <file>:0:0).
 module attributes {tile.target = #tile.target<"sm_80">} {
   tile.kernel @shared_wait() threads(128) {
     %c0 = arith.constant 0 : index
     %one = arith.constant 1 : i64
     %s = tile.alloc_shared : memref<1xi64, #gpu.address_space<workgroup>>
-    // expected-error @+1 {{'tile.wait' op on a shared-memory signal (an acquire at cluster scope; within one CTA, order threads with gpu.barrier instead) needs thread-block clusters, which sm_80 does not have}}
-    tile.wait %s[%c0] ge %one : memref<1xi64, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'tile.wait' op level cluster needs thread-block clusters, which sm_80 does not have}}
+    tile.wait %s[%c0] ge %one level cluster : memref<1xi64, #gpu.address_space<workgroup>>
   }
 }
 

@@ -117,23 +117,28 @@ void populateTileLoopToSCFPatterns(TileToGPUTypeConverter &converter,
 void populateTileMBarrierToGPUPatterns(TileToGPUTypeConverter &converter,
                                          RewritePatternSet &patterns,
                                          const ChipInfo &chip);
-/// Every distributed op (put, get, signal, wait, fence, quiet, rank,
-/// num_ranks) at both levels: the cluster's CTAs through distributed shared
-/// memory (Distributed/Cluster.cpp) and the job's GPUs through NVSHMEM
-/// (Distributed/Nvshmem.cpp).
+/// Every communication op (put, get, signal, wait, fence, quiet,
+/// barrier_all, rank, num_ranks) by its recorded mechanism: `dsmem`, the
+/// cluster's CTAs through distributed shared memory
+/// (Distributed/Cluster.cpp), and `nvshmem`, the job's GPUs through NVSHMEM
+/// (Distributed/Nvshmem.cpp); one without a mechanism is an error.
 void populateTileDistributedToGPUPatterns(TileToGPUTypeConverter &converter,
                                            RewritePatternSet &patterns,
                                            const ChipInfo &chip);
 void populateClusterCommunicationPatterns(TileToGPUTypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           const ChipInfo &chip);
-/// Whether `op` is lowered to NVSHMEM calls (a world-level put, get, signal,
-/// fence, quiet, barrier_all, rank or num_ranks, or a wait on a global
-/// signal word): the lowering declares the functions in the gpu.module.
+/// Whether `op` is lowered to NVSHMEM calls (a world-level communication
+/// op): the lowering declares the functions in the gpu.module.
 bool lowersThroughNvshmem(Operation *op);
 void populateNvshmemCommunicationPatterns(TileToGPUTypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           const ChipInfo &chip);
+/// A communication op without a mechanism: the error that asks for
+/// tile-select-instructions (MechanismPatterns.cpp).
+void populateUnselectedCommunicationPatterns(TileToGPUTypeConverter &converter,
+                                             RewritePatternSet &patterns,
+                                             const ChipInfo &chip);
 
 /// Replaces each tile.warp_specialize, once the ops inside are lowered, by a
 /// chain of branches on the thread id, one per role placed by

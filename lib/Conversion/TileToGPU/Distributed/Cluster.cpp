@@ -1,6 +1,7 @@
-//===- Cluster.cpp - put/get/signal/wait across the CTAs of a cluster -----===//
+//===- Cluster.cpp - communication across the CTAs of a cluster -----------===//
 //
-// `level cluster`: the ranks are the CTAs of the kernel's cluster and the
+// Mechanism `dsmem` (`level cluster`): the ranks are the CTAs of the
+// kernel's cluster and the
 // buffers shared tiles, the same in every CTA. A put writes the peer's tile
 // through distributed shared memory: each thread of the scope moves its
 // runs (the blocked layout over the scope's threads), storing to the peer's
@@ -10,7 +11,7 @@
 // orders every thread's stores before it. A get loads through `mapa`
 // likewise. A wait spins one thread on acquire loads of the local word,
 // then the scope synchronises; a signal is one thread's release after the
-// scope's synchronisation.
+// scope's synchronisation; barrier_all is `barrier.cluster`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -154,8 +155,8 @@ template <typename OpT> struct ClusterPattern : ChipPattern<OpT> {
   LogicalResult
   matchAndRewrite(OpT op, Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    if (op.getLevel() != Level::cluster)
-      return rewriter.notifyMatchFailure(op, "world level");
+    if (op.getMechanism() != CommMechanism::dsmem)
+      return rewriter.notifyMatchFailure(op, "not mechanism dsmem");
     if (failed(requireFeature(op, this->chip, Feature::Clusters,
                               "level cluster")))
       return failure();
@@ -218,15 +219,12 @@ struct SignalLowering : ClusterPattern<SignalOp> {
   }
 };
 
-// A wait on a shared signal word (the cluster's); a global one is a
-// symmetric buffer, which NVSHMEM waits on (Nvshmem.cpp).
-struct WaitLowering : ChipPattern<WaitOp> {
-  using ChipPattern::ChipPattern;
-  LogicalResult
-  matchAndRewrite(WaitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (getMemorySpace(op.getSignal().getType()) != MemorySpace::Shared)
-      return rewriter.notifyMatchFailure(op, "a global signal");
+// A wait on the local word of the cluster's shared signal tile: one thread
+// spins on acquire loads, then the CTA synchronises.
+struct WaitLowering : ClusterPattern<WaitOp> {
+  using ClusterPattern::ClusterPattern;
+  void lower(WaitOp op, Adaptor adaptor,
+             ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     ScopeThreads scope = scopeThreads(rewriter, loc, op, Scope::block);
     Value word = elementPointer(
@@ -251,7 +249,23 @@ struct WaitLowering : ChipPattern<WaitOp> {
     });
     syncScope(rewriter, loc, scope);
     rewriter.eraseOp(op);
-    return success();
+  }
+};
+
+// Every thread of every CTA of the cluster (barrier.cluster arrive/wait,
+// release/acquire). Barrier initialisations are published to the cluster
+// first, so that after it other CTAs may arrive on this CTA's mbarriers
+// and multicast copies may complete on them (at a barrier that ends the
+// kernel the fence is one idle instruction).
+struct BarrierAllLowering : ClusterPattern<BarrierAllOp> {
+  using ClusterPattern::ClusterPattern;
+  void lower(BarrierAllOp op, Adaptor,
+             ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+    NVVM::ClusterArriveOp::create(rewriter, loc, /*aligned=*/nullptr);
+    NVVM::ClusterWaitOp::create(rewriter, loc, /*aligned=*/nullptr);
+    rewriter.eraseOp(op);
   }
 };
 
@@ -290,6 +304,7 @@ void mlir::tile::populateClusterCommunicationPatterns(
     TileToGPUTypeConverter &converter, RewritePatternSet &patterns,
     const ChipInfo &chip) {
   patterns.add<PutLowering, GetLowering, SignalLowering, WaitLowering,
-               FenceLowering<FenceOp>, FenceLowering<QuietOp>, RankLowering,
-               NumRanksLowering>(converter, patterns.getContext(), chip);
+               BarrierAllLowering, FenceLowering<FenceOp>,
+               FenceLowering<QuietOp>, RankLowering, NumRanksLowering>(
+      converter, patterns.getContext(), chip);
 }

@@ -1,6 +1,6 @@
 //===- Nvshmem.cpp - put/get/signal/wait across GPUs through NVSHMEM ------===//
 //
-// `level world`: the ranks are NVSHMEM processing elements (one process per
+// Mechanism `nvshmem` (`level world`): the ranks are NVSHMEM processing elements (one process per
 // GPU) and the buffers symmetric ones. Each op becomes a call of NVSHMEM's
 // device library, declared here as an external function with C linkage
 // and generic pointers (the same declarations nvcc sees in
@@ -16,7 +16,6 @@
 #include "../Common.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 
-#include "llvm/ADT/TypeSwitch.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -147,8 +146,8 @@ template <typename OpT> struct WorldPattern : ChipPattern<OpT> {
   LogicalResult
   matchAndRewrite(OpT op, Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    if (op.getLevel() != Level::world)
-      return rewriter.notifyMatchFailure(op, "cluster level");
+    if (op.getMechanism() != CommMechanism::nvshmem)
+      return rewriter.notifyMatchFailure(op, "not mechanism nvshmem");
     FailureOr<NvshmemCalls> calls = NvshmemCalls::forOp(rewriter, op);
     if (failed(calls))
       return failure();
@@ -263,27 +262,20 @@ struct SignalLowering : WorldPattern<SignalOp> {
   }
 };
 
-// A wait on a global (symmetric) signal word: thread 0 waits, then the CTA.
-struct WaitLowering : ChipPattern<WaitOp> {
-  using ChipPattern::ChipPattern;
-  LogicalResult
-  matchAndRewrite(WaitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (getMemorySpace(op.getSignal().getType()) != MemorySpace::Global)
-      return rewriter.notifyMatchFailure(op, "a shared signal");
+// A wait on a symmetric signal word: thread 0 waits, then the CTA.
+struct WaitLowering : WorldPattern<WaitOp> {
+  using WorldPattern::WorldPattern;
+  void lower(WaitOp op, Adaptor adaptor, ConversionPatternRewriter &rewriter,
+             NvshmemCalls &calls) const override {
     Location loc = op.getLoc();
-    FailureOr<NvshmemCalls> calls = NvshmemCalls::forOp(rewriter, op);
-    if (failed(calls))
-      return failure();
     buildIf(rewriter, loc, isThreadZero(rewriter, loc), [&](OpBuilder &) {
-      calls->call("nvshmem_signal_wait_until", rewriter.getI64Type(),
-                  {calls->address(adaptor.getSignal(),
-                                  ValueRange{adaptor.getIndex()}),
-                   calls->i32(nvshmemCmp(op.getCmp())), adaptor.getValue()});
+      calls.call("nvshmem_signal_wait_until", rewriter.getI64Type(),
+                 {calls.address(adaptor.getSignal(),
+                                ValueRange{adaptor.getIndex()}),
+                  calls.i32(nvshmemCmp(op.getCmp())), adaptor.getValue()});
     });
     ctaBarrier(rewriter, loc);
     rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -306,13 +298,8 @@ struct NoArgumentCall : WorldPattern<OpT> {
 } // namespace
 
 bool mlir::tile::lowersThroughNvshmem(Operation *op) {
-  return llvm::TypeSwitch<Operation *, bool>(op)
-      .Case<PutOp, GetOp, SignalOp, FenceOp, QuietOp, BarrierAllOp, RankOp,
-            NumRanksOp>([](auto op) { return op.getLevel() == Level::world; })
-      .Case<WaitOp>([](WaitOp op) {
-        return getMemorySpace(op.getSignal().getType()) == MemorySpace::Global;
-      })
-      .Default(false);
+  auto comm = dyn_cast<CommunicationOpInterface>(op);
+  return comm && comm.getLevel() == Level::world;
 }
 
 void mlir::tile::populateNvshmemCommunicationPatterns(
@@ -339,4 +326,5 @@ void mlir::tile::populateTileDistributedToGPUPatterns(
     const ChipInfo &chip) {
   populateClusterCommunicationPatterns(converter, patterns, chip);
   populateNvshmemCommunicationPatterns(converter, patterns, chip);
+  populateUnselectedCommunicationPatterns(converter, patterns, chip);
 }

@@ -8,6 +8,8 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::detail;
 
+#include "tile/Dialect/Tile/IR/TileOpInterfaces.cpp.inc"
+
 //===----------------------------------------------------------------------===//
 // Distributed ops
 //===----------------------------------------------------------------------===//
@@ -43,12 +45,49 @@ static LogicalResult verifyPeerBuffer(Operation *op, StringRef name,
   return success();
 }
 
-// Scopes the lowering moves a tile with: the CTA (or role) or one warp.
-static LogicalResult verifyScope(Operation *op, Scope scope) {
-  if (scope == Scope::block || scope == Scope::warp)
+// The level a mechanism reaches peers at.
+static Level levelOf(CommMechanism mechanism) {
+  return mechanism == CommMechanism::dsmem ? Level::cluster : Level::world;
+}
+
+LogicalResult mlir::tile::detail::verifyCommunicationOp(Operation *op) {
+  auto comm = cast<CommunicationOpInterface>(op);
+  std::optional<CommMechanism> mechanism = comm.getMechanism();
+  if (!mechanism || levelOf(*mechanism) == comm.getLevel())
     return success();
-  return op->emitOpError("moves a tile at scope 'block' or 'warp', not '")
-         << stringifyScope(scope) << "'";
+  return op->emitOpError("at level '")
+         << stringifyLevel(comm.getLevel()) << "' cannot use mechanism '"
+         << stringifyCommMechanism(*mechanism)
+         << "' (it reaches peers at level '"
+         << stringifyLevel(levelOf(*mechanism))
+         << "'); drop the mechanism and let tile-select-instructions record "
+            "it";
+}
+
+// NVSHMEM's `_block` routines synchronise every thread of the CTA with
+// their own barriers, which a warp_specialize role's lowering cannot
+// renumber: called from one role they hang or race.
+static LogicalResult verifyBlockCallOutsideRoles(Operation *op, Level level,
+                                                 StringRef instead) {
+  if (level != Level::world || !WarpSpecializeOp::getEnclosing(op))
+    return success();
+  return op->emitOpError("at level world calls an NVSHMEM block routine, "
+                         "which every thread of the CTA must call; inside a "
+                         "tile.warp_specialize role ")
+         << instead;
+}
+
+// Scopes the lowering moves a tile with: the CTA (or role) or one warp.
+static LogicalResult verifyScope(Operation *op, Scope scope, Level level) {
+  if (scope != Scope::block && scope != Scope::warp)
+    return op->emitOpError("moves a tile at scope 'block' or 'warp', not '")
+           << stringifyScope(scope) << "'";
+  if (scope == Scope::block)
+    return verifyBlockCallOutsideRoles(
+        op, level,
+        "write scope warp (each warp of the role moves the whole tile), or "
+        "move the op out of the tile.warp_specialize");
+  return success();
 }
 
 // Checked last, once the buffer is known to be global memory at world level.
@@ -119,7 +158,7 @@ LogicalResult PutOp::verify() {
   if (failed(verifyLocalTile(*this, "the source", getSource().getType())) ||
       failed(verifyPeerBuffer(*this, "the destination", getDest(),
                               getLevel())) ||
-      failed(verifyScope(*this, getScope())) ||
+      failed(verifyScope(*this, getScope(), getLevel())) ||
       failed(verifyTransfer(*this, getSource().getType(), getDest().getType(),
                             getDestOffsets())))
     return failure();
@@ -144,7 +183,7 @@ LogicalResult GetOp::verify() {
   if (failed(verifyLocalTile(*this, "the destination", getDest().getType())) ||
       failed(verifyPeerBuffer(*this, "the source", getSource(),
                               getLevel())) ||
-      failed(verifyScope(*this, getScope())))
+      failed(verifyScope(*this, getScope(), getLevel())))
     return failure();
   if (failed(verifyTransfer(*this, getDest().getType(), getSource().getType(),
                             getSourceOffsets())))
@@ -161,14 +200,14 @@ LogicalResult SignalOp::verify() {
 }
 
 LogicalResult WaitOp::verify() {
-  if (failed(verifySignalWord(*this, getSignal().getType())))
+  if (failed(verifySignalWord(*this, getSignal().getType())) ||
+      failed(verifyPeerBuffer(*this, "the signal", getSignal(), getLevel())))
     return failure();
-  MemorySpace space = getMemorySpace(getSignal().getType());
-  if (space != MemorySpace::Global && space != MemorySpace::Shared)
-    return emitOpError("expects the signal in global or shared memory");
-  if (space == MemorySpace::Global && !isSymmetricBuffer(getSignal()))
-    return emitOpError("waits on a signal in global memory, which must be a "
-                       "symmetric buffer (a kernel argument marked "
-                       "{tile.symmetric}) that peers signal");
-  return success();
+  return verifySymmetric(*this, "the signal", getSignal(), getLevel());
+}
+
+LogicalResult BarrierAllOp::verify() {
+  return verifyBlockCallOutsideRoles(
+      *this, getLevel(),
+      "it cannot be: put it before or after the tile.warp_specialize");
 }

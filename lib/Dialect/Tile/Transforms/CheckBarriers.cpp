@@ -94,11 +94,6 @@ int64_t teamsRunning(Operation *op) {
   return ws ? ws.getRoleTeams()[region->getRegionNumber()] : 1;
 }
 
-/// Threads running `op` (every team of its role); 0 when unknown.
-int64_t threadsRunning(Operation *op) {
-  return getThreadsRunning(op) * teamsRunning(op);
-}
-
 /// Whether `index` is the same in every thread running it: it does not
 /// depend on a thread id or on a team's index.
 bool isUniform(Value index) {
@@ -134,45 +129,24 @@ bool isUniform(Value index) {
   return true;
 }
 
-/// What `user`, an op using `barrier`, arrives on it each time it runs;
-/// none when it uses the barrier in a way the check does not model.
+/// What `user`, an op using `barrier`, arrives on it each time it runs (its
+/// BarrierArrivalOpInterface rule); none when it uses the barrier in a way
+/// the check does not model.
 std::optional<Arrival> arrivalOf(Operation *user, Value barrier) {
+  auto arriving = dyn_cast<BarrierArrivalOpInterface>(user);
+  if (!arriving || arriving.getArrivalBarrier() != barrier)
+    return std::nullopt;
+  ArrivingThreads by{getThreadsRunning(user), teamsRunning(user), 0};
+  if (auto kernel = user->getParentOfType<KernelOp>())
+    by.clusterSize = kernel.getClusterSize();
+  std::optional<int64_t> count = arriving.getArrivals(by);
+  // A slot that differs between the threads or teams arriving is not one
+  // slot: not modelled.
+  Value index = arriving.getArrivalSlot();
+  if (!count || *count <= 0 || !isUniform(index))
+    return std::nullopt;
   int64_t size = cast<BarrierType>(barrier.getType()).getCount();
-  auto once = [&](Value index, int64_t count) -> std::optional<Arrival> {
-    // A slot that differs between the threads or teams arriving is not one
-    // slot: not modelled.
-    if (count <= 0 || !isUniform(index))
-      return std::nullopt;
-    return Arrival{Slot::of(index, size), count};
-  };
-  if (auto copy = dyn_cast<CopyOp>(user))
-    return once(copy.getBarrierIndex(), teamsRunning(user));
-  if (auto gemm = dyn_cast<GemmOp>(user)) {
-    // Into tensor memory one thread commits it; into registers every
-    // thread arrives once its part is complete (in a role of several
-    // teams the lowering asks for one team's threads: not modelled).
-    if (isa<TmemType>(gemm.getC().getType()))
-      return once(gemm.getBarrierIndex(), teamsRunning(user));
-    if (teamsRunning(user) > 1)
-      return std::nullopt;
-    return once(gemm.getBarrierIndex(), threadsRunning(user));
-  }
-  if (auto commit = dyn_cast<CommitGemmsOp>(user))
-    return once(commit.getBarrierIndex(), teamsRunning(user));
-  if (auto expect = dyn_cast<MBarrierExpectTxOp>(user))
-    return once(expect.getIndex(), teamsRunning(user));
-  if (auto arrive = dyn_cast<MBarrierArriveOp>(user)) {
-    if (arrive.getLeader())
-      return once(arrive.getIndex(), teamsRunning(user));
-    if (!arrive.getCluster())
-      return once(arrive.getIndex(), threadsRunning(user));
-    auto kernel = user->getParentOfType<KernelOp>();
-    if (!kernel)
-      return std::nullopt;
-    return once(arrive.getIndex(),
-                threadsRunning(user) / 32 * kernel.getClusterSize());
-  }
-  return std::nullopt;
+  return Arrival{Slot::of(index, size), *count};
 }
 
 /// The block whose arrivals `op`'s count is part of: the first ancestor

@@ -1,7 +1,7 @@
 //===- SelectInstructions.cpp - one place that picks the hardware path ---===//
 //
-// Decides, per tile.copy and tile.gemm, which mechanism it lowers to, from
-// the target chip and the op; records it on the op. Ops the chip cannot do
+// Decides, per tile.copy, tile.gemm and communication op, which mechanism
+// it lowers to, from the target chip and the op; records it on the op. Ops the chip cannot do
 // (or tile cannot lower yet) fail here with a located error naming the op
 // and the chip, long before LLVM's instruction selection could abort.
 //
@@ -200,30 +200,23 @@ static LogicalResult checkOtherOp(Operation *op, const ChipInfo &chip) {
       split && split.setsRegisters())
     return requireFeature(op, chip, Feature::Setmaxnreg,
                           "registers(...) (setmaxnreg)");
-  // A wait on a shared-memory signal reads it with cluster scope (what a
-  // peer CTA of the cluster releases), whatever level it states.
-  if (auto wait = dyn_cast<WaitOp>(op);
-      wait && getMemorySpace(wait.getSignal().getType()) == MemorySpace::Shared)
-    return requireFeature(op, chip, Feature::Clusters,
-                          "on a shared-memory signal (an acquire at cluster "
-                          "scope; within one CTA, order threads with "
-                          "gpu.barrier instead)");
-  // Distributed ops at cluster level need a cluster; at world level NVSHMEM
-  // (any chip tile knows).
-  if (isa<PutOp, GetOp, SignalOp, WaitOp, FenceOp, QuietOp, BarrierAllOp,
-          RankOp, NumRanksOp>(op)) {
-    auto level = op->getAttrOfType<LevelAttr>("level");
-    if (!level || level.getValue() == Level::world)
-      return success();
-    if (failed(requireFeature(op, chip, Feature::Clusters, "level cluster")))
-      return failure();
-    auto kernel = op->getParentOfType<KernelOp>();
-    if (kernel && !kernel.getCluster())
-      return op->emitOpError("at level cluster needs a kernel with a cluster: "
-                             "write cluster(N, 1, 1) on the tile.kernel");
-    return success();
-  }
   return success();
+}
+
+// A communication op's mechanism follows from its level: distributed
+// shared memory within the cluster, NVSHMEM across the job (any chip tile
+// knows).
+static FailureOr<CommMechanism> selectCommunication(CommunicationOpInterface op,
+                                                    const ChipInfo &chip) {
+  if (op.getLevel() == Level::world)
+    return CommMechanism::nvshmem;
+  if (failed(requireFeature(op, chip, Feature::Clusters, "level cluster")))
+    return failure();
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (kernel && !kernel.getCluster())
+    return op->emitOpError("at level cluster needs a kernel with a cluster: "
+                           "write cluster(N, 1, 1) on the tile.kernel");
+  return CommMechanism::dsmem;
 }
 
 // Selection and everything after it need static IR: a family's parameters
@@ -310,6 +303,15 @@ struct TileSelectInstructionsPass
         if (failed(mechanism) || failed(checkGemmShape(gemm, *mechanism)))
           return WalkResult::interrupt();
         gemm.setMechanismAttr(MmaMechanismAttr::get(b.getContext(), *mechanism));
+        return WalkResult::advance();
+      }
+      if (auto comm = dyn_cast<CommunicationOpInterface>(op)) {
+        // A mechanism written by hand belongs to the op's level (its
+        // verifier), and the selection's checks hold for it too.
+        FailureOr<CommMechanism> mechanism = selectCommunication(comm, *chip);
+        if (failed(mechanism))
+          return WalkResult::interrupt();
+        comm.setMechanism(*mechanism);
         return WalkResult::advance();
       }
       return failed(checkOtherOp(op, *chip)) ? WalkResult::interrupt()

@@ -201,6 +201,30 @@ def Tile_CopyMechanismAttr
   let assemblyFormat = "`<` $value `>`";
 }
 
+// How a communication op reaches its peers (CommunicationOpInterface).
+def Tile_CommDsmem : I32EnumAttrCase<"dsmem", 0>;
+def Tile_CommNvshmem : I32EnumAttrCase<"nvshmem", 1>;
+def Tile_CommMechanism : I32EnumAttr<"CommMechanism",
+    "mechanism of a communication op",
+    [Tile_CommDsmem, Tile_CommNvshmem]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_CommMechanismAttr
+    : EnumAttr<Tile_Dialect, Tile_CommMechanism, "comm_mechanism"> {
+  let summary = "how a put, get, signal, wait or barrier reaches its peers";
+  let description = [{
+    - `dsmem`: `level cluster`, the CTAs of the kernel's cluster through
+      distributed shared memory (sm_90+): `mapa` and loads and stores to
+      `shared::cluster`, signals and waits as release stores and acquire
+      loads at cluster scope, `barrier.cluster` (Distributed/Cluster.cpp).
+    - `nvshmem`: `level world`, the processes of the job through calls of
+      NVSHMEM's device library, linked in when the runtime loads the
+      kernel (Distributed/Nvshmem.cpp).
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
 // The matrix instruction a tile.gemm lowers to.
 def Tile_MmaSync : I32EnumAttrCase<"mma_sync", 0>;
 def Tile_MmaWgmma : I32EnumAttrCase<"wgmma", 1>;

@@ -9,7 +9,7 @@ include "tile/Dialect/Tile/IR/TileOpBase.td"
 // Data movement and compute
 //===----------------------------------------------------------------------===//
 
-def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
+def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments, DeclareOpInterfaceMethods<Tile_BarrierArrivalOpInterface>]> {
   let summary = "copies a tile between global, shared, register and tensor memory";
   let description = [{
     Copies a tile. When one side is global memory, the other side's static
@@ -122,6 +122,11 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     attr-dict `:` type($source) `,` type($dest) (`,` type($barrier)^)?
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Arrivals one run makes on its barrier (one per team: the leader's
+    /// expect-tx): TileBarrierArrivals.cpp.
+    static int64_t arrivalsPerRun(const ::mlir::tile::ArrivingThreads &by);
+  }];
 }
 
 def Tile_WaitTmaStoresOp : Tile_Op<"wait_tma_stores",
@@ -146,7 +151,7 @@ def Tile_WaitTmaStoresOp : Tile_Op<"wait_tma_stores",
   let hasVerifier = 1;
 }
 
-def Tile_GemmOp : Tile_Op<"gemm", [AttrSizedOperandSegments]> {
+def Tile_GemmOp : Tile_Op<"gemm", [AttrSizedOperandSegments, DeclareOpInterfaceMethods<Tile_BarrierArrivalOpInterface>]> {
   let summary = "C (+)= op(A) * op(B) on tiles";
   let description = [{
     Multiplies tiles on the tensor cores: `C = op(A) op(B) + (clear_accum ? 0 : C)`
@@ -222,7 +227,7 @@ def Tile_WaitGemmsOp : Tile_Op<"wait_gemms",
   let hasVerifier = 1;
 }
 
-def Tile_CommitGemmsOp : Tile_Op<"commit_gemms"> {
+def Tile_CommitGemmsOp : Tile_Op<"commit_gemms", [DeclareOpInterfaceMethods<Tile_BarrierArrivalOpInterface>]> {
   let summary = "arrives on a barrier once this thread's tensor-memory products are complete";
   let description = [{
     Makes barrier `%b[%i]` track every `tile.gemm` into tensor memory
@@ -244,6 +249,10 @@ def Tile_CommitGemmsOp : Tile_Op<"commit_gemms"> {
     `barrier` $barrier `[` $barrierIndex `]` attr-dict `:` type($barrier)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Arrivals one run makes (one commit per team).
+    static int64_t arrivalsPerRun(const ::mlir::tile::ArrivingThreads &by);
+  }];
 }
 
 def Tile_FillOp : Tile_Op<"fill"> {

@@ -9,7 +9,13 @@ include "tile/Dialect/Tile/IR/TileOpBase.td"
 // Communication between CTAs of a cluster and between GPUs
 //===----------------------------------------------------------------------===//
 
-def Tile_PutOp : Tile_Op<"put", [AttrSizedOperandSegments]> {
+// Every communication op states its `level` and carries the `mechanism`
+// tile-select-instructions records (#tile.comm_mechanism: `dsmem` at
+// cluster level, `nvshmem` at world level).
+class Tile_CommOp<string mnemonic, list<Trait> traits = []>
+    : Tile_Op<mnemonic, !listconcat(traits, [Tile_CommunicationOpInterface])>;
+
+def Tile_PutOp : Tile_CommOp<"put", [AttrSizedOperandSegments]> {
   let summary = "copies a local tile into a peer's symmetric buffer";
   let description = [{
     Copies tile `%source` into the same-named buffer `%dest` of rank
@@ -35,7 +41,10 @@ def Tile_PutOp : Tile_Op<"put", [AttrSizedOperandSegments]> {
 
     `scope` names the threads that issue it together, each with its part:
     `block` (every thread of the CTA, or of its warp-specialised role) or
-    `warp` (each warp that runs it moves the whole tile on its own).
+    `warp` (each warp that runs it moves the whole tile on its own). At
+    world level, scope `block` calls NVSHMEM's `_block` routines, which
+    synchronise every thread of the CTA: inside a `tile.warp_specialize`
+    role write scope `warp`.
 
     With `signal %sig[%i] set|add %v`, word `%i` of the peer's signal
     buffer (i64 words: a shared tile at cluster level, a symmetric buffer at
@@ -64,7 +73,8 @@ def Tile_PutOp : Tile_Op<"put", [AttrSizedOperandSegments]> {
                        Arg<Optional<AnyMemRef>, "", [MemRead, MemWrite]>:$signal,
                        Optional<Index>:$signalIndex,
                        OptionalAttr<Tile_SignalKindAttr>:$signalKind,
-                       Optional<I64>:$signalValue);
+                       Optional<I64>:$signalValue,
+                       OptionalAttr<Tile_CommMechanismAttr>:$mechanism);
   let assemblyFormat = [{
     $source `to` $dest `[` $destOffsets `]` `peer` $peer
     `scope` `` $scope `level` `` $level
@@ -74,7 +84,7 @@ def Tile_PutOp : Tile_Op<"put", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
-def Tile_GetOp : Tile_Op<"get"> {
+def Tile_GetOp : Tile_CommOp<"get"> {
   let summary = "copies a tile out of a peer's symmetric buffer";
   let description = [{
     Copies the tile at `[offsets]` of the same-named buffer `%source` of
@@ -95,7 +105,8 @@ def Tile_GetOp : Tile_Op<"get"> {
   let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$source,
                        Variadic<Index>:$sourceOffsets,
                        I32:$peer, Arg<AnyMemRef, "", [MemWrite]>:$dest,
-                       Tile_ScopeAttr:$scope, Tile_LevelAttr:$level);
+                       Tile_ScopeAttr:$scope, Tile_LevelAttr:$level,
+                       OptionalAttr<Tile_CommMechanismAttr>:$mechanism);
   let assemblyFormat = [{
     $source `[` $sourceOffsets `]` `peer` $peer `scope` `` $scope
     `level` `` $level `to` $dest attr-dict `:` type($source) `,` type($dest)
@@ -105,7 +116,7 @@ def Tile_GetOp : Tile_Op<"get"> {
 
 // signal releases (it is ordered after earlier puts) and wait acquires, so
 // both also carry a generic read+write effect: no memory access moves across.
-def Tile_SignalOp : Tile_Op<"signal", [MemoryEffects<[MemRead, MemWrite]>]> {
+def Tile_SignalOp : Tile_CommOp<"signal", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "sets or adds to a peer's signal word";
   let description = [{
     Updates word `%index` of the i64 signal buffer `%signal` on rank
@@ -119,7 +130,8 @@ def Tile_SignalOp : Tile_Op<"signal", [MemoryEffects<[MemRead, MemWrite]>]> {
   }];
   let arguments = (ins Arg<AnyMemRef, "", [MemRead, MemWrite]>:$signal,
                        Index:$index, Tile_SignalKindAttr:$kind,
-                       I64:$value, I32:$peer, Tile_LevelAttr:$level);
+                       I64:$value, I32:$peer, Tile_LevelAttr:$level,
+                       OptionalAttr<Tile_CommMechanismAttr>:$mechanism);
   let assemblyFormat = [{
     $signal `[` $index `]` `` $kind $value `peer` $peer `level` `` $level
     attr-dict `:` type($signal)
@@ -127,26 +139,31 @@ def Tile_SignalOp : Tile_Op<"signal", [MemoryEffects<[MemRead, MemWrite]>]> {
   let hasVerifier = 1;
 }
 
-def Tile_WaitOp : Tile_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+def Tile_WaitOp : Tile_CommOp<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "waits until a local signal word satisfies a comparison";
   let description = [{
     Blocks until word `%index` of this rank's signal buffer compares true
     against `%value` (`eq`, `ne`, `gt`, `ge`, `lt`, `le`, unsigned), with
     acquire semantics: what the peers put before signalling is then
     visible to every thread of the CTA (or its role), which run the op
-    together. At cluster level the buffer is a shared tile (an acquire spin
-    at cluster scope); in global memory (a symmetric buffer) it is
-    `nvshmem_signal_wait_until`.
+    together. At `level cluster` the buffer is a shared tile that peer CTAs
+    of the cluster signal (an acquire spin at cluster scope; the kernel has
+    a cluster); at `level world` a symmetric buffer that peer processes
+    signal (`nvshmem_signal_wait_until`).
 
-    Example: `tile.wait %flags[%i] ge %expected : memref<?xi64>`
+    Example: `tile.wait %flags[%i] ge %expected level world : memref<?xi64>`
   }];
   let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$signal, Index:$index,
-                       Tile_CmpAttr:$cmp, I64:$value);
-  let assemblyFormat = "$signal `[` $index `]` `` $cmp $value attr-dict `:` type($signal)";
+                       Tile_CmpAttr:$cmp, I64:$value, Tile_LevelAttr:$level,
+                       OptionalAttr<Tile_CommMechanismAttr>:$mechanism);
+  let assemblyFormat = [{
+    $signal `[` $index `]` `` $cmp $value `level` `` $level attr-dict
+    `:` type($signal)
+  }];
   let hasVerifier = 1;
 }
 
-def Tile_FenceOp : Tile_Op<"fence", [MemoryEffects<[MemRead, MemWrite]>]> {
+def Tile_FenceOp : Tile_CommOp<"fence", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "orders earlier puts before later ones to the same peer";
   let description = [{
     Orders the calling threads' earlier puts and signals before their later
@@ -156,11 +173,12 @@ def Tile_FenceOp : Tile_Op<"fence", [MemoryEffects<[MemRead, MemWrite]>]> {
 
     Example: `tile.fence level world`
   }];
-  let arguments = (ins Tile_LevelAttr:$level);
+  let arguments = (ins Tile_LevelAttr:$level,
+                       OptionalAttr<Tile_CommMechanismAttr>:$mechanism);
   let assemblyFormat = "`level` `` $level attr-dict";
 }
 
-def Tile_QuietOp : Tile_Op<"quiet", [MemoryEffects<[MemRead, MemWrite]>]> {
+def Tile_QuietOp : Tile_CommOp<"quiet", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "waits until this rank's puts and signals are delivered";
   let description = [{
     Returns when every put and signal the calling threads issued before it
@@ -170,44 +188,51 @@ def Tile_QuietOp : Tile_Op<"quiet", [MemoryEffects<[MemRead, MemWrite]>]> {
 
     Example: `tile.quiet level world`
   }];
-  let arguments = (ins Tile_LevelAttr:$level);
+  let arguments = (ins Tile_LevelAttr:$level,
+                       OptionalAttr<Tile_CommMechanismAttr>:$mechanism);
   let assemblyFormat = "`level` `` $level attr-dict";
 }
 
-def Tile_BarrierAllOp : Tile_Op<"barrier_all",
+def Tile_BarrierAllOp : Tile_CommOp<"barrier_all",
     [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "synchronises all peers and completes their outstanding puts";
   let description = [{
     Every CTA of the cluster (`level cluster`: `barrier.cluster`) or every
     process of the job (`level world`: `nvshmemx_barrier_all_block`) waits
     for all others, and all earlier puts are complete and visible afterwards.
+    At world level every thread of the CTA calls NVSHMEM's block routine,
+    so it cannot be in a `tile.warp_specialize` role.
 
     Example: `tile.barrier_all level cluster`
   }];
-  let arguments = (ins Tile_LevelAttr:$level);
+  let arguments = (ins Tile_LevelAttr:$level,
+                       OptionalAttr<Tile_CommMechanismAttr>:$mechanism);
   let assemblyFormat = "`level` `` $level attr-dict";
+  let hasVerifier = 1;
 }
 
-def Tile_RankOp : Tile_Op<"rank", [Pure]> {
+def Tile_RankOp : Tile_CommOp<"rank", [Pure]> {
   let summary = "this CTA's rank in its cluster, or this process's in the job";
   let description = [{
     `level cluster`: `%cluster_ctarank`; `level world`: `nvshmem_my_pe()`.
 
     Example: `%me = tile.rank level world : i32`
   }];
-  let arguments = (ins Tile_LevelAttr:$level);
+  let arguments = (ins Tile_LevelAttr:$level,
+                       OptionalAttr<Tile_CommMechanismAttr>:$mechanism);
   let results = (outs I32:$result);
   let assemblyFormat = "`level` `` $level attr-dict `:` type($result)";
 }
 
-def Tile_NumRanksOp : Tile_Op<"num_ranks", [Pure]> {
+def Tile_NumRanksOp : Tile_CommOp<"num_ranks", [Pure]> {
   let summary = "number of CTAs in the cluster, or of processes in the job";
   let description = [{
     `level cluster`: `%cluster_nctarank`; `level world`: `nvshmem_n_pes()`.
 
     Example: `%n = tile.num_ranks level cluster : i32`
   }];
-  let arguments = (ins Tile_LevelAttr:$level);
+  let arguments = (ins Tile_LevelAttr:$level,
+                       OptionalAttr<Tile_CommMechanismAttr>:$mechanism);
   let results = (outs I32:$result);
   let assemblyFormat = "`level` `` $level attr-dict `:` type($result)";
 }

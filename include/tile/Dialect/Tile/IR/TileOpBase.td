@@ -6,6 +6,7 @@
 include "tile/Dialect/Tile/IR/TileDialect.td"
 include "tile/Dialect/Tile/IR/TileAttrs.td"
 include "tile/Dialect/Tile/IR/TileTypes.td"
+include "tile/Dialect/Tile/IR/TileOpInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"

@@ -12,6 +12,25 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
+namespace mlir::tile {
+/// Who runs an op that arrives on a barrier: the threads of one team, the
+/// teams of its warp_specialize role that run it, and the CTAs of the
+/// cluster (0 where unknown).
+struct ArrivingThreads {
+  int64_t threads = 0;
+  int64_t teams = 1;
+  int64_t clusterSize = 1;
+};
+} // namespace mlir::tile
+
+namespace mlir::tile::detail {
+/// CommunicationOpInterface's verifier: a recorded mechanism belongs to the
+/// op's level.
+LogicalResult verifyCommunicationOp(Operation *op);
+} // namespace mlir::tile::detail
+
+#include "tile/Dialect/Tile/IR/TileOpInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.h.inc"
 

@@ -37,7 +37,7 @@ class Tile_MBarrierOp<string mnemonic, list<Trait> traits = []>
 // the barrier guards (shared tiles that TMA or other threads write), so no
 // memory access may move across them.
 def Tile_MBarrierArriveOp : Tile_MBarrierOp<"arrive",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MemoryEffects<[MemRead, MemWrite]>, DeclareOpInterfaceMethods<Tile_BarrierArrivalOpInterface>]> {
   let summary = "arrives on one barrier of a ring";
   let description = [{
     Every thread of the CTA that reaches this op arrives once on
@@ -67,10 +67,15 @@ def Tile_MBarrierArriveOp : Tile_MBarrierOp<"arrive",
     $barrier `[` $index `]` (`leader` $leader^)? (`cluster` $cluster^)? attr-dict `:` qualified(type($barrier))
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Arrivals one run makes, by its form (`leader`, `cluster`).
+    static int64_t arrivalsPerRun(bool leader, bool cluster,
+                                  const ::mlir::tile::ArrivingThreads &by);
+  }];
 }
 
 def Tile_MBarrierExpectTxOp : Tile_MBarrierOp<"expect_tx",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MemoryEffects<[MemRead, MemWrite]>, DeclareOpInterfaceMethods<Tile_BarrierArrivalOpInterface>]> {
   let summary = "announces bytes that asynchronous copies will deliver";
   let description = [{
     One elected thread arrives on barrier `%index` and raises its expected

@@ -116,7 +116,9 @@ def TileCheckBarriers : Pass<"tile-check-barriers", "ModuleOp"> {
       `tile.mbarrier.arrive leader` arrive once (per team of a role with
       teams); `tile.mbarrier.arrive` once per thread that runs it (the
       kernel's or the role's threads), `... cluster` once per warp of every
-      CTA of the cluster; a gemm with C in registers once per thread. A
+      CTA of the cluster; a gemm with C in registers once per thread (each
+      op's rule, from its BarrierArrivalOpInterface, which the pipeliner
+      sizes its rings with too). A
       phase is what one block arrives between two waits on the slot; a
       loop body with no wait on it arrives one phase per iteration, and in
       a loop body the arrivals after the last wait join those before the
@@ -157,7 +159,7 @@ def TileCheckBarriers : Pass<"tile-check-barriers", "ModuleOp"> {
 }
 
 def TileSelectInstructions : Pass<"tile-select-instructions", "ModuleOp"> {
-  let summary = "Chooses the hardware mechanism of every copy and gemm";
+  let summary = "Chooses the mechanism of every copy, gemm and communication op";
   let description = [{
     The one place that decides how data moves and which matrix instruction
     runs, from the target chip (`tile.target`) and each op's operands; the
@@ -184,6 +186,11 @@ def TileSelectInstructions : Pass<"tile-select-instructions", "ModuleOp"> {
     is a fragment in a `warp_specialized` pipelined loop (whose split keeps
     it in tensor memory); a fragment accumulator anywhere else on sm_100a is
     an error saying what to write.
+
+    Communication ops (put, get, signal, wait, fence, quiet, barrier_all,
+    rank, num_ranks; `#tile.comm_mechanism<...>`): `dsmem` at `level
+    cluster` (chips with clusters, kernels with a cluster), `nvshmem` at
+    `level world`.
 
     What the chip cannot do is a located error naming the op and the chip:
     TMA copies without TMA, a `#tile.wgmma` accumulator without wgmma,

@@ -25,7 +25,7 @@ LogicalResult LoopPipeliner::emitSoftwarePipelined() {
   int64_t stages = loop.getStagesAttr().getInt();
   b.setInsertionPoint(loop);
   if (!cpAsync)
-    full = allocRing(producers.size());
+    full = allocRing(producers.size() * CopyOp::arrivalsPerRun({}));
   Value iterations = iterationCount();
   auto ifIteration = [&](Value it, function_ref<void()> fn) {
     Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, it,

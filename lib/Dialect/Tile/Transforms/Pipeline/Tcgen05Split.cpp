@@ -255,8 +255,8 @@ LogicalResult LoopPipeliner::emitTcgen05Split() {
   Location loc = loop.getLoc();
   b.setInsertionPoint(split.top);
   // Slots fill on TMA bytes and empty on one commit of the MMA thread.
-  full = allocRing(producers.size());
-  split.empty = allocRing(1);
+  full = allocRing(producers.size() * CopyOp::arrivalsPerRun({}));
+  split.empty = allocRing(CommitGemmsOp::arrivalsPerRun({}));
   auto c = cast<FragmentType>(gemm.getC().getType());
   auto tmemType = TmemType::get(b.getContext(), c.getShape(),
                                 c.getElementType(), Attribute());
@@ -269,8 +269,10 @@ LogicalResult LoopPipeliner::emitTcgen05Split() {
         b, loc, BarrierType::get(b.getContext(), buffers),
         b.getI32IntegerAttr(static_cast<int32_t>(arrivals)));
   };
-  Value accFull = ring(1);
-  Value accEmpty = ring(split.consumerThreads);
+  // The MMA thread commits each accumulator; every epilogue thread frees it.
+  Value accFull = ring(CommitGemmsOp::arrivalsPerRun({}));
+  Value accEmpty = ring(MBarrierArriveOp::arrivalsPerRun(
+      /*leader=*/false, /*cluster=*/false, {split.consumerThreads}));
   SmallVector<Value> accumulators;
   for (int64_t i = 0; i < buffers; ++i)
     accumulators.push_back(AllocTmemOp::create(b, loc, tmemType));

@@ -38,7 +38,10 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
   // No CTA may leave while a peer can still write its slots or barriers.
   if (multicast) {
     b.setInsertionPointAfter(split.ws);
-    BarrierAllOp::create(b, loop.getLoc(), Level::cluster);
+    BarrierAllOp::create(
+        b, loop.getLoc(), Level::cluster,
+        // After tile-select-instructions: the mechanism it would record.
+        CommMechanismAttr::get(b.getContext(), CommMechanism::dsmem));
   }
   split.kernel.setThreads(split.teams * split.consumerThreads +
                           kProducerThreads);
@@ -172,21 +175,26 @@ LogicalResult LoopPipeliner::checkPingpongSharing(WarpSplit &split) {
 // their initialisation, and with ping-pong the teams' turns.
 void LoopPipeliner::allocateSplitBarriers(WarpSplit &split) {
   b.setInsertionPoint(split.top);
-  full = allocRing(producers.size());
-  int64_t clusterSize = split.kernel.getClusterSize();
-  split.empty = allocRing(multicast
-                              ? split.consumerThreads / 32 * clusterSize
-                              : split.consumerThreads);
+  full = allocRing(producers.size() * CopyOp::arrivalsPerRun({}));
+  split.empty = allocRing(MBarrierArriveOp::arrivalsPerRun(
+      /*leader=*/false, /*cluster=*/multicast,
+      {split.consumerThreads, 1, split.kernel.getClusterSize()}));
   // Peers arrive on this CTA's barriers and write its slots only once they
   // are initialised.
   if (multicast)
-    BarrierAllOp::create(b, loop.getLoc(), Level::cluster);
+    BarrierAllOp::create(
+        b, loop.getLoc(), Level::cluster,
+        // After tile-select-instructions: the mechanism it would record.
+        CommMechanismAttr::get(b.getContext(), CommMechanism::dsmem));
   // turn[c]: team c may run its loop (every thread of the other team
   // arrives once that team's last product is issued).
   if (split.pingpong)
     split.turn = AllocBarrierOp::create(
         b, loop.getLoc(), BarrierType::get(b.getContext(), 2),
-        b.getI32IntegerAttr(static_cast<int32_t>(split.consumerThreads)));
+        b.getI32IntegerAttr(static_cast<int32_t>(
+            MBarrierArriveOp::arrivalsPerRun(/*leader=*/false,
+                                             /*cluster=*/false,
+                                             {split.consumerThreads}))));
 }
 
 // Role "producer" (one warp, its warpgroup padding it) and role
