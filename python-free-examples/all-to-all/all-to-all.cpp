@@ -18,20 +18,6 @@ namespace {
 Source fromMyPartOfSlotOwner(int me, int, size_t part, size_t j) {
   return {int(j / part), me * part + j % part};
 }
-
-#if TILE_EXAMPLES_NCCL
-ncclResult_t ncclAllToAll(const NcclCall &c) {
-  // Errors of the calls in a group come back from ncclGroupEnd.
-  ncclGroupStart();
-  for (int peer = 0; peer < c.n; ++peer) {
-    ncclSend(c.x + peer * c.part, c.part, ncclFloat, peer, c.comm, c.stream);
-    ncclRecv(c.y + peer * c.part, c.part, ncclFloat, peer, c.comm, c.stream);
-  }
-  return ncclGroupEnd();
-}
-#else
-constexpr NcclCollective ncclAllToAll = nullptr;
-#endif
 } // namespace
 
 int main(int argc, char **argv) {

@@ -1,6 +1,7 @@
 //===- Collective.h - Collectives across GPUs: check and time ---*- C++ -*-===//
 //
-// What the collective examples (shift, allgather, all-to-all) share. Each
+// What the collective examples (shift, allgather, all-to-all and the
+// sequence-parallel all-to-alls) share. Each
 // program describes its collective (CollectiveSpec) and calls
 // runCollective, which
 //  - skips (77) without a GPU or without NVSHMEM, saying what is missing;
@@ -44,7 +45,8 @@
 
 namespace tile::examples {
 
-/// Floats in a chunk: what one CTA of the kernels moves.
+/// Floats in a chunk of a part: what one CTA of the kernels moves of each
+/// part, unless the collective says otherwise (CollectiveSpec::chunkFloats).
 constexpr size_t kChunkFloats = 1024;
 
 /// Where an element of Y comes from: element `index` of PE `pe`'s X.
@@ -65,8 +67,21 @@ struct NcclCall {
 };
 /// NCCL's version of a collective.
 using NcclCollective = ncclResult_t (*)(const NcclCall &call);
+
+/// NCCL's all-to-all: part p of X to PE p, part p of Y from PE p, as
+/// grouped sends and receives (NCCL has no all-to-all call).
+inline ncclResult_t ncclAllToAll(const NcclCall &c) {
+  // Errors of the calls in a group come back from ncclGroupEnd.
+  ncclGroupStart();
+  for (int peer = 0; peer < c.n; ++peer) {
+    ncclSend(c.x + peer * c.part, c.part, ncclFloat, peer, c.comm, c.stream);
+    ncclRecv(c.y + peer * c.part, c.part, ncclFloat, peer, c.comm, c.stream);
+  }
+  return ncclGroupEnd();
+}
 #else
 using NcclCollective = std::nullptr_t;
+constexpr NcclCollective ncclAllToAll = nullptr;
 #endif
 
 /// A collective kernel's generated launcher function (tile_add_kernel(...
@@ -77,8 +92,8 @@ using CollectiveLauncher = rt::BoundLaunch (*)(rt::Dim3 grid,
                                                rt::MemRef<int64_t, 1> flags,
                                                int64_t epoch, CUstream stream);
 
-/// A collective: its kernel and what it computes. A part is `chunks` x 1024
-/// floats; the kernel runs one CTA a chunk of a part.
+/// A collective: its kernel and what it computes. A part is `chunks` x
+/// `chunkFloats` floats; the kernel runs one CTA a chunk of a part.
 struct CollectiveSpec {
   /// The program's name.
   const char *name;
@@ -93,6 +108,8 @@ struct CollectiveSpec {
   Source (*source)(int me, int n, size_t part, size_t j);
   /// Built without NCCL: nullptr.
   NcclCollective nccl;
+  /// Floats of each part one CTA moves.
+  size_t chunkFloats = kChunkFloats;
 };
 
 namespace collective {
@@ -182,10 +199,10 @@ public:
   }
 
   size_t xFloats(size_t chunks) const {
-    return (spec.xPerPe ? n : 1) * chunks * kChunkFloats;
+    return (spec.xPerPe ? n : 1) * chunks * spec.chunkFloats;
   }
   size_t yFloats(size_t chunks) const {
-    return (spec.yPerPe ? n : 1) * chunks * kChunkFloats;
+    return (spec.yPerPe ? n : 1) * chunks * spec.chunkFloats;
   }
 
   /// Launches the kernel on `chunks` chunks a part with the next epoch:
@@ -223,16 +240,25 @@ public:
   }
 
   /// PE 0's `data` on every PE, carried by the kernel: n - 1 launches on
-  /// one chunk, each PE that has the data putting it in every part of its
-  /// X. A PE without it finds it at the start of Y once the PE that part of
-  /// Y comes from has it: PE 0 itself for all-gather and all-to-all, the
+  /// one chunk, each PE that has the data placing it in its X where the
+  /// collective takes the start of every PE's Y from (`spec.source`). A PE
+  /// without it finds it at the start of Y once the PE that part of Y
+  /// comes from has it: PE 0 itself for all-gather and the all-to-alls, the
   /// previous PE for shift (hence n - 1 rounds).
   FromPe0 shareFromPe0(FromPe0 data) {
+    static_assert(sizeof(FromPe0) % sizeof(float) == 0, "whole floats");
+    constexpr size_t kWords = sizeof(FromPe0) / sizeof(float);
     bool have = me == 0;
     for (int round = 1; round < n; ++round) {
       std::vector<float> values(xFloats(1), 0.0f);
-      for (size_t at = 0; have && at < values.size(); at += kChunkFloats)
-        std::memcpy(&values[at], &data, sizeof(data));
+      if (have) {
+        float words[kWords];
+        std::memcpy(words, &data, sizeof(data));
+        for (int to = 0; to < n; ++to)
+          for (size_t j = 0; j < kWords; ++j)
+            if (Source from = spec.source(to, n, spec.chunkFloats, j); from.pe == me)
+              values[from.index] = words[j];
+      }
       std::vector<float> got = exchange(values, 1);
       FromPe0 heard;
       std::memcpy(&heard, got.data(), sizeof(heard));
@@ -254,7 +280,7 @@ public:
     for (size_t i = 0; i < values.size(); ++i)
       values[i] = inputValue(seed, me, i);
     std::vector<float> got = exchange(values, chunks);
-    size_t part = chunks * kChunkFloats, wrong = 0, first = 0;
+    size_t part = chunks * spec.chunkFloats, wrong = 0, first = 0;
     for (size_t j = 0; j < got.size(); ++j) {
       Source from = spec.source(me, n, part, j);
       if (got[j] != inputValue(seed, from.pe, from.index) && wrong++ == 0)
@@ -314,7 +340,7 @@ public:
     int iters = int(std::clamp<size_t>((size_t(1) << 31) / xBytes, 20, 200));
     std::vector<std::function<void()>> contenders = {[&] { launch(chunks); }};
     if (nccl)
-      contenders.push_back([&] { nccl(chunks * kChunkFloats); });
+      contenders.push_back([&] { nccl(chunks * spec.chunkFloats); });
     std::vector<float> ms = interleavedMedianMs(contenders, iters);
     double busFactor = spec.yPerPe ? double(n - 1) / n : 1.0;
     if (me != 0)

@@ -32,7 +32,8 @@ tile.kernel @cluster(%X: memref<?xf32>) threads(128) cluster(2, 1, 1) {
 // -----
 
 // World level: NVSHMEM device calls on symmetric buffers, declared in the
-// gpu.module. A 4 x 64 tile put with a signal: three rows by
+// gpu.module. A 4 x 64 tile put with a signal (mechanism nvshmem written by
+// hand: selection would give this tile p2p, below): three rows by
 // nvshmemx_putmem_nbi_block, then nvshmem_fence and the last row by
 // nvshmemx_putmem_signal_nbi_block (signal add = 10); the wait is thread 0's
 // nvshmem_signal_wait_until (ge = 5) and a CTA barrier; a warp-scope get per
@@ -47,10 +48,30 @@ tile.kernel @world(%X: memref<?x?xf32> {tile.symmetric}, %flags: memref<?xi64> {
   %me = tile.rank level world : i32
   %n = tile.num_ranks level world : i32
   %t = tile.alloc_shared : memref<4x64xf32, #gpu.address_space<workgroup>>
-  tile.put %t to %X[%c0, %c0] peer %n scope block level world signal %flags[%c0] add %one : memref<4x64xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>, memref<?xi64>
+  tile.put %t to %X[%c0, %c0] peer %n scope block level world signal %flags[%c0] add %one {mechanism = #tile.comm_mechanism<nvshmem>} : memref<4x64xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>, memref<?xi64>
   tile.wait %flags[%c0] ge %one level world : memref<?xi64>
-  tile.get %X[%c0, %c0] peer %me scope warp level world to %t : memref<?x?xf32>, memref<4x64xf32, #gpu.address_space<workgroup>>
+  tile.get %X[%c0, %c0] peer %me scope warp level world to %t {mechanism = #tile.comm_mechanism<nvshmem>} : memref<?x?xf32>, memref<4x64xf32, #gpu.address_space<workgroup>>
   tile.signal %flags[%c1] set %one peer %me level world : memref<?xi64>
   tile.quiet level world
   tile.barrier_all level world
+}
+
+// -----
+
+// Mechanism p2p (tiles NVSHMEM would move row by row): nvshmem_ptr gives
+// the peer's address of the tile's origin; where it is not null, every
+// thread stores its 4-float runs there (16-byte stores when both sides'
+// origins and row strides are multiples of 16 bytes, else 4-byte ones),
+// the CTA synchronises, and thread 0 fences and signals; where it is null
+// the rows go by NVSHMEM's calls as above. A strided global source (rows
+// of X 512 floats apart) into rows 1024 floats apart remotely. A 2 x 256
+// shared tile into rows of exactly 256 floats is one block: one call.
+tile.kernel @p2p(%X: memref<?x512xf32> {tile.symmetric}, %Y: memref<?x1024xf32> {tile.symmetric}, %Z: memref<?x256xf32> {tile.symmetric}, %flags: memref<?xi64> {tile.symmetric}) threads(128) {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1 : i64
+  %n = tile.num_ranks level world : i32
+  %block = memref.subview %X[0, 0] [4, 256] [1, 1] : memref<?x512xf32> to memref<4x256xf32, strided<[512, 1]>>
+  tile.put %block to %Y[%c0, %c0] peer %n scope block level world signal %flags[%c0] set %one : memref<4x256xf32, strided<[512, 1]>>, memref<?x1024xf32>, memref<?xi64>
+  %t = tile.alloc_shared : memref<2x256xf32, #gpu.address_space<workgroup>>
+  tile.put %t to %Z[%c0, %c0] peer %n scope block level world : memref<2x256xf32, #gpu.address_space<workgroup>>, memref<?x256xf32>
 }

@@ -1359,6 +1359,23 @@ func.func @mechanism_level() {
 
 // -----
 
+func.func @p2p_fence() {
+  // expected-error @+1 {{'tile.fence' op cannot use mechanism 'p2p', which moves tiles (tile.put and tile.get); drop the mechanism and let tile-select-instructions record it}}
+  tile.fence level world {mechanism = #tile.comm_mechanism<p2p>}
+  return
+}
+
+// -----
+
+func.func @p2p_cluster(%t: memref<64xf32, #gpu.address_space<workgroup>>, %r: memref<64xf32, #gpu.address_space<workgroup>>, %p: i32) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.put' op at level 'cluster' cannot use mechanism 'p2p' (it reaches peers at level 'world')}}
+  tile.put %t to %r[%c0] peer %p scope block level cluster {mechanism = #tile.comm_mechanism<p2p>} : memref<64xf32, #gpu.address_space<workgroup>>, memref<64xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
 // NVSHMEM's block routines synchronise the whole CTA: not from one role.
 tile.kernel @block_put_in_role(%dst: memref<?xf32> {tile.symmetric}, %p: i32) threads(256) {
   %c0 = arith.constant 0 : index

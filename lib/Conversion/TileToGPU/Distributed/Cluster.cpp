@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../Common.h"
+#include "PeerAccess.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -24,44 +24,6 @@
 using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
-
-namespace {
-// The threads that run a put or get together and their index among them.
-struct ScopeThreads {
-  Value tid;
-  int64_t count;
-  bool warp;
-};
-} // namespace
-
-static ScopeThreads scopeThreads(OpBuilder &b, Location loc, Operation *op,
-                                 Scope scope) {
-  if (scope == Scope::warp)
-    return {arith::IndexCastUIOp::create(
-                b, loc, b.getIndexType(),
-                NVVM::LaneIdOp::create(b, loc, b.getI32Type())),
-            32, true};
-  return {threadId(b, loc), getThreadsRunning(op), false};
-}
-
-// Every thread of the scope has reached this point (and its stores are
-// ordered before what follows in the scope).
-static void syncScope(OpBuilder &b, Location loc, const ScopeThreads &scope) {
-  if (scope.warp)
-    NVVM::SyncWarpOp::create(b, loc,
-                             arith::ConstantIntOp::create(b, loc, -1, 32));
-  else
-    ctaBarrier(b, loc);
-}
-
-// `body` in the scope's first thread.
-static void inLeader(OpBuilder &b, Location loc, const ScopeThreads &scope,
-                     function_ref<void(OpBuilder &)> body) {
-  buildIf(b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, scope.tid,
-                                constIndex(b, loc, 0)),
-          body);
-}
 
 // The peer CTA's address of element `indices` of shared tile `memref`.
 static Value peerPointer(OpBuilder &b, Location loc, Value memref,
@@ -118,34 +80,14 @@ static Value compare(OpBuilder &b, Location loc, Cmp cmp, Value lhs,
 static void moveTile(OpBuilder &b, Location loc, Value local, Value remote,
                      ValueRange offsets, Value peer, const ScopeThreads &scope,
                      bool toPeer) {
-  auto type = cast<MemRefType>(local.getType());
-  Distribution dist = Distribution::forMemRef(type, scope.count);
-  auto vecType = VectorType::get({dist.vector}, type.getElementType());
+  auto remotePointer = [&](OpBuilder &b, Location loc, ValueRange indices) {
+    return peerPointer(b, loc, remote, indices, peer);
+  };
   // Offsets are run-time values: only element alignment is known.
-  unsigned align = type.getElementTypeBitWidth() / 8;
-  for (int64_t r = 0; r < dist.runsPerThread(); ++r) {
-    auto move = [&](OpBuilder &b, Location loc) {
-      SmallVector<Value> coords = dist.runCoordinates(b, loc, scope.tid, r);
-      Value at = peerPointer(b, loc, remote, addIndices(b, loc, offsets, coords),
-                             peer);
-      if (toPeer) {
-        Value run = vector::LoadOp::create(b, loc, vecType, local, coords);
-        LLVM::StoreOp::create(b, loc, run, at, align);
-      } else {
-        Value run = LLVM::LoadOp::create(b, loc, vecType, at, align);
-        vector::StoreOp::create(b, loc, run, local, coords);
-      }
-    };
-    if (dist.isEven()) {
-      move(b, loc);
-      continue;
-    }
-    scf::IfOp::create(b, loc, dist.runExists(b, loc, scope.tid, r),
-                      [&](OpBuilder &ib, Location il) {
-                        move(ib, il);
-                        scf::YieldOp::create(ib, il);
-                      });
-  }
+  unsigned align =
+      cast<MemRefType>(local.getType()).getElementTypeBitWidth() / 8;
+  moveRuns(b, loc, local, offsets, scope, toPeer,
+           {/*localPointer=*/nullptr, remotePointer, align});
 }
 
 namespace {

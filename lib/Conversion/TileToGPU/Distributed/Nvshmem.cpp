@@ -8,12 +8,21 @@
 // kernel as relocatable code, and the runtime links libnvshmem_device.a
 // into it when it loads the module (docs/design.md, "NVSHMEM in the
 // runtime"). Block and warp scope pick the `_block` and `_warp` forms, which
-// every thread of the scope calls. A tile whose rows are not contiguous in
-// the remote buffer moves row by row.
+// every thread of the scope calls. A tile that is one contiguous block on
+// both sides moves in one call, any other row by row.
+//
+// Mechanism `p2p` (puts and gets of tiles NVSHMEM would move row by row):
+// `nvshmem_ptr` gives the peer's address of the tile's origin in the remote
+// buffer, and each thread of the scope moves its runs with its own loads
+// and stores to it (16 bytes where both sides' origins and row strides
+// allow, checked at run time); a signal is thread 0's `nvshmem_fence` and
+// `nvshmemx_signal_op` after the scope synchronised, as NVSHMEM's own
+// put-with-signal over NVLink does. A peer `nvshmem_ptr` cannot reach (on
+// another node) takes the `nvshmem` calls.
 //
 //===----------------------------------------------------------------------===//
 
-#include "../Common.h"
+#include "PeerAccess.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -102,22 +111,33 @@ private:
 };
 } // namespace
 
-// Bytes of one row (innermost dimension) of `tile`, as NVSHMEM's size_t.
-static Value rowBytes(NvshmemCalls &calls, MemRefType tile) {
-  return calls.i64(tile.getShape().back() * tile.getElementTypeBitWidth() / 8);
+// What one NVSHMEM call moves of a put or get of `tile` to or from
+// `remote`: the whole tile where it is one block on both sides, else a row.
+struct Blocks {
+  int64_t count;
+  int64_t bytes;
+};
+static Blocks blocksOf(MemRefType tile, MemRefType remote) {
+  int64_t bytes = tile.getNumElements() * tile.getElementTypeBitWidth() / 8;
+  if (movesAsOneBlock(tile, remote))
+    return {1, bytes};
+  int64_t rows = tile.getNumElements() / tile.getShape().back();
+  return {rows, bytes / rows};
 }
 
 static StringRef suffix(Scope scope) {
   return scope == Scope::warp ? "_warp" : "_block";
 }
 
-// `body(row, remoteIndices, localIndices)` for each row of the tile (its
-// innermost dimension), the remote indices offset by `offsets`.
-static void forEachRow(
-    OpBuilder &b, Location loc, MemRefType tile, ValueRange offsets,
+// `body(block, remoteIndices, localIndices)` for each of `blocks` blocks of
+// the tile (the whole tile, or each row: its innermost dimension), the
+// remote indices offset by `offsets`.
+static void forEachBlock(
+    OpBuilder &b, Location loc, MemRefType tile, int64_t blocks,
+    ValueRange offsets,
     function_ref<void(Value, ArrayRef<Value>, ArrayRef<Value>)> body) {
   int64_t rank = tile.getRank();
-  int64_t rows = tile.getNumElements() / tile.getShape().back();
+  int64_t rows = blocks;
   auto emit = [&](OpBuilder &b, Location loc, Value row) {
     // Row -> tile coordinates of its first element.
     SmallVector<Value> local(rank, constIndex(b, loc, 0));
@@ -140,14 +160,15 @@ static void forEachRow(
 }
 
 namespace {
-template <typename OpT> struct WorldPattern : ChipPattern<OpT> {
+template <typename OpT, CommMechanism Mechanism = CommMechanism::nvshmem>
+struct WorldPattern : ChipPattern<OpT> {
   using ChipPattern<OpT>::ChipPattern;
   using Adaptor = typename OpT::Adaptor;
   LogicalResult
   matchAndRewrite(OpT op, Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    if (op.getMechanism() != CommMechanism::nvshmem)
-      return rewriter.notifyMatchFailure(op, "not mechanism nvshmem");
+    if (op.getMechanism() != Mechanism)
+      return rewriter.notifyMatchFailure(op, "another mechanism");
     FailureOr<NvshmemCalls> calls = NvshmemCalls::forOp(rewriter, op);
     if (failed(calls))
       return failure();
@@ -160,61 +181,90 @@ template <typename OpT> struct WorldPattern : ChipPattern<OpT> {
                      NvshmemCalls &calls) const = 0;
 };
 
-struct PutLowering : WorldPattern<PutOp> {
-  using WorldPattern::WorldPattern;
-  void lower(PutOp op, Adaptor adaptor, ConversionPatternRewriter &rewriter,
-             NvshmemCalls &calls) const override {
-    Location loc = op.getLoc();
-    auto tile = cast<MemRefType>(op.getSource().getType());
-    int64_t rows = tile.getNumElements() / tile.getShape().back();
-    Value bytes = rowBytes(calls, tile);
-    StringRef scope = suffix(op.getScope());
-    // The source tile is complete for the scope before NVSHMEM reads it.
-    if (getMemorySpace(tile) == MemorySpace::Shared &&
-        op.getScope() == Scope::block)
-      ctaBarrier(rewriter, loc);
-    Value peer = adaptor.getPeer();
-    if (!op.getSignal()) {
-      forEachRow(rewriter, loc, tile, adaptor.getDestOffsets(),
+// A put through NVSHMEM's calls, after the source is complete: one call per
+// block; with a signal every block but the last without one, a fence (the
+// earlier blocks land first), the last with the signal.
+static void emitNvshmemPut(PutOp op, PutOp::Adaptor adaptor, OpBuilder &b,
+                           NvshmemCalls &calls) {
+  Location loc = op.getLoc();
+  auto tile = cast<MemRefType>(op.getSource().getType());
+  Blocks blocks = blocksOf(tile, cast<MemRefType>(op.getDest().getType()));
+  Value bytes = calls.i64(blocks.bytes);
+  StringRef scope = suffix(op.getScope());
+  Value peer = adaptor.getPeer();
+  if (!op.getSignal()) {
+    forEachBlock(b, loc, tile, blocks.count, adaptor.getDestOffsets(),
                  [&](Value, ArrayRef<Value> remote, ArrayRef<Value> local) {
                    calls.call(("nvshmemx_putmem" + scope).str(), Type(),
                               {calls.address(adaptor.getDest(), remote),
                                calls.address(adaptor.getSource(), local),
                                bytes, peer});
                  });
-      rewriter.eraseOp(op);
-      return;
-    }
-    // With a signal: every row but the last without one, a fence (the
-    // earlier rows land first), the last with the signal.
-    Value last = constIndex(rewriter, loc, rows - 1);
-    Value signalWord =
-        calls.address(adaptor.getSignal(), ValueRange{adaptor.getSignalIndex()});
-    Value kind = calls.i32(nvshmemSignalOp(*op.getSignalKind()));
-    forEachRow(
-        rewriter, loc, tile, adaptor.getDestOffsets(),
-        [&](Value row, ArrayRef<Value> remote, ArrayRef<Value> local) {
-          Value dest = calls.address(adaptor.getDest(), remote);
-          Value src = calls.address(adaptor.getSource(), local);
-          auto signalled = [&] {
-            calls.call(("nvshmemx_putmem_signal_nbi" + scope).str(), Type(),
-                       {dest, src, bytes, signalWord,
-                        adaptor.getSignalValue(), kind, peer});
-          };
-          if (rows == 1)
-            return signalled();
-          Value isLast = arith::CmpIOp::create(
-              rewriter, loc, arith::CmpIPredicate::eq, row, last);
-          auto branch = scf::IfOp::create(rewriter, loc, isLast,
-                                          /*withElse=*/true);
-          OpBuilder::InsertionGuard guard(rewriter);
-          rewriter.setInsertionPointToStart(branch.thenBlock());
-          calls.call("nvshmem_fence", Type(), {});
-          signalled();
-          rewriter.setInsertionPointToStart(branch.elseBlock());
-          calls.call(("nvshmemx_putmem_nbi" + scope).str(), Type(),
-                     {dest, src, bytes, peer});
-        });
+    return;
+  }
+  Value last = constIndex(b, loc, blocks.count - 1);
+  Value signalWord =
+      calls.address(adaptor.getSignal(), ValueRange{adaptor.getSignalIndex()});
+  Value kind = calls.i32(nvshmemSignalOp(*op.getSignalKind()));
+  forEachBlock(
+      b, loc, tile, blocks.count, adaptor.getDestOffsets(),
+      [&](Value block, ArrayRef<Value> remote, ArrayRef<Value> local) {
+        Value dest = calls.address(adaptor.getDest(), remote);
+        Value src = calls.address(adaptor.getSource(), local);
+        auto signalled = [&] {
+          calls.call(("nvshmemx_putmem_signal_nbi" + scope).str(), Type(),
+                     {dest, src, bytes, signalWord, adaptor.getSignalValue(),
+                      kind, peer});
+        };
+        if (blocks.count == 1)
+          return signalled();
+        Value isLast =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, block, last);
+        auto branch = scf::IfOp::create(b, loc, isLast, /*withElse=*/true);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(branch.thenBlock());
+        calls.call("nvshmem_fence", Type(), {});
+        signalled();
+        b.setInsertionPointToStart(branch.elseBlock());
+        calls.call(("nvshmemx_putmem_nbi" + scope).str(), Type(),
+                   {dest, src, bytes, peer});
+      });
+}
+
+// A get through NVSHMEM's calls, one per block; a shared destination is
+// complete for the CTA when the op returns.
+static void emitNvshmemGet(GetOp op, GetOp::Adaptor adaptor, OpBuilder &b,
+                           NvshmemCalls &calls) {
+  Location loc = op.getLoc();
+  auto tile = cast<MemRefType>(op.getDest().getType());
+  Blocks blocks = blocksOf(tile, cast<MemRefType>(op.getSource().getType()));
+  Value bytes = calls.i64(blocks.bytes);
+  forEachBlock(b, loc, tile, blocks.count, adaptor.getSourceOffsets(),
+               [&](Value, ArrayRef<Value> remote, ArrayRef<Value> local) {
+                 calls.call(("nvshmemx_getmem" + suffix(op.getScope())).str(),
+                            Type(),
+                            {calls.address(adaptor.getDest(), local),
+                             calls.address(adaptor.getSource(), remote),
+                             bytes, adaptor.getPeer()});
+               });
+  if (getMemorySpace(tile) == MemorySpace::Shared &&
+      op.getScope() == Scope::block)
+    ctaBarrier(b, loc);
+}
+
+// The source tile is complete for the scope before it is read.
+static void awaitSource(OpBuilder &b, PutOp op) {
+  if (getMemorySpace(op.getSource().getType()) == MemorySpace::Shared &&
+      op.getScope() == Scope::block)
+    ctaBarrier(b, op.getLoc());
+}
+
+struct PutLowering : WorldPattern<PutOp> {
+  using WorldPattern::WorldPattern;
+  void lower(PutOp op, Adaptor adaptor, ConversionPatternRewriter &rewriter,
+             NvshmemCalls &calls) const override {
+    awaitSource(rewriter, op);
+    emitNvshmemPut(op, adaptor, rewriter, calls);
     rewriter.eraseOp(op);
   }
 };
@@ -223,21 +273,150 @@ struct GetLowering : WorldPattern<GetOp> {
   using WorldPattern::WorldPattern;
   void lower(GetOp op, Adaptor adaptor, ConversionPatternRewriter &rewriter,
              NvshmemCalls &calls) const override {
-    Location loc = op.getLoc();
-    auto tile = cast<MemRefType>(op.getDest().getType());
-    Value bytes = rowBytes(calls, tile);
-    forEachRow(rewriter, loc, tile, adaptor.getSourceOffsets(),
-               [&](Value, ArrayRef<Value> remote, ArrayRef<Value> local) {
-                 calls.call(("nvshmemx_getmem" + suffix(op.getScope())).str(),
-                            Type(),
-                            {calls.address(adaptor.getDest(), local),
-                             calls.address(adaptor.getSource(), remote),
-                             bytes, adaptor.getPeer()});
-               });
-    // A shared destination is complete for the CTA when the op returns.
-    if (getMemorySpace(tile) == MemorySpace::Shared &&
-        op.getScope() == Scope::block)
-      ctaBarrier(rewriter, loc);
+    emitNvshmemGet(op, adaptor, rewriter, calls);
+    rewriter.eraseOp(op);
+  }
+};
+
+// The peer's copy of `remote` (a symmetric buffer) at `offsets`, as its
+// distance from this PE's copy (i64, to add to local addresses), and
+// whether the peer is reachable by loads and stores at all (nvshmem_ptr
+// gives null where not).
+struct PeerWindow {
+  Value delta;
+  Value reachable;
+};
+static PeerWindow peerWindow(OpBuilder &b, Location loc, NvshmemCalls &calls,
+                             Value remote, ValueRange offsets, Value peer) {
+  Value origin = elementAddress(b, loc, remote, offsets);
+  Value there = calls.call(
+      "nvshmem_ptr", calls.ptr(),
+      {LLVM::IntToPtrOp::create(b, loc, calls.ptr(), origin), peer});
+  Value at = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), there);
+  return {arith::SubIOp::create(b, loc, at, origin),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, at,
+                                calls.i64(0))};
+}
+
+// Each thread of the scope moves its runs between `local` and the peer's
+// copy of `remote` at `offsets`, `delta` bytes from this PE's: as whole
+// runs (up to 16 bytes) where both sides' tile origins and row strides are
+// multiples of a run, else element by element.
+static void moveThroughPeerWindow(OpBuilder &b, Location loc, Value local,
+                                  Value remote, ValueRange offsets,
+                                  Value delta, const ScopeThreads &scope,
+                                  bool toPeer) {
+  auto tile = cast<MemRefType>(local.getType());
+  int64_t elementBytes = tile.getElementTypeBitWidth() / 8;
+  int64_t runBytes =
+      Distribution::forMemRef(tile, scope.count).vector * elementBytes;
+  auto space = static_cast<unsigned>(getMemorySpace(tile) == MemorySpace::Shared
+                                         ? NVVM::NVVMMemorySpace::Shared
+                                         : NVVM::NVVMMemorySpace::Global);
+  auto global = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Global));
+  auto localPointer = [&](OpBuilder &b, Location loc, ValueRange coords) {
+    return elementPointer(b, loc, local, coords, space);
+  };
+  auto remotePointer = [&](OpBuilder &b, Location loc, ValueRange indices) {
+    Value at = arith::AddIOp::create(
+        b, loc, elementAddress(b, loc, remote, indices), delta);
+    return LLVM::IntToPtrOp::create(b, loc, global, at).getResult();
+  };
+  auto move = [&](OpBuilder &b, int64_t align) {
+    moveRuns(b, loc, local, offsets, scope, toPeer,
+             {localPointer, remotePointer, static_cast<unsigned>(align)});
+  };
+  if (runBytes == elementBytes)
+    return move(b, elementBytes);
+  // Addresses and strides in bytes, ORed: a run's multiple when all are.
+  SmallVector<Value> zeros(tile.getRank(), constIndex(b, loc, 0));
+  Value bits = arith::OrIOp::create(
+      b, loc, elementAddress(b, loc, local, zeros),
+      arith::AddIOp::create(b, loc, elementAddress(b, loc, remote, offsets),
+                            delta));
+  for (Value memref : {local, remote}) {
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+    for (Value stride : meta.getStrides().drop_back())
+      bits = arith::OrIOp::create(
+          b, loc, bits,
+          arith::IndexCastUIOp::create(
+              b, loc, b.getI64Type(),
+              arith::MulIOp::create(b, loc, stride,
+                                    constIndex(b, loc, elementBytes))));
+  }
+  Value aligned = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(
+          b, loc, bits,
+          arith::ConstantIntOp::create(b, loc, runBytes - 1, 64)),
+      arith::ConstantIntOp::create(b, loc, 0, 64));
+  auto branch = scf::IfOp::create(b, loc, aligned, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  move(b, runBytes);
+  b.setInsertionPointToStart(branch.elseBlock());
+  move(b, elementBytes);
+}
+
+// A p2p put or get of `local` to or from the peer's copy of `remote` at
+// `offsets`: where the peer is reachable by loads and stores, the scope's
+// threads move their runs and synchronise, then `after(scope)`; elsewhere
+// `fallback()`, NVSHMEM's calls.
+static void moveOrFallBack(OpBuilder &b, Operation *op, Scope scopeKind,
+                           NvshmemCalls &calls, Value local, Value remote,
+                           ValueRange offsets, Value peer, bool toPeer,
+                           function_ref<void(const ScopeThreads &)> after,
+                           function_ref<void()> fallback) {
+  Location loc = op->getLoc();
+  PeerWindow window = peerWindow(b, loc, calls, remote, offsets, peer);
+  auto branch = scf::IfOp::create(b, loc, window.reachable, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  ScopeThreads scope = scopeThreads(b, loc, op, scopeKind);
+  moveThroughPeerWindow(b, loc, local, remote, offsets, window.delta, scope,
+                        toPeer);
+  syncScope(b, loc, scope);
+  after(scope);
+  b.setInsertionPointToStart(branch.elseBlock());
+  fallback();
+}
+
+struct P2pPutLowering : WorldPattern<PutOp, CommMechanism::p2p> {
+  using WorldPattern::WorldPattern;
+  void lower(PutOp op, Adaptor adaptor, ConversionPatternRewriter &rewriter,
+             NvshmemCalls &calls) const override {
+    awaitSource(rewriter, op);
+    Value peer = adaptor.getPeer();
+    auto signal = [&](const ScopeThreads &scope) {
+      if (!op.getSignal())
+        return;
+      inLeader(rewriter, op.getLoc(), scope, [&](OpBuilder &) {
+        calls.call("nvshmem_fence", Type(), {});
+        calls.call("nvshmemx_signal_op", Type(),
+                   {calls.address(adaptor.getSignal(),
+                                  ValueRange{adaptor.getSignalIndex()}),
+                    adaptor.getSignalValue(),
+                    calls.i32(nvshmemSignalOp(*op.getSignalKind())), peer});
+      });
+    };
+    moveOrFallBack(rewriter, op, op.getScope(), calls, adaptor.getSource(),
+                   adaptor.getDest(), adaptor.getDestOffsets(), peer,
+                   /*toPeer=*/true, signal,
+                   [&] { emitNvshmemPut(op, adaptor, rewriter, calls); });
+    rewriter.eraseOp(op);
+  }
+};
+
+struct P2pGetLowering : WorldPattern<GetOp, CommMechanism::p2p> {
+  using WorldPattern::WorldPattern;
+  void lower(GetOp op, Adaptor adaptor, ConversionPatternRewriter &rewriter,
+             NvshmemCalls &calls) const override {
+    moveOrFallBack(
+        rewriter, op, op.getScope(), calls, adaptor.getDest(),
+        adaptor.getSource(), adaptor.getSourceOffsets(), adaptor.getPeer(),
+        /*toPeer=*/false, [](const ScopeThreads &) {},
+        [&] { emitNvshmemGet(op, adaptor, rewriter, calls); });
     rewriter.eraseOp(op);
   }
 };
@@ -306,8 +485,8 @@ void mlir::tile::populateNvshmemCommunicationPatterns(
     TileToGPUTypeConverter &converter, RewritePatternSet &patterns,
     const ChipInfo &chip) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<PutLowering, GetLowering, SignalLowering, WaitLowering>(
-      converter, context, chip);
+  patterns.add<PutLowering, GetLowering, P2pPutLowering, P2pGetLowering,
+               SignalLowering, WaitLowering>(converter, context, chip);
   patterns.add<NoArgumentCall<FenceOp>>(converter, context, chip,
                                         "nvshmem_fence");
   patterns.add<NoArgumentCall<QuietOp>>(converter, context, chip,

@@ -50,9 +50,34 @@ static Level levelOf(CommMechanism mechanism) {
   return mechanism == CommMechanism::dsmem ? Level::cluster : Level::world;
 }
 
+bool mlir::tile::movesAsOneBlock(MemRefType tile, MemRefType remote) {
+  if (!tile.hasStaticShape() || tile.getRank() != remote.getRank() ||
+      !tile.isLastDimUnitStride())
+    return false;
+  SmallVector<int64_t> tileStrides, remoteStrides;
+  int64_t offset;
+  if (failed(tile.getStridesAndOffset(tileStrides, offset)) ||
+      failed(remote.getStridesAndOffset(remoteStrides, offset)))
+    return false;
+  // Row-major strides of the tile's own shape on both sides (a dimension of
+  // one element may have any stride).
+  int64_t dense = 1;
+  for (int64_t d = tile.getRank() - 1; d >= 0; --d) {
+    if (tile.getDimSize(d) != 1 &&
+        (tileStrides[d] != dense || remoteStrides[d] != dense))
+      return false;
+    dense *= tile.getDimSize(d);
+  }
+  return true;
+}
+
 LogicalResult mlir::tile::detail::verifyCommunicationOp(Operation *op) {
   auto comm = cast<CommunicationOpInterface>(op);
   std::optional<CommMechanism> mechanism = comm.getMechanism();
+  if (mechanism == CommMechanism::p2p && !isa<PutOp, GetOp>(op))
+    return op->emitOpError("cannot use mechanism 'p2p', which moves tiles "
+                           "(tile.put and tile.get); drop the mechanism and "
+                           "let tile-select-instructions record it");
   if (!mechanism || levelOf(*mechanism) == comm.getLevel())
     return success();
   return op->emitOpError("at level '")

@@ -203,13 +203,25 @@ static LogicalResult checkOtherOp(Operation *op, const ChipInfo &chip) {
   return success();
 }
 
-// A communication op's mechanism follows from its level: distributed
-// shared memory within the cluster, NVSHMEM across the job (any chip tile
-// knows).
+// A communication op's mechanism: distributed shared memory within the
+// cluster; NVSHMEM across the job (any chip tile knows), a put or get of a
+// tile NVSHMEM would move row by row through the threads' own stores or
+// loads to the peer's buffer.
 static FailureOr<CommMechanism> selectCommunication(CommunicationOpInterface op,
                                                     const ChipInfo &chip) {
-  if (op.getLevel() == Level::world)
+  if (op.getLevel() == Level::world) {
+    auto moved = [](Value tile, Value remote) {
+      return movesAsOneBlock(cast<MemRefType>(tile.getType()),
+                             cast<MemRefType>(remote.getType()))
+                 ? CommMechanism::nvshmem
+                 : CommMechanism::p2p;
+    };
+    if (auto put = dyn_cast<PutOp>(op.getOperation()))
+      return moved(put.getSource(), put.getDest());
+    if (auto get = dyn_cast<GetOp>(op.getOperation()))
+      return moved(get.getDest(), get.getSource());
     return CommMechanism::nvshmem;
+  }
   if (failed(requireFeature(op, chip, Feature::Clusters, "level cluster")))
     return failure();
   auto kernel = op->getParentOfType<KernelOp>();
@@ -306,12 +318,13 @@ struct TileSelectInstructionsPass
         return WalkResult::advance();
       }
       if (auto comm = dyn_cast<CommunicationOpInterface>(op)) {
-        // A mechanism written by hand belongs to the op's level (its
-        // verifier), and the selection's checks hold for it too.
+        // The selection's checks hold for a mechanism written by hand too
+        // (its verifier checks it against the level); it is kept.
         FailureOr<CommMechanism> mechanism = selectCommunication(comm, *chip);
         if (failed(mechanism))
           return WalkResult::interrupt();
-        comm.setMechanism(*mechanism);
+        if (!comm.getMechanism())
+          comm.setMechanism(*mechanism);
         return WalkResult::advance();
       }
       return failed(checkOtherOp(op, *chip)) ? WalkResult::interrupt()

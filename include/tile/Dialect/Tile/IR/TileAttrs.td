@@ -204,9 +204,10 @@ def Tile_CopyMechanismAttr
 // How a communication op reaches its peers (CommunicationOpInterface).
 def Tile_CommDsmem : I32EnumAttrCase<"dsmem", 0>;
 def Tile_CommNvshmem : I32EnumAttrCase<"nvshmem", 1>;
+def Tile_CommP2p : I32EnumAttrCase<"p2p", 2>;
 def Tile_CommMechanism : I32EnumAttr<"CommMechanism",
     "mechanism of a communication op",
-    [Tile_CommDsmem, Tile_CommNvshmem]> {
+    [Tile_CommDsmem, Tile_CommNvshmem, Tile_CommP2p]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }
@@ -220,7 +221,17 @@ def Tile_CommMechanismAttr
       loads at cluster scope, `barrier.cluster` (Distributed/Cluster.cpp).
     - `nvshmem`: `level world`, the processes of the job through calls of
       NVSHMEM's device library, linked in when the runtime loads the
-      kernel (Distributed/Nvshmem.cpp).
+      kernel (Distributed/Nvshmem.cpp). A put or get moves its tile in
+      one call when the tile is contiguous and its rows follow each other
+      in the remote buffer, else one call per row.
+    - `p2p`: `level world`, tile.put and tile.get only: each thread of the
+      scope moves its runs (up to 16 bytes) with its own loads and stores
+      through the address `nvshmem_ptr` gives for the peer's buffer (a
+      peer on the same node, over NVLink or PCIe); a signal follows
+      `nvshmem_fence`, as NVSHMEM's own put-with-signal does. A peer that
+      `nvshmem_ptr` cannot reach gets the `nvshmem` calls instead.
+      tile-select-instructions picks it for tiles that NVSHMEM would move
+      row by row (Distributed/Nvshmem.cpp).
   }];
   let assemblyFormat = "`<` $value `>`";
 }

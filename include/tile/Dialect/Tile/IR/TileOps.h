@@ -44,6 +44,11 @@ int64_t getMaxRunElements(ShapedType type);
 /// multi-buffers and makes asynchronous.
 bool isPipelineProducer(CopyOp copy);
 
+/// Whether a put or get of `tile` moves one contiguous block on both sides:
+/// the tile is dense row-major and its rows follow each other in `remote`
+/// (static strides), so one NVSHMEM call moves it.
+bool movesAsOneBlock(MemRefType tile, MemRefType remote);
+
 /// Whether `buffer` is (a view of) a kernel argument marked
 /// `{tile.symmetric}`: the same buffer on every rank of the job.
 bool isSymmetricBuffer(Value buffer);
