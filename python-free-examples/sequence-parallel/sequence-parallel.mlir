@@ -6,14 +6,14 @@
 // - @seq_to_heads (before attention): rank r holds its rows of every head,
 //   X[sl, p * 256 + c] (Sl x n*256); rank p gets head group p of every
 //   rank's rows, Y[q * Sl + sl, c] (n*Sl x 256) = X of rank q at [sl, p *
-//   256 + c]. Each CTA reads a 16 x 256 block of X (rows of X apart) and
-//   writes it to 16 consecutive rows of the peer's Y.
+//   256 + c]. Each CTA reads a 32 x 256 block of X (rows of X apart) and
+//   writes it to 32 consecutive rows of the peer's Y.
 // - @heads_to_seq (after attention): the inverse; rank p holds head group
 //   p of the whole sequence, X[q * Sl + sl, c]; rank q gets its rows of
-//   every head group, Y[sl, p * 256 + c]. Each CTA reads 16 consecutive
-//   rows of X and writes them 16 rows of Y apart at the peer.
+//   every head group, Y[sl, p * 256 + c]. Each CTA reads 32 consecutive
+//   rows of X and writes them 32 rows of Y apart at the peer.
 //
-// CTA b moves rows 16b .. 16b+15 of each shard (16 KiB a peer), peers in
+// CTA b moves rows 32b .. 32b+31 of each shard (32 KiB a peer), peers in
 // turn from the next one, setting the peer's signal word for (this rank,
 // b) to `epoch`; then it waits for every rank's word for b. The tiles are
 // strided on one side, which tile-select-instructions gives mechanism p2p:

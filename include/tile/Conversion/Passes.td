@@ -135,9 +135,13 @@ def ConvertTileDistributedToGPU : TileToGPUPass<
     (`nvshmemx_putmem_{block,warp}`, `nvshmemx_putmem_signal_nbi_*`,
     `nvshmemx_getmem_*`, `nvshmemx_signal_op`, `nvshmem_signal_wait_until`,
     `nvshmem_fence`, `nvshmem_quiet`, `nvshmemx_barrier_all_block`,
-    `nvshmem_my_pe`, `nvshmem_n_pes`), one per row of a tile whose rows are
-    not contiguous remotely; the runtime links the library in when it loads
-    the kernel.
+    `nvshmem_my_pe`, `nvshmem_n_pes`), one call for a tile that is one
+    block on both sides, else one per row; the runtime links the library in
+    when it loads the kernel.
+    `p2p` (puts and gets, Distributed/Nvshmem.cpp): every thread of the
+    scope moves its runs through the peer address `nvshmem_ptr` gives,
+    between two synchronisations of the scope, a signal after
+    `nvshmem_fence`; NVSHMEM's calls where the peer has no such address.
   }]>;
 
 // The steps of the tile-to-GPU conversion that are not pattern sets, one

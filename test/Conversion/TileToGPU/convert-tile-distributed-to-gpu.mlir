@@ -59,13 +59,15 @@ tile.kernel @world(%X: memref<?x?xf32> {tile.symmetric}, %flags: memref<?xi64> {
 // -----
 
 // Mechanism p2p (tiles NVSHMEM would move row by row): nvshmem_ptr gives
-// the peer's address of the tile's origin; where it is not null, every
-// thread stores its 4-float runs there (16-byte stores when both sides'
-// origins and row strides are multiples of 16 bytes, else 4-byte ones),
-// the CTA synchronises, and thread 0 fences and signals; where it is null
-// the rows go by NVSHMEM's calls as above. A strided global source (rows
-// of X 512 floats apart) into rows 1024 floats apart remotely. A 2 x 256
-// shared tile into rows of exactly 256 floats is one block: one call.
+// the peer's address of the tile's origin; where it is not null, the CTA
+// synchronises, every thread stores its 4-float runs there (16-byte stores
+// when both sides' origins and row strides are multiples of 16 bytes, else
+// 4-byte ones), the CTA synchronises, and thread 0 fences and signals;
+// where it is null the rows go by NVSHMEM's calls as above. A strided
+// global source (rows of X 512 floats apart) into rows 1024 floats apart
+// remotely. A 2 x 256 shared tile into rows of exactly 256 floats is one
+// block: one call. A warp-scope get of rows 1024 floats apart: the warp
+// synchronises around its lanes' loads.
 tile.kernel @p2p(%X: memref<?x512xf32> {tile.symmetric}, %Y: memref<?x1024xf32> {tile.symmetric}, %Z: memref<?x256xf32> {tile.symmetric}, %flags: memref<?xi64> {tile.symmetric}) threads(128) {
   %c0 = arith.constant 0 : index
   %one = arith.constant 1 : i64
@@ -74,4 +76,6 @@ tile.kernel @p2p(%X: memref<?x512xf32> {tile.symmetric}, %Y: memref<?x1024xf32> 
   tile.put %block to %Y[%c0, %c0] peer %n scope block level world signal %flags[%c0] set %one : memref<4x256xf32, strided<[512, 1]>>, memref<?x1024xf32>, memref<?xi64>
   %t = tile.alloc_shared : memref<2x256xf32, #gpu.address_space<workgroup>>
   tile.put %t to %Z[%c0, %c0] peer %n scope block level world : memref<2x256xf32, #gpu.address_space<workgroup>>, memref<?x256xf32>
+  %w = tile.alloc_shared : memref<2x128xf32, #gpu.address_space<workgroup>>
+  tile.get %Y[%c0, %c0] peer %n scope warp level world to %w : memref<?x1024xf32>, memref<2x128xf32, #gpu.address_space<workgroup>>
 }

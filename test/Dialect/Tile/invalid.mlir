@@ -1376,6 +1376,43 @@ func.func @p2p_cluster(%t: memref<64xf32, #gpu.address_space<workgroup>>, %r: me
 
 // -----
 
+// What a put or get moves: rows with unit innermost stride, whole-byte
+// elements, tiles that are not swizzled.
+tile.kernel @put_column(%X: memref<?x?xf32> {tile.symmetric}, %g: memref<64x64xf32>, %p: i32) threads(128) {
+  %c0 = arith.constant 0 : index
+  %col = memref.subview %g[0, 0] [64, 1] [1, 2] : memref<64x64xf32> to memref<64x1xf32, strided<[64, 2]>>
+  // expected-error @+1 {{'tile.put' op expects the source to have unit stride in its innermost dimension, got 'memref<64x1xf32, strided<[64, 2]>>'}}
+  tile.put %col to %X[%c0, %c0] peer %p scope block level world : memref<64x1xf32, strided<[64, 2]>>, memref<?x?xf32>
+}
+
+// -----
+
+tile.kernel @get_strided_remote(%X: memref<?x?xf32, strided<[1, ?]>> {tile.symmetric}, %p: i32) threads(128) {
+  %c0 = arith.constant 0 : index
+  %t = tile.alloc_shared : memref<4x64xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.get' op expects the remote buffer to have unit stride in its innermost dimension}}
+  tile.get %X[%c0, %c0] peer %p scope block level world to %t : memref<?x?xf32, strided<[1, ?]>>, memref<4x64xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @put_bits(%X: memref<?xi1> {tile.symmetric}, %g: memref<64xi1>, %p: i32) threads(128) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.put' op moves elements of whole bytes (1, 2, 4, 8 or 16); the source has 'i1'}}
+  tile.put %g to %X[%c0] peer %p scope block level world : memref<64xi1>, memref<?xi1>
+}
+
+// -----
+
+tile.kernel @put_swizzled(%X: memref<?x?xbf16> {tile.symmetric}, %p: i32) threads(128) {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<64x64xbf16, #tile.shared<swizzle = 128>>
+  // expected-error @+1 {{'tile.put' op accesses a 128-byte swizzled shared tile with ordinary loads and stores}}
+  tile.put %s to %X[%c0, %c0] peer %p scope block level world : memref<64x64xbf16, #tile.shared<swizzle = 128>>, memref<?x?xbf16>
+}
+
+// -----
+
 // NVSHMEM's block routines synchronise the whole CTA: not from one role.
 tile.kernel @block_put_in_role(%dst: memref<?xf32> {tile.symmetric}, %p: i32) threads(256) {
   %c0 = arith.constant 0 : index

@@ -120,8 +120,10 @@ void populateTileMBarrierToGPUPatterns(TileToGPUTypeConverter &converter,
 /// Every communication op (put, get, signal, wait, fence, quiet,
 /// barrier_all, rank, num_ranks) by its recorded mechanism: `dsmem`, the
 /// cluster's CTAs through distributed shared memory
-/// (Distributed/Cluster.cpp), and `nvshmem`, the job's GPUs through NVSHMEM
-/// (Distributed/Nvshmem.cpp); one without a mechanism is an error.
+/// (Distributed/Cluster.cpp), `nvshmem` and `p2p`, the job's GPUs through
+/// NVSHMEM's calls or the threads' own accesses to the address
+/// `nvshmem_ptr` gives (Distributed/Nvshmem.cpp); one without a mechanism
+/// is an error.
 void populateTileDistributedToGPUPatterns(TileToGPUTypeConverter &converter,
                                            RewritePatternSet &patterns,
                                            const ChipInfo &chip);

@@ -337,13 +337,15 @@ static void moveThroughPeerWindow(OpBuilder &b, Location loc, Value local,
                             delta));
   for (Value memref : {local, remote}) {
     auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-    for (Value stride : meta.getStrides().drop_back())
-      bits = arith::OrIOp::create(
-          b, loc, bits,
-          arith::IndexCastUIOp::create(
-              b, loc, b.getI64Type(),
-              arith::MulIOp::create(b, loc, stride,
-                                    constIndex(b, loc, elementBytes))));
+    for (auto [d, stride] : llvm::enumerate(meta.getStrides().drop_back()))
+      // A dimension of one element of the tile takes no step.
+      if (tile.getDimSize(d) != 1)
+        bits = arith::OrIOp::create(
+            b, loc, bits,
+            arith::IndexCastUIOp::create(
+                b, loc, b.getI64Type(),
+                arith::MulIOp::create(b, loc, stride,
+                                      constIndex(b, loc, elementBytes))));
   }
   Value aligned = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq,
@@ -361,8 +363,11 @@ static void moveThroughPeerWindow(OpBuilder &b, Location loc, Value local,
 
 // A p2p put or get of `local` to or from the peer's copy of `remote` at
 // `offsets`: where the peer is reachable by loads and stores, the scope's
-// threads move their runs and synchronise, then `after(scope)`; elsewhere
-// `fallback()`, NVSHMEM's calls.
+// threads synchronise (what they wrote before is complete, what they read
+// before is read: NVSHMEM's own threadgroup puts and gets begin so), move
+// their runs and synchronise again, then `after(scope)`; elsewhere
+// `fallback()`, NVSHMEM's calls. `peer` is the same in every thread of the
+// scope, as for NVSHMEM's threadgroup calls.
 static void moveOrFallBack(OpBuilder &b, Operation *op, Scope scopeKind,
                            NvshmemCalls &calls, Value local, Value remote,
                            ValueRange offsets, Value peer, bool toPeer,
@@ -374,6 +379,7 @@ static void moveOrFallBack(OpBuilder &b, Operation *op, Scope scopeKind,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(branch.thenBlock());
   ScopeThreads scope = scopeThreads(b, loc, op, scopeKind);
+  syncScope(b, loc, scope);
   moveThroughPeerWindow(b, loc, local, remote, offsets, window.delta, scope,
                         toPeer);
   syncScope(b, loc, scope);
@@ -386,7 +392,6 @@ struct P2pPutLowering : WorldPattern<PutOp, CommMechanism::p2p> {
   using WorldPattern::WorldPattern;
   void lower(PutOp op, Adaptor adaptor, ConversionPatternRewriter &rewriter,
              NvshmemCalls &calls) const override {
-    awaitSource(rewriter, op);
     Value peer = adaptor.getPeer();
     auto signal = [&](const ScopeThreads &scope) {
       if (!op.getSignal())
@@ -403,7 +408,10 @@ struct P2pPutLowering : WorldPattern<PutOp, CommMechanism::p2p> {
     moveOrFallBack(rewriter, op, op.getScope(), calls, adaptor.getSource(),
                    adaptor.getDest(), adaptor.getDestOffsets(), peer,
                    /*toPeer=*/true, signal,
-                   [&] { emitNvshmemPut(op, adaptor, rewriter, calls); });
+                   [&] {
+                     awaitSource(rewriter, op);
+                     emitNvshmemPut(op, adaptor, rewriter, calls);
+                   });
     rewriter.eraseOp(op);
   }
 };

@@ -71,18 +71,23 @@ void lowering::moveRuns(OpBuilder &b, Location loc, Value local,
     else
       vector::StoreOp::create(b, loc, run, local, e.coords);
   };
-  // Every run of an even distribution is loaded before any is stored, so
-  // that the loads' latencies overlap (nothing may move a load above a
-  // store through a pointer that could alias it).
+  // The runs of an even distribution go in batches, each loaded whole
+  // before any of it is stored, so that the loads' latencies overlap
+  // (nothing may move a load above a store through a pointer that could
+  // alias it); batches bound the registers held.
+  constexpr int64_t kBatch = 8;
   if (dist.isEven()) {
-    SmallVector<Ends> all;
-    SmallVector<Value> runs;
-    for (int64_t r = 0; r < dist.runsPerThread(); ++r) {
-      all.push_back(ends(b, loc, r));
-      runs.push_back(load(b, loc, all.back()));
+    for (int64_t first = 0; first < dist.runsPerThread(); first += kBatch) {
+      SmallVector<Ends> batch;
+      SmallVector<Value> runs;
+      for (int64_t r = first;
+           r < std::min(first + kBatch, dist.runsPerThread()); ++r) {
+        batch.push_back(ends(b, loc, r));
+        runs.push_back(load(b, loc, batch.back()));
+      }
+      for (auto [e, run] : llvm::zip_equal(batch, runs))
+        store(b, loc, e, run);
     }
-    for (auto [e, run] : llvm::zip_equal(all, runs))
-      store(b, loc, e, run);
     return;
   }
   for (int64_t r = 0; r < dist.runsPerThread(); ++r)

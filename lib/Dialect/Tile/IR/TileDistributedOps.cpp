@@ -3,6 +3,7 @@
 #include "TileOpsCommon.h"
 
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -127,6 +128,25 @@ static LogicalResult verifySymmetric(Operation *op, StringRef name,
             "allocated with the runtime's symmetric allocator";
 }
 
+// Both sides of a put or get: elements of whole power-of-two bytes, rows
+// contiguous (unit innermost stride), no swizzle (the moves address tiles
+// plainly).
+static LogicalResult verifyMovedMemRef(Operation *op, StringRef name,
+                                       Type type) {
+  auto memref = cast<MemRefType>(type);
+  unsigned bits = memref.getElementTypeBitWidth();
+  if (bits < 8 || !llvm::isPowerOf2_32(bits) || bits > 128)
+    return op->emitOpError("moves elements of whole bytes (1, 2, 4, 8 or 16); ")
+           << name << " has " << memref.getElementType();
+  if (!memref.isLastDimUnitStride())
+    return op->emitOpError("expects ")
+           << name << " to have unit stride in its innermost dimension, got "
+           << type;
+  if (int64_t swizzle = getSharedSwizzle(type).value_or(0))
+    return refuseSwizzledAccess(op, swizzle);
+  return success();
+}
+
 static LogicalResult verifyLocalTile(Operation *op, StringRef name, Type type) {
   MemorySpace space = getMemorySpace(type);
   if (space != MemorySpace::Global && space != MemorySpace::Shared)
@@ -135,7 +155,7 @@ static LogicalResult verifyLocalTile(Operation *op, StringRef name, Type type) {
            << stringifyMemorySpace(space) << " memory";
   if (!cast<MemRefType>(type).hasStaticShape())
     return op->emitOpError("expects ") << name << " to have a static shape";
-  return success();
+  return verifyMovedMemRef(op, name, type);
 }
 
 static LogicalResult verifyTransfer(Operation *op, Type tileType,
@@ -149,7 +169,8 @@ static LogicalResult verifyTransfer(Operation *op, Type tileType,
     return op->emitOpError("expects the remote buffer's rank (")
            << remote.getRank() << ") to equal the tile's rank ("
            << tile.getRank() << ")";
-  if (failed(verifyOffsets(op, "remote", remote, offsets)))
+  if (failed(verifyOffsets(op, "remote", remote, offsets)) ||
+      failed(verifyMovedMemRef(op, "the remote buffer", remote)))
     return failure();
   // Where the remote buffer's extent is known (a peer's shared tile), the
   // tile must fit in it at a constant offset: nothing guards the accesses.
