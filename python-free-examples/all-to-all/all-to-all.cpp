@@ -25,5 +25,6 @@ int main(int argc, char **argv) {
                        {"all-to-all", &all_to_all_kernels::module,
                         &all_to_all_kernels::all_to_all,
                         /*xPerPe=*/true,
-                        /*yPerPe=*/true, fromMyPartOfSlotOwner, ncclAllToAll});
+                        /*yPerPe=*/true, fromMyPartOfSlotOwner, ncclAllToAll,
+                        chunkConfigs(all_to_all_kernels::all_to_all_configs)});
 }

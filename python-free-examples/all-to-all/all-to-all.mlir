@@ -2,26 +2,32 @@
 // part for every rank (part p at X[p * part ..]); rank r puts part p into
 // slot r of rank p's Y, Y[r * part ..], setting rank p's signal word for
 // (r, chunk) to `epoch`, then waits for every rank's word for its chunks.
-// CTA b moves chunk b (1024 floats) of each part, peers in turn from the
-// next one.
+// CTA b moves chunk b (CHUNK floats) of each part, peers in turn from the
+// next one. A family over the chunk and the threads of a CTA, as
+// allgather.mlir.
 //
 // X, Y and the signal words (ranks x chunks) are symmetric buffers; the
 // host zeroes the words once and passes a larger `epoch` each launch.
 tile.kernel @all_to_all(%X: memref<?xf32> {tile.symmetric},
                         %Y: memref<?xf32> {tile.symmetric},
                         %flags: memref<?xi64> {tile.symmetric},
-                        %epoch: i64) threads(128) {
+                        %epoch: i64)
+    params(CHUNK: index = 1024, THREADS: i32 = 128)
+    configs([CHUNK = 256], [CHUNK = 1024], [CHUNK = 4096],
+            [CHUNK = 8192], [CHUNK = 8192, THREADS = 512],
+            [CHUNK = 16384, THREADS = 512])
+    threads(THREADS) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c1024 = arith.constant 1024 : index
+  %size = tile.param "CHUNK" : index
   %b = gpu.block_id x
   %chunks = gpu.grid_dim x
-  %off = arith.muli %b, %c1024 : index
+  %off = arith.muli %b, %size : index
   %me32 = tile.rank level world : i32
   %n32 = tile.num_ranks level world : i32
   %me = arith.index_castui %me32 : i32 to index
   %n = arith.index_castui %n32 : i32 to index
-  %part = arith.muli %chunks, %c1024 : index
+  %part = arith.muli %chunks, %size : index
   %mine = arith.muli %me, %part : index
   %to = arith.addi %mine, %off : index
   %word = arith.muli %me, %chunks : index
@@ -34,10 +40,10 @@ tile.kernel @all_to_all(%X: memref<?xf32> {tile.symmetric},
     %from = arith.addi %from0, %off : index
     // Straight from X: puts with a signal return once issued, so their
     // source must stay until tile.quiet.
-    %chunk = memref.subview %X[%from] [1024] [1] : memref<?xf32> to memref<1024xf32, strided<[1], offset: ?>>
+    %chunk = memref.subview %X[%from] [%size] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
     tile.put %chunk to %Y[%to] peer %peer32 scope block level world
         signal %flags[%myword] set %epoch
-        : memref<1024xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
+        : memref<?xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
   }
   scf.for %q = %c0 to %n step %c1 {
     %w = arith.muli %q, %chunks : index

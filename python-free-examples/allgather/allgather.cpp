@@ -32,5 +32,6 @@ int main(int argc, char **argv) {
                        {"allgather", &allgather_kernels::module,
                         &allgather_kernels::allgather,
                         /*xPerPe=*/false,
-                        /*yPerPe=*/true, fromSlotOwner, ncclAllgather});
+                        /*yPerPe=*/true, fromSlotOwner, ncclAllgather,
+                        chunkConfigs(allgather_kernels::allgather_configs)});
 }

@@ -3,8 +3,13 @@
 // every rank) into slot `me` of every rank's Y, Y[me * part ..], and each
 // put sets that rank's signal word for (me, chunk) to `epoch`. Then each
 // rank waits for the words of every rank's chunk. CTA b moves chunk b
-// (1024 floats) of the part, to every peer in turn starting with the next
+// (CHUNK floats) of the part, to every peer in turn starting with the next
 // one (so the ranks do not all write to rank 0 first).
+//
+// A family over the chunk a CTA moves and its threads: small chunks give
+// small parts many CTAs, large ones pay each CTA's fixed costs (the calls'
+// synchronisation, the fence and signal, the waits) over more bytes. The
+// host takes the configuration that suits the size (Collective.h).
 //
 // X, Y and the signal words (ranks x chunks of them) are symmetric buffers.
 // The host zeroes the words once and passes a larger `epoch` each launch,
@@ -12,37 +17,42 @@
 tile.kernel @allgather(%X: memref<?xf32> {tile.symmetric},
                        %Y: memref<?xf32> {tile.symmetric},
                        %flags: memref<?xi64> {tile.symmetric},
-                       %epoch: i64) threads(128) {
+                       %epoch: i64)
+    params(CHUNK: index = 1024, THREADS: i32 = 128)
+    configs([CHUNK = 256], [CHUNK = 1024], [CHUNK = 4096],
+            [CHUNK = 8192], [CHUNK = 8192, THREADS = 512],
+            [CHUNK = 16384, THREADS = 512])
+    threads(THREADS) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c1024 = arith.constant 1024 : index
+  %size = tile.param "CHUNK" : index
   %b = gpu.block_id x
   %chunks = gpu.grid_dim x
-  %off = arith.muli %b, %c1024 : index
+  %off = arith.muli %b, %size : index
   %me32 = tile.rank level world : i32
   %n32 = tile.num_ranks level world : i32
   %me = arith.index_castui %me32 : i32 to index
   %n = arith.index_castui %n32 : i32 to index
-  %part = arith.muli %chunks, %c1024 : index
+  %part = arith.muli %chunks, %size : index
   %mine = arith.muli %me, %part : index
   %to = arith.addi %mine, %off : index
   %word = arith.muli %me, %chunks : index
   %myword = arith.addi %word, %b : index
   // The chunk is put straight from X (puts with a signal return once
   // issued, so their source must stay until tile.quiet).
-  %chunk = memref.subview %X[%off] [1024] [1] : memref<?xf32> to memref<1024xf32, strided<[1], offset: ?>>
+  %chunk = memref.subview %X[%off] [%size] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
   scf.for %i = %c1 to %n step %c1 {
     %j = arith.addi %me, %i : index
     %peer = arith.remui %j, %n : index
     %peer32 = arith.index_castui %peer : index to i32
     tile.put %chunk to %Y[%to] peer %peer32 scope block level world
         signal %flags[%myword] set %epoch
-        : memref<1024xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
+        : memref<?xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
   }
   // Its own slot: a put to itself, like any other.
   tile.put %chunk to %Y[%to] peer %me32 scope block level world
       signal %flags[%myword] set %epoch
-      : memref<1024xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
+      : memref<?xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
   scf.for %q = %c0 to %n step %c1 {
     %w = arith.muli %q, %chunks : index
     %at = arith.addi %w, %b : index

@@ -7,15 +7,18 @@
 //  - skips (77) without a GPU or without NVSHMEM, saying what is missing;
 //  - starts NVSHMEM through the runtime: alone as one PE, under
 //    `tile-run -n N` as one of N (PE 0 prints; the others print failures);
-//  - checks the kernel on 1, 37, 64 and 1024 chunks a part, twice each: X
-//    random floats from a generator any PE can evaluate for any PE (seeded
-//    by the run, the size, the launch and the PE), Y poisoned, one CTA a
-//    chunk, a larger epoch each launch (the signal words are zeroed once),
-//    then every element of Y compared with the element of X it must hold;
-//  - unless `--check` is given, times the kernel next to NCCL's version of
-//    the collective, interleaved over three rounds with every PE starting
-//    each measurement together (medians), 8 KiB to 256 MiB of X per PE,
-//    with NCCL-tests' bus bandwidths.
+//  - checks every configuration of the kernel family (the chunk of a part
+//    one CTA moves) on 1, 37 and 64 chunks a part and on 4 MiB parts, twice
+//    each: X random floats from a generator any PE can evaluate for any PE
+//    (seeded by the run, the size, the launch and the PE), Y poisoned, one
+//    CTA a chunk, a larger epoch each launch (the signal words are zeroed
+//    once), then every element of Y compared with the element of X it
+//    must hold;
+//  - unless `--check` is given, times every configuration that divides the
+//    size next to NCCL's version of the collective, interleaved over three
+//    rounds with every PE starting each measurement together (medians),
+//    8 KiB to 256 MiB of X per PE, with NCCL-tests' bus bandwidths: the
+//    fastest configuration, NCCL, then each configuration's time.
 // The run's seed and NCCL's unique id travel from PE 0 to the other PEs
 // through the program's own kernel (CollectiveRun::shareFromPe0).
 //
@@ -36,7 +39,10 @@
 #include <iterator>
 #include <map>
 #include <memory>
+#include <string>
+#include <tuple>
 #include <utility>
+#include <vector>
 
 #if TILE_EXAMPLES_NCCL
 #include <cuda_runtime.h>
@@ -44,10 +50,6 @@
 #endif
 
 namespace tile::examples {
-
-/// Floats in a chunk of a part: what one CTA of the kernels moves of each
-/// part, unless the collective says otherwise (CollectiveSpec::chunkFloats).
-constexpr size_t kChunkFloats = 1024;
 
 /// Where an element of Y comes from: element `index` of PE `pe`'s X.
 struct Source {
@@ -84,20 +86,54 @@ using NcclCollective = std::nullptr_t;
 constexpr NcclCollective ncclAllToAll = nullptr;
 #endif
 
-/// A collective kernel's generated launcher function (tile_add_kernel(...
-/// LAUNCHER)): X, Y, the signal words and the epoch.
-using CollectiveLauncher = rt::BoundLaunch (*)(rt::Dim3 grid,
+/// A collective kernel family's generated launcher (tile_add_kernel(...
+/// LAUNCHER)): the configuration (an index into the family's table), then
+/// X, Y, the signal words and the epoch.
+using CollectiveLauncher = rt::BoundLaunch (*)(std::size_t config,
+                                               rt::Dim3 grid,
                                                rt::MemRef<float, 1> x,
                                                rt::MemRef<float, 1> y,
                                                rt::MemRef<int64_t, 1> flags,
                                                int64_t epoch, CUstream stream);
 
-/// A collective: its kernel and what it computes. A part is `chunks` x
-/// `chunkFloats` floats; the kernel runs one CTA a chunk of a part.
+/// One configuration of a collective's family: what the tables print and
+/// the floats of each part one CTA moves.
+struct CollectiveConfig {
+  std::string name;
+  size_t chunkFloats;
+};
+
+/// The configurations of a family's generated table (`<family>_configs`),
+/// named by their kernels' suffixes ("CHUNK1024_THREADS128"), each moving
+/// `chunkFloats(config)` floats of a part per CTA.
+template <typename Config, size_t N, typename ChunkFloats>
+std::vector<CollectiveConfig> collectiveConfigs(const Config (&table)[N],
+                                                ChunkFloats chunkFloats) {
+  std::vector<CollectiveConfig> configs;
+  for (const Config &config : table) {
+    std::string kernel = config.kernel;
+    size_t at = kernel.rfind("__");
+    configs.push_back({at == std::string::npos ? kernel : kernel.substr(at + 2),
+                       size_t(chunkFloats(config))});
+  }
+  return configs;
+}
+
+/// The configurations of a family over CHUNK, the floats of a part one CTA
+/// moves (allgather.mlir, shift.mlir, all-to-all.mlir).
+template <typename Config, size_t N>
+std::vector<CollectiveConfig> chunkConfigs(const Config (&table)[N]) {
+  return collectiveConfigs(
+      table, [](const Config &config) { return size_t(config.CHUNK); });
+}
+
+/// A collective: its kernel family and what it computes. With
+/// configuration c a part is `chunks` x `configs[c].chunkFloats` floats;
+/// the kernel runs one CTA a chunk of a part.
 struct CollectiveSpec {
   /// The program's name.
   const char *name;
-  /// The kernel's module and launcher, generated with it.
+  /// The family's module and launcher, generated with it.
   rt::EmbeddedModule &(*module)();
   CollectiveLauncher launcher;
   /// Whether X (Y) holds one part per PE (part q at q * part) or one part.
@@ -108,8 +144,8 @@ struct CollectiveSpec {
   Source (*source)(int me, int n, size_t part, size_t j);
   /// Built without NCCL: nullptr.
   NcclCollective nccl;
-  /// Floats of each part one CTA moves.
-  size_t chunkFloats = kChunkFloats;
+  /// The family's configurations, in the order of its table.
+  std::vector<CollectiveConfig> configs;
 };
 
 namespace collective {
@@ -144,7 +180,10 @@ struct FromPe0 {
   unsigned char ncclId[128] = {};
 };
 
-constexpr size_t kCheckChunks[] = {1, 37, 64, 1024};
+/// Chunks a part each configuration is checked on, and parts of
+/// kCheckPartFloats (4 MiB) too.
+constexpr size_t kCheckChunks[] = {1, 37, 64};
+constexpr size_t kCheckPartFloats = size_t(1) << 20;
 constexpr size_t kBenchMinBytes = size_t(8) << 10;
 constexpr size_t kBenchMaxBytes = size_t(256) << 20;
 
@@ -172,9 +211,9 @@ struct Nccl {
 };
 #endif
 
-/// One PE's state: its device, the kernel, X, Y and the signal words (all
-/// symmetric, as large as the checks, and the table unless `checkOnly`,
-/// need) and the last epoch.
+/// One PE's state: its device, the kernel family, X, Y and the signal
+/// words (all symmetric, as large as the checks, and the table unless
+/// `checkOnly`, need) and the last epoch.
 class CollectiveRun {
 public:
   CollectiveRun(const CollectiveSpec &what, bool checkOnly)
@@ -182,42 +221,57 @@ public:
         // Loading links the kernel with NVSHMEM and starts it, which the
         // symmetric buffers below need.
         module(spec.module().module()), me(rt::nvshmemMyPe()),
-        n(rt::nvshmemNumPes()), x(xFloats(maxChunks(checkOnly)) * 4),
-        y(yFloats(maxChunks(checkOnly)) * 4),
-        flags(size_t(n) * maxChunks(checkOnly) * 8) {
+        n(rt::nvshmemNumPes()), x(largest(checkOnly, &CollectiveRun::xFloats) * 4),
+        y(largest(checkOnly, &CollectiveRun::yFloats) * 4),
+        flags(largest(checkOnly, [](const CollectiveRun &run, size_t chunks,
+                                    size_t) { return run.n * chunks; }) *
+              8) {
     flags.fillBytes(0);
     rt::nvshmemBarrierAll();
   }
 
-  /// Chunks a part for `bytes` of X per PE (at least one).
-  size_t chunksFor(size_t bytes) const {
-    return std::max<size_t>(1, bytes / (xFloats(1) * 4));
-  }
-  size_t maxChunks(bool checkOnly) const {
-    size_t checks = kCheckChunks[std::size(kCheckChunks) - 1];
-    return checkOnly ? checks : std::max(checks, chunksFor(kBenchMaxBytes));
+  size_t configCount() const { return spec.configs.size(); }
+  size_t chunkFloats(size_t config) const {
+    return spec.configs[config].chunkFloats;
   }
 
-  size_t xFloats(size_t chunks) const {
-    return (spec.xPerPe ? n : 1) * chunks * spec.chunkFloats;
+  /// Chunks a part of configuration `config` for `bytes` of X per PE: 0
+  /// where its chunks do not divide the parts.
+  size_t chunksFor(size_t bytes, size_t config) const {
+    size_t chunk = xFloats(1, config) * 4;
+    return bytes % chunk ? 0 : bytes / chunk;
   }
-  size_t yFloats(size_t chunks) const {
-    return (spec.yPerPe ? n : 1) * chunks * spec.chunkFloats;
+  /// The chunks a part configuration `config` is checked on.
+  std::vector<size_t> checkChunks(size_t config) const {
+    std::vector<size_t> chunks(std::begin(kCheckChunks),
+                               std::end(kCheckChunks));
+    size_t large = std::max<size_t>(1, kCheckPartFloats / chunkFloats(config));
+    if (std::find(chunks.begin(), chunks.end(), large) == chunks.end())
+      chunks.push_back(large);
+    return chunks;
   }
 
-  /// Launches the kernel on `chunks` chunks a part with the next epoch:
-  /// bound once per size and stream, only the epoch set anew.
-  void launch(size_t chunks) {
-    auto key = std::make_pair(chunks, stream);
+  size_t xFloats(size_t chunks, size_t config) const {
+    return (spec.xPerPe ? n : 1) * chunks * chunkFloats(config);
+  }
+  size_t yFloats(size_t chunks, size_t config) const {
+    return (spec.yPerPe ? n : 1) * chunks * chunkFloats(config);
+  }
+
+  /// Launches configuration `config` on `chunks` chunks a part with the
+  /// next epoch: bound once per configuration, size and stream, only the
+  /// epoch set anew.
+  void launch(size_t config, size_t chunks) {
+    auto key = std::make_tuple(config, chunks, stream);
     auto it = bound.find(key);
     if (it == bound.end())
       it = bound
                .emplace(key, spec.launcher(
-                                 {unsigned(chunks), 1, 1},
+                                 config, {unsigned(chunks), 1, 1},
                                  rt::MemRef<float, 1>::rowMajor(
-                                     x.ptr(), {int64_t(xFloats(chunks))}),
+                                     x.ptr(), {int64_t(xFloats(chunks, config))}),
                                  rt::MemRef<float, 1>::rowMajor(
-                                     y.ptr(), {int64_t(yFloats(chunks))}),
+                                     y.ptr(), {int64_t(yFloats(chunks, config))}),
                                  rt::MemRef<int64_t, 1>::rowMajor(
                                      flags.ptr(), {int64_t(n * chunks)}),
                                  0, stream))
@@ -225,41 +279,49 @@ public:
     it->second.set(3, int64_t(++epoch)).launch();
   }
 
-  /// Fills X with `values`, poisons Y (0xFF: NaN), runs the kernel on
-  /// `chunks` chunks a part on every PE and returns this PE's Y.
-  std::vector<float> exchange(const std::vector<float> &values, size_t chunks) {
+  /// Fills X with `values`, poisons Y (0xFF: NaN), runs configuration
+  /// `config` on `chunks` chunks a part on every PE and returns this PE's
+  /// Y.
+  std::vector<float> exchange(const std::vector<float> &values, size_t config,
+                              size_t chunks) {
     x.upload(values);
     poison(y);
     rt::nvshmemBarrierAll(); // no peer writes Y before it is poisoned
-    launch(chunks);
+    launch(config, chunks);
     rt::synchronize();
     rt::nvshmemBarrierAll(); // and none is still writing when it is read
-    std::vector<float> out(yFloats(chunks));
+    std::vector<float> out(yFloats(chunks, config));
     y.download(out);
     return out;
   }
 
-  /// PE 0's `data` on every PE, carried by the kernel: n - 1 launches on
-  /// one chunk, each PE that has the data placing it in its X where the
-  /// collective takes the start of every PE's Y from (`spec.source`). A PE
-  /// without it finds it at the start of Y once the PE that part of Y
-  /// comes from has it: PE 0 itself for all-gather and the all-to-alls, the
-  /// previous PE for shift (hence n - 1 rounds).
+  /// PE 0's `data` on every PE, carried by the kernel: n - 1 launches of
+  /// the first configuration on one chunk, each PE that has the data
+  /// placing it in its X where the collective takes the start of every
+  /// PE's Y from (`spec.source`). A PE without it finds it at the start of
+  /// Y once the PE that part of Y comes from has it: PE 0 itself for
+  /// all-gather and the all-to-alls, the previous PE for shift (hence
+  /// n - 1 rounds).
   FromPe0 shareFromPe0(FromPe0 data) {
     static_assert(sizeof(FromPe0) % sizeof(float) == 0, "whole floats");
     constexpr size_t kWords = sizeof(FromPe0) / sizeof(float);
+    if (chunkFloats(0) < kWords)
+      throw rt::Error("a chunk of the first configuration holds fewer than "
+                      "the " + std::to_string(kWords) +
+                      " floats PE 0 tells the others");
     bool have = me == 0;
     for (int round = 1; round < n; ++round) {
-      std::vector<float> values(xFloats(1), 0.0f);
+      std::vector<float> values(xFloats(1, 0), 0.0f);
       if (have) {
         float words[kWords];
         std::memcpy(words, &data, sizeof(data));
         for (int to = 0; to < n; ++to)
           for (size_t j = 0; j < kWords; ++j)
-            if (Source from = spec.source(to, n, spec.chunkFloats, j); from.pe == me)
+            if (Source from = spec.source(to, n, chunkFloats(0), j);
+                from.pe == me)
               values[from.index] = words[j];
       }
-      std::vector<float> got = exchange(values, 1);
+      std::vector<float> got = exchange(values, 0, 1);
       FromPe0 heard;
       std::memcpy(&heard, got.data(), sizeof(heard));
       if (!have && heard.magic == FromPe0::kMagic) {
@@ -273,14 +335,14 @@ public:
     return data;
   }
 
-  /// One launch on `chunks` chunks a part with inputs from `seed`; prints
-  /// this PE's mismatches.
-  bool check(size_t chunks, uint64_t seed) {
-    std::vector<float> values(xFloats(chunks));
+  /// One launch of configuration `config` on `chunks` chunks a part with
+  /// inputs from `seed`; prints this PE's mismatches.
+  bool check(size_t config, size_t chunks, uint64_t seed) {
+    std::vector<float> values(xFloats(chunks, config));
     for (size_t i = 0; i < values.size(); ++i)
       values[i] = inputValue(seed, me, i);
-    std::vector<float> got = exchange(values, chunks);
-    size_t part = chunks * spec.chunkFloats, wrong = 0, first = 0;
+    std::vector<float> got = exchange(values, config, chunks);
+    size_t part = chunks * chunkFloats(config), wrong = 0, first = 0;
     for (size_t j = 0; j < got.size(); ++j) {
       Source from = spec.source(me, n, part, j);
       if (got[j] != inputValue(seed, from.pe, from.index) && wrong++ == 0)
@@ -288,9 +350,10 @@ public:
     }
     if (wrong) {
       Source from = spec.source(me, n, part, first);
-      std::printf("  PE %d, %zu chunks a part: MISMATCH in %zu of %zu "
+      std::printf("  PE %d, %s, %zu chunks a part: MISMATCH in %zu of %zu "
                   "floats; first Y[%zu] = %g, want %g (X[%zu] of PE %d)\n",
-                  me, chunks, wrong, got.size(), first, got[first],
+                  me, spec.configs[config].name.c_str(), chunks, wrong,
+                  got.size(), first, got[first],
                   inputValue(seed, from.pe, from.index), from.index, from.pe);
     }
     return wrong == 0;
@@ -298,15 +361,23 @@ public:
 
   bool checkAll(uint64_t runSeed) {
     bool ok = true;
-    for (size_t chunks : kCheckChunks) {
+    for (size_t config = 0; config < configCount(); ++config) {
       bool pass = true;
-      for (uint64_t repeat = 0; repeat < 2; ++repeat)
-        pass &=
-            check(chunks, splitmix64(splitmix64(runSeed + chunks) + repeat));
+      std::string sizes;
+      for (size_t chunks : checkChunks(config)) {
+        for (uint64_t repeat = 0; repeat < 2; ++repeat)
+          pass &= check(config, chunks,
+                        splitmix64(splitmix64(runSeed + config * 7919 +
+                                              chunks) +
+                                   repeat));
+        sizes += (sizes.empty() ? "" : ", ") + std::to_string(chunks);
+      }
       if (me == 0)
-        std::printf("  %4zu chunk%s a part (%s of X per PE), 2 launches: %s\n",
-                    chunks, chunks == 1 ? " " : "s",
-                    sizeText(xFloats(chunks) * 4).c_str(),
+        std::printf("  %-24s %s chunks a part (up to %s of X per PE), 2 "
+                    "launches each: %s\n",
+                    spec.configs[config].name.c_str(), sizes.c_str(),
+                    sizeText(xFloats(checkChunks(config).back(), config) * 4)
+                        .c_str(),
                     pass ? "ok" : "FAILED");
       ok &= pass;
     }
@@ -333,23 +404,45 @@ public:
     return medians;
   }
 
-  /// One row of the table: bytes of X per PE, then for tile's kernel and
-  /// NCCL's call (if any) microseconds, algorithm and bus bandwidth (GB/s).
-  void benchmark(size_t chunks, const std::function<void(size_t part)> &nccl) {
-    size_t xBytes = xFloats(chunks) * 4, yBytes = yFloats(chunks) * 4;
+  /// One row of the table for `xBytes` of X per PE: microseconds,
+  /// algorithm and bus bandwidth (GB/s) of the fastest configuration that
+  /// divides the size and of NCCL's call (if any), then every
+  /// configuration's microseconds ("-" where it does not divide the size).
+  void benchmark(size_t xBytes,
+                 const std::function<void(size_t part)> &nccl) {
     int iters = int(std::clamp<size_t>((size_t(1) << 31) / xBytes, 20, 200));
-    std::vector<std::function<void()>> contenders = {[&] { launch(chunks); }};
+    std::vector<std::function<void()>> contenders;
+    std::vector<size_t> timed;
+    for (size_t config = 0; config < configCount(); ++config)
+      if (size_t chunks = chunksFor(xBytes, config)) {
+        timed.push_back(config);
+        contenders.push_back([this, config, chunks] { launch(config, chunks); });
+      }
+    size_t part = xBytes / 4 / (spec.xPerPe ? n : 1);
     if (nccl)
-      contenders.push_back([&] { nccl(chunks * spec.chunkFloats); });
+      contenders.push_back([&] { nccl(part); });
     std::vector<float> ms = interleavedMedianMs(contenders, iters);
-    double busFactor = spec.yPerPe ? double(n - 1) / n : 1.0;
     if (me != 0)
       return;
-    std::printf("  %9s", sizeText(xBytes).c_str());
-    for (float t : ms) {
+    size_t yBytes = part * 4 * (spec.yPerPe ? n : 1);
+    double busFactor = spec.yPerPe ? double(n - 1) / n : 1.0;
+    auto print = [&](float t) {
       double algBw = yBytes / (t * 1e6);
       std::printf(" | %9.1f %8.1f %8.1f", t * 1e3, algBw, algBw * busFactor);
-    }
+    };
+    size_t best = size_t(std::min_element(ms.begin(), ms.begin() + timed.size()) -
+                         ms.begin());
+    std::printf("  %9s", sizeText(xBytes).c_str());
+    print(ms[best]);
+    std::printf(" %-22s", spec.configs[timed[best]].name.c_str());
+    if (nccl)
+      print(ms.back());
+    std::printf(" |");
+    for (size_t config = 0, next = 0; config < configCount(); ++config)
+      if (next < timed.size() && timed[next] == config)
+        std::printf(" %8.1f", ms[next++] * 1e3);
+      else
+        std::printf(" %8s", "-");
     std::printf("\n");
   }
 
@@ -360,8 +453,25 @@ public:
   rt::SymmetricBuffer x, y, flags;
   uint64_t epoch = 0;
   CUstream stream = nullptr;
-  // The launches bound so far, by chunks a part and stream.
-  std::map<std::pair<size_t, CUstream>, rt::BoundLaunch> bound;
+  // The launches bound so far, by configuration, chunks a part and stream.
+  std::map<std::tuple<size_t, size_t, CUstream>, rt::BoundLaunch> bound;
+
+private:
+  /// The most `count(chunks, config)` over every configuration and every
+  /// size it is checked on (and, unless `checkOnly`, timed on).
+  template <typename Count>
+  size_t largest(bool checkOnly, Count count) const {
+    size_t most = 0;
+    for (size_t config = 0; config < configCount(); ++config) {
+      std::vector<size_t> sizes = checkChunks(config);
+      if (!checkOnly)
+        sizes.push_back(
+            std::max<size_t>(1, kBenchMaxBytes / (xFloats(1, config) * 4)));
+      for (size_t chunks : sizes)
+        most = std::max(most, size_t(std::invoke(count, *this, chunks, config)));
+    }
+    return most;
+  }
 };
 
 #if TILE_EXAMPLES_NCCL
@@ -434,13 +544,21 @@ inline int checkAndTime(CollectiveRun &run, bool checkOnly) {
   if (run.me == 0)
     std::printf("built without NCCL: timing tile alone\n");
 #endif
-  if (run.me == 0)
-    std::printf("  X per PE  |   tile us    algbw    busbw%s  (GB/s)\n",
+  if (run.me == 0) {
+    std::printf("  X per PE  |   tile us    algbw    busbw (fastest configuration)"
+                "%s  (GB/s) | us of each configuration:",
                 ncclCall ? " |   NCCL us    algbw    busbw" : "");
-  for (size_t bytes = kBenchMinBytes, last = 0; bytes <= kBenchMaxBytes;
-       bytes *= 2)
-    if (size_t chunks = run.chunksFor(bytes); chunks != last)
-      run.benchmark(last = chunks, ncclCall);
+    for (const CollectiveConfig &config : spec.configs)
+      std::printf(" %s", config.name.c_str());
+    std::printf("\n");
+  }
+  for (size_t bytes = kBenchMinBytes; bytes <= kBenchMaxBytes; bytes *= 2) {
+    bool divides = false;
+    for (size_t config = 0; config < run.configCount(); ++config)
+      divides |= run.chunksFor(bytes, config) != 0;
+    if (divides)
+      run.benchmark(bytes, ncclCall);
+  }
   return 0;
 }
 

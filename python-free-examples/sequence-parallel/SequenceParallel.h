@@ -17,8 +17,14 @@ namespace tile::examples::sequence_parallel {
 
 /// Floats of one head group: a row of a rank's part.
 constexpr size_t kGroup = 256;
-/// Rows of each part one CTA moves (sequence-parallel.mlir's tiles).
-constexpr size_t kRowsPerCta = 32;
+/// The configurations of a family of sequence-parallel.mlir: ROWS rows of
+/// each part per CTA.
+template <typename Config, size_t N>
+std::vector<CollectiveConfig> rowConfigs(const Config (&table)[N]) {
+  return collectiveConfigs(table, [](const Config &config) {
+    return size_t(config.ROWS) * kGroup;
+  });
+}
 
 /// Before attention: Y[q * Sl + sl, c] of rank `me` (n*Sl x 256) is X of
 /// rank q at [sl, me * 256 + c] (Sl x n*256), Sl = part / 256.

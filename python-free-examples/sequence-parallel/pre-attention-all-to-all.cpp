@@ -21,6 +21,6 @@ int main(int argc, char **argv) {
                         /*xPerPe=*/true, /*yPerPe=*/true,
                         sequence_parallel::headsFromSequence,
                         ncclAllToAll,
-                        sequence_parallel::kRowsPerCta *
-                            sequence_parallel::kGroup});
+                        sequence_parallel::rowConfigs(
+                            sequence_parallel_kernels::seq_to_heads_configs)});
 }

@@ -6,27 +6,33 @@
 // - @seq_to_heads (before attention): rank r holds its rows of every head,
 //   X[sl, p * 256 + c] (Sl x n*256); rank p gets head group p of every
 //   rank's rows, Y[q * Sl + sl, c] (n*Sl x 256) = X of rank q at [sl, p *
-//   256 + c]. Each CTA reads a 32 x 256 block of X (rows of X apart) and
-//   writes it to 32 consecutive rows of the peer's Y.
+//   256 + c]. Each CTA reads a ROWS x 256 block of X (rows of X apart) and
+//   writes it to ROWS consecutive rows of the peer's Y.
 // - @heads_to_seq (after attention): the inverse; rank p holds head group
 //   p of the whole sequence, X[q * Sl + sl, c]; rank q gets its rows of
-//   every head group, Y[sl, p * 256 + c]. Each CTA reads 32 consecutive
-//   rows of X and writes them 32 rows of Y apart at the peer.
+//   every head group, Y[sl, p * 256 + c]. Each CTA reads ROWS consecutive
+//   rows of X and writes them rows of Y apart at the peer.
 //
-// CTA b moves rows 32b .. 32b+31 of each shard (32 KiB a peer), peers in
-// turn from the next one, setting the peer's signal word for (this rank,
-// b) to `epoch`; then it waits for every rank's word for b. The tiles are
-// strided on one side, which tile-select-instructions gives mechanism p2p:
+// CTA b moves rows ROWS*b .. ROWS*b+ROWS-1 of each shard (ROWS KiB a
+// peer), peers in turn from the next one, setting the peer's signal word
+// for (this rank, b) to `epoch`; then it waits for every rank's word for b.
+// Both kernels are families over ROWS: 32 rows (32 KiB a peer) pay each
+// CTA's fixed costs over many bytes, fewer rows give small shards more
+// CTAs; the host takes the one that suits the size (Collective.h). The
+// tiles are strided on one side, which tile-select-instructions gives mechanism p2p:
 // each thread stores its 16-byte runs straight into the peer's buffer.
 // X, Y and the signal words (ranks x CTAs) are symmetric buffers; the host
 // zeroes the words once and passes a larger `epoch` each launch.
 tile.kernel @seq_to_heads(%X: memref<?xf32> {tile.symmetric},
                           %Y: memref<?xf32> {tile.symmetric},
                           %flags: memref<?xi64> {tile.symmetric},
-                          %epoch: i64) threads(128) {
+                          %epoch: i64)
+    params(ROWS: index = 32)
+    configs([ROWS = 1], [ROWS = 4], [ROWS = 8], [ROWS = 32])
+    threads(128) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c32 = arith.constant 32 : index
+  %tile_rows = tile.param "ROWS" : index
   %c256 = arith.constant 256 : index
   %b = gpu.block_id x
   %chunks = gpu.grid_dim x
@@ -34,12 +40,12 @@ tile.kernel @seq_to_heads(%X: memref<?xf32> {tile.symmetric},
   %n32 = tile.num_ranks level world : i32
   %me = arith.index_castui %me32 : i32 to index
   %n = arith.index_castui %n32 : i32 to index
-  %rows = arith.muli %chunks, %c32 : index
+  %rows = arith.muli %chunks, %tile_rows : index
   %width = arith.muli %n, %c256 : index
   %all = arith.muli %n, %rows : index
   %Xr = memref.reinterpret_cast %X to offset: [0], sizes: [%rows, %width], strides: [%width, 1] : memref<?xf32> to memref<?x?xf32, strided<[?, 1]>>
   %Yr = memref.reinterpret_cast %Y to offset: [0], sizes: [%all, 256], strides: [256, 1] : memref<?xf32> to memref<?x256xf32>
-  %row = arith.muli %b, %c32 : index
+  %row = arith.muli %b, %tile_rows : index
   %mine = arith.muli %me, %rows : index
   %to = arith.addi %mine, %row : index
   %word0 = arith.muli %me, %chunks : index
@@ -49,10 +55,10 @@ tile.kernel @seq_to_heads(%X: memref<?xf32> {tile.symmetric},
     %peer = arith.remui %j, %n : index
     %peer32 = arith.index_castui %peer : index to i32
     %col = arith.muli %peer, %c256 : index
-    %block = memref.subview %Xr[%row, %col] [32, 256] [1, 1] : memref<?x?xf32, strided<[?, 1]>> to memref<32x256xf32, strided<[?, 1], offset: ?>>
+    %block = memref.subview %Xr[%row, %col] [%tile_rows, 256] [1, 1] : memref<?x?xf32, strided<[?, 1]>> to memref<?x256xf32, strided<[?, 1], offset: ?>>
     tile.put %block to %Yr[%to, %c0] peer %peer32 scope block level world
         signal %flags[%word] set %epoch
-        : memref<32x256xf32, strided<[?, 1], offset: ?>>, memref<?x256xf32>, memref<?xi64>
+        : memref<?x256xf32, strided<[?, 1], offset: ?>>, memref<?x256xf32>, memref<?xi64>
   }
   scf.for %q = %c0 to %n step %c1 {
     %w = arith.muli %q, %chunks : index
@@ -65,10 +71,13 @@ tile.kernel @seq_to_heads(%X: memref<?xf32> {tile.symmetric},
 tile.kernel @heads_to_seq(%X: memref<?xf32> {tile.symmetric},
                           %Y: memref<?xf32> {tile.symmetric},
                           %flags: memref<?xi64> {tile.symmetric},
-                          %epoch: i64) threads(128) {
+                          %epoch: i64)
+    params(ROWS: index = 32)
+    configs([ROWS = 1], [ROWS = 4], [ROWS = 8], [ROWS = 32])
+    threads(128) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c32 = arith.constant 32 : index
+  %tile_rows = tile.param "ROWS" : index
   %c256 = arith.constant 256 : index
   %b = gpu.block_id x
   %chunks = gpu.grid_dim x
@@ -76,12 +85,12 @@ tile.kernel @heads_to_seq(%X: memref<?xf32> {tile.symmetric},
   %n32 = tile.num_ranks level world : i32
   %me = arith.index_castui %me32 : i32 to index
   %n = arith.index_castui %n32 : i32 to index
-  %rows = arith.muli %chunks, %c32 : index
+  %rows = arith.muli %chunks, %tile_rows : index
   %width = arith.muli %n, %c256 : index
   %all = arith.muli %n, %rows : index
   %Xr = memref.reinterpret_cast %X to offset: [0], sizes: [%all, 256], strides: [256, 1] : memref<?xf32> to memref<?x256xf32>
   %Yr = memref.reinterpret_cast %Y to offset: [0], sizes: [%rows, %width], strides: [%width, 1] : memref<?xf32> to memref<?x?xf32, strided<[?, 1]>>
-  %row = arith.muli %b, %c32 : index
+  %row = arith.muli %b, %tile_rows : index
   %col = arith.muli %me, %c256 : index
   %word0 = arith.muli %me, %chunks : index
   %word = arith.addi %word0, %b : index
@@ -91,10 +100,10 @@ tile.kernel @heads_to_seq(%X: memref<?xf32> {tile.symmetric},
     %peer32 = arith.index_castui %peer : index to i32
     %theirs = arith.muli %peer, %rows : index
     %from = arith.addi %theirs, %row : index
-    %block = memref.subview %Xr[%from, 0] [32, 256] [1, 1] : memref<?x256xf32> to memref<32x256xf32, strided<[256, 1], offset: ?>>
+    %block = memref.subview %Xr[%from, 0] [%tile_rows, 256] [1, 1] : memref<?x256xf32> to memref<?x256xf32, strided<[256, 1], offset: ?>>
     tile.put %block to %Yr[%row, %col] peer %peer32 scope block level world
         signal %flags[%word] set %epoch
-        : memref<32x256xf32, strided<[256, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1]>>, memref<?xi64>
+        : memref<?x256xf32, strided<[256, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1]>>, memref<?xi64>
   }
   scf.for %q = %c0 to %n step %c1 {
     %w = arith.muli %q, %chunks : index

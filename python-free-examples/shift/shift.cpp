@@ -35,5 +35,6 @@ int main(int argc, char **argv) {
   return runCollective(argc, argv,
                        {"shift", &shift_kernels::module, &shift_kernels::shift,
                         /*xPerPe=*/false,
-                        /*yPerPe=*/false, fromPrevious, ncclShift});
+                        /*yPerPe=*/false, fromPrevious, ncclShift,
+                        chunkConfigs(shift_kernels::shift_configs)});
 }

@@ -76,3 +76,18 @@ tile.kernel @huge(%a: memref<?xf32>) params(N: index = 1024 in [1024, 33554432])
 tile.kernel @k() params(CM: i32 = 2) configs([CM = 32]) threads(128) cluster(CM, 1, 1) {
 }
 // expected-error @-2 {{'tile.kernel' op fails to specialise for configuration [CM = 32] (@k__CM32); the error above names what is wrong}}
+
+// -----
+
+// A put's tile sized at run time, not by parameters: verified again after
+// specialisation.
+tile.kernel @put_runtime_size(%X: memref<?xf32> {tile.symmetric}) params(N: index = 4) threads(128) {
+  %c0 = arith.constant 0 : index
+  %n = tile.param "N" : index
+  %d = memref.dim %X, %c0 : memref<?xf32>
+  %me = tile.rank level world : i32
+  %chunk = memref.subview %X[%n] [%d] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
+  // expected-error @+1 {{'tile.put' op expects the source to have a static shape (in a kernel family, size it with parameters)}}
+  tile.put %chunk to %X[%c0] peer %me scope block level world : memref<?xf32, strided<[1], offset: ?>>, memref<?xf32>
+}
+// expected-error @-9 {{'tile.kernel' op fails to specialise for configuration}}

@@ -125,6 +125,29 @@ static Blocks blocksOf(MemRefType tile, MemRefType remote) {
   return {rows, bytes / rows};
 }
 
+// A world put or get through NVSHMEM's calls: the local tile, what one call
+// moves of it, and that many bytes as the calls' size argument.
+struct NvshmemTransfer {
+  MemRefType tile;
+  Blocks blocks;
+  Value bytes;
+};
+static NvshmemTransfer transferOf(Value local, Value remote,
+                                  NvshmemCalls &calls) {
+  auto tile = cast<MemRefType>(local.getType());
+  Blocks blocks = blocksOf(tile, cast<MemRefType>(remote.getType()));
+  return {tile, blocks, calls.i64(blocks.bytes)};
+}
+
+// Thread 0's (or the caller's) update of a peer's signal word once its
+// earlier puts have landed: a fence, then the update.
+static void emitFencedSignal(NvshmemCalls &calls, Value word, Value value,
+                             SignalKind kind, Value peer) {
+  calls.call("nvshmem_fence", Type(), {});
+  calls.call("nvshmemx_signal_op", Type(),
+             {word, value, calls.i32(nvshmemSignalOp(kind)), peer});
+}
+
 static StringRef suffix(Scope scope) {
   return scope == Scope::warp ? "_warp" : "_block";
 }
@@ -187,9 +210,8 @@ struct WorldPattern : ChipPattern<OpT> {
 static void emitNvshmemPut(PutOp op, PutOp::Adaptor adaptor, OpBuilder &b,
                            NvshmemCalls &calls) {
   Location loc = op.getLoc();
-  auto tile = cast<MemRefType>(op.getSource().getType());
-  Blocks blocks = blocksOf(tile, cast<MemRefType>(op.getDest().getType()));
-  Value bytes = calls.i64(blocks.bytes);
+  auto [tile, blocks, bytes] =
+      transferOf(op.getSource(), op.getDest(), calls);
   StringRef scope = suffix(op.getScope());
   Value peer = adaptor.getPeer();
   if (!op.getSignal()) {
@@ -236,9 +258,8 @@ static void emitNvshmemPut(PutOp op, PutOp::Adaptor adaptor, OpBuilder &b,
 static void emitNvshmemGet(GetOp op, GetOp::Adaptor adaptor, OpBuilder &b,
                            NvshmemCalls &calls) {
   Location loc = op.getLoc();
-  auto tile = cast<MemRefType>(op.getDest().getType());
-  Blocks blocks = blocksOf(tile, cast<MemRefType>(op.getSource().getType()));
-  Value bytes = calls.i64(blocks.bytes);
+  auto [tile, blocks, bytes] =
+      transferOf(op.getDest(), op.getSource(), calls);
   forEachBlock(b, loc, tile, blocks.count, adaptor.getSourceOffsets(),
                [&](Value, ArrayRef<Value> remote, ArrayRef<Value> local) {
                  calls.call(("nvshmemx_getmem" + suffix(op.getScope())).str(),
@@ -397,12 +418,10 @@ struct P2pPutLowering : WorldPattern<PutOp, CommMechanism::p2p> {
       if (!op.getSignal())
         return;
       inLeader(rewriter, op.getLoc(), scope, [&](OpBuilder &) {
-        calls.call("nvshmem_fence", Type(), {});
-        calls.call("nvshmemx_signal_op", Type(),
-                   {calls.address(adaptor.getSignal(),
-                                  ValueRange{adaptor.getSignalIndex()}),
-                    adaptor.getSignalValue(),
-                    calls.i32(nvshmemSignalOp(*op.getSignalKind())), peer});
+        emitFencedSignal(calls,
+                         calls.address(adaptor.getSignal(),
+                                       ValueRange{adaptor.getSignalIndex()}),
+                         adaptor.getSignalValue(), *op.getSignalKind(), peer);
       });
     };
     moveOrFallBack(rewriter, op, op.getScope(), calls, adaptor.getSource(),
@@ -437,13 +456,9 @@ struct SignalLowering : WorldPattern<SignalOp> {
     Location loc = op.getLoc();
     ctaBarrier(rewriter, loc);
     buildIf(rewriter, loc, isThreadZero(rewriter, loc), [&](OpBuilder &) {
-      calls.call("nvshmem_fence", Type(), {});
-      calls.call("nvshmemx_signal_op", Type(),
-                 {calls.address(adaptor.getSignal(),
-                                ValueRange{adaptor.getIndex()}),
-                  adaptor.getValue(),
-                  calls.i32(nvshmemSignalOp(op.getKind())),
-                  adaptor.getPeer()});
+      emitFencedSignal(
+          calls, calls.address(adaptor.getSignal(), ValueRange{adaptor.getIndex()}),
+          adaptor.getValue(), op.getKind(), adaptor.getPeer());
     });
     rewriter.eraseOp(op);
   }

@@ -2,6 +2,7 @@
 
 #include "TileOpsCommon.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -46,9 +47,25 @@ static LogicalResult verifyPeerBuffer(Operation *op, StringRef name,
   return success();
 }
 
-// The level a mechanism reaches peers at.
+// The level a mechanism reaches peers at (the inverse of mechanismFor).
 static Level levelOf(CommMechanism mechanism) {
   return mechanism == CommMechanism::dsmem ? Level::cluster : Level::world;
+}
+
+CommMechanism mlir::tile::mechanismFor(CommunicationOpInterface op) {
+  if (op.getLevel() == Level::cluster)
+    return CommMechanism::dsmem;
+  auto moved = [](Value tile, Value remote) {
+    return movesAsOneBlock(cast<MemRefType>(tile.getType()),
+                           cast<MemRefType>(remote.getType()))
+               ? CommMechanism::nvshmem
+               : CommMechanism::p2p;
+  };
+  if (auto put = dyn_cast<PutOp>(op.getOperation()))
+    return moved(put.getSource(), put.getDest());
+  if (auto get = dyn_cast<GetOp>(op.getOperation()))
+    return moved(get.getDest(), get.getSource());
+  return CommMechanism::nvshmem;
 }
 
 bool mlir::tile::movesAsOneBlock(MemRefType tile, MemRefType remote) {
@@ -153,8 +170,15 @@ static LogicalResult verifyLocalTile(Operation *op, StringRef name, Type type) {
     return op->emitOpError("expects ")
            << name << " in global or shared memory, got "
            << stringifyMemorySpace(space) << " memory";
-  if (!cast<MemRefType>(type).hasStaticShape())
-    return op->emitOpError("expects ") << name << " to have a static shape";
+  // In a family the tile may be sized by parameters (a memref.subview with
+  // `?` sizes): tile-specialize folds them and verifies again.
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (!cast<MemRefType>(type).hasStaticShape() &&
+      !(kernel && kernel.isFamily()))
+    return op->emitOpError("expects ")
+           << name
+           << " to have a static shape (in a kernel family, size it with "
+              "parameters)";
   return verifyMovedMemRef(op, name, type);
 }
 
@@ -235,6 +259,14 @@ LogicalResult GetOp::verify() {
                             getSourceOffsets())))
     return failure();
   return verifySymmetric(*this, "the source", getSource(), getLevel());
+}
+
+LogicalResult PutOp::fold(FoldAdaptor, SmallVectorImpl<OpFoldResult> &) {
+  return memref::foldMemRefCast(*this);
+}
+
+LogicalResult GetOp::fold(FoldAdaptor, SmallVectorImpl<OpFoldResult> &) {
+  return memref::foldMemRefCast(*this);
 }
 
 LogicalResult SignalOp::verify() {

@@ -203,32 +203,20 @@ static LogicalResult checkOtherOp(Operation *op, const ChipInfo &chip) {
   return success();
 }
 
-// A communication op's mechanism: distributed shared memory within the
-// cluster; NVSHMEM across the job (any chip tile knows), a put or get of a
-// tile NVSHMEM would move row by row through the threads' own stores or
-// loads to the peer's buffer.
+// A communication op's mechanism (mechanismFor): across the job any chip
+// tile knows can use it; within the cluster the chip and the kernel need
+// clusters.
 static FailureOr<CommMechanism> selectCommunication(CommunicationOpInterface op,
                                                     const ChipInfo &chip) {
-  if (op.getLevel() == Level::world) {
-    auto moved = [](Value tile, Value remote) {
-      return movesAsOneBlock(cast<MemRefType>(tile.getType()),
-                             cast<MemRefType>(remote.getType()))
-                 ? CommMechanism::nvshmem
-                 : CommMechanism::p2p;
-    };
-    if (auto put = dyn_cast<PutOp>(op.getOperation()))
-      return moved(put.getSource(), put.getDest());
-    if (auto get = dyn_cast<GetOp>(op.getOperation()))
-      return moved(get.getDest(), get.getSource());
-    return CommMechanism::nvshmem;
-  }
+  if (op.getLevel() == Level::world)
+    return mechanismFor(op);
   if (failed(requireFeature(op, chip, Feature::Clusters, "level cluster")))
     return failure();
   auto kernel = op->getParentOfType<KernelOp>();
   if (kernel && !kernel.getCluster())
     return op->emitOpError("at level cluster needs a kernel with a cluster: "
                            "write cluster(N, 1, 1) on the tile.kernel");
-  return CommMechanism::dsmem;
+  return mechanismFor(op);
 }
 
 // Selection and everything after it need static IR: a family's parameters

@@ -11,7 +11,8 @@ include "tile/Dialect/Tile/IR/TileOpBase.td"
 
 // Every communication op states its `level` and carries the `mechanism`
 // tile-select-instructions records (#tile.comm_mechanism: `dsmem` at
-// cluster level, `nvshmem` at world level).
+// cluster level; at world level `nvshmem`, or `p2p` for puts and gets of
+// tiles that are not one contiguous block on both sides).
 class Tile_CommOp<string mnemonic, list<Trait> traits = []>
     : Tile_Op<mnemonic, !listconcat(traits, [Tile_CommunicationOpInterface])>;
 
@@ -33,15 +34,21 @@ def Tile_PutOp : Tile_CommOp<"put", [AttrSizedOperandSegments]> {
     - `world`: the ranks are processes, one per GPU (NVSHMEM processing
       elements); `%dest` is a symmetric buffer, a kernel argument marked
       `{tile.symmetric}` (allocated with the runtime's symmetric allocator,
-      the same on every rank). It lowers to NVSHMEM's device library
+      the same on every rank). tile-select-instructions records how it
+      moves: `nvshmem` when the tile is one contiguous block on both
+      sides, one call of NVSHMEM's device library
       (`nvshmemx_putmem_{block,warp}`, with a signal
-      `nvshmemx_putmem_signal_nbi_{block,warp}`): without a signal the
-      source may be reused when it returns (delivery is ensured by
-      `tile.quiet` or a barrier); with one, the put returns once issued.
+      `nvshmemx_putmem_signal_nbi_{block,warp}`); `p2p` otherwise, each
+      thread storing its 16-byte runs through the peer's address
+      (`nvshmem_ptr`; NVSHMEM's calls row by row where the peer has
+      none), then a fence and the signal. Without a signal the source may
+      be reused when it returns (delivery is ensured by `tile.quiet` or a
+      barrier); with one, the put returns once issued.
 
     `scope` names the threads that issue it together, each with its part:
     `block` (every thread of the CTA, or of its warp-specialised role) or
-    `warp` (each warp that runs it moves the whole tile on its own). At
+    `warp` (each warp that runs it moves the whole tile on its own); every
+    thread of the scope gives the same `%peer`, offsets and signal. At
     world level, scope `block` calls NVSHMEM's `_block` routines, which
     synchronise every thread of the CTA: inside a `tile.warp_specialize`
     role write scope `warp`.
@@ -82,6 +89,9 @@ def Tile_PutOp : Tile_CommOp<"put", [AttrSizedOperandSegments]> {
     attr-dict `:` type($source) `,` type($dest) (`,` type($signal)^)?
   }];
   let hasVerifier = 1;
+  // Takes the static type behind a memref.cast (a family's tile, sized by
+  // parameters, once tile-specialize folds its sizes).
+  let hasFolder = 1;
 }
 
 def Tile_GetOp : Tile_CommOp<"get"> {
@@ -89,8 +99,10 @@ def Tile_GetOp : Tile_CommOp<"get"> {
   let description = [{
     Copies the tile at `[offsets]` of the same-named buffer `%source` of
     rank `%peer` into the local tile `%dest` (of `%dest`'s shape). Levels,
-    buffers and scopes as for `tile.put` (`ld.shared::cluster` through
-    `mapa` at cluster level, `nvshmemx_getmem_{block,warp}` at world level);
+    buffers, scopes and mechanisms as for `tile.put` (`ld.shared::cluster`
+    through `mapa` at cluster level; at world level
+    `nvshmemx_getmem_{block,warp}`, or loads through `nvshmem_ptr` for
+    `p2p`);
     the data is in `%dest`, for all the threads of the scope, when the op
     returns. The program makes sure the peer wrote it first (a signal and a
     `tile.wait`, or a barrier).
@@ -112,6 +124,7 @@ def Tile_GetOp : Tile_CommOp<"get"> {
     `level` `` $level `to` $dest attr-dict `:` type($source) `,` type($dest)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 // signal releases (it is ordered after earlier puts) and wait acquires, so

@@ -49,6 +49,14 @@ bool isPipelineProducer(CopyOp copy);
 /// (static strides), so one NVSHMEM call moves it.
 bool movesAsOneBlock(MemRefType tile, MemRefType remote);
 
+/// The mechanism communication op `op` moves by, from its level and what
+/// it moves: `dsmem` within the cluster; across the job `nvshmem`, or
+/// `p2p` for a put or get of a tile that is not one block on both sides
+/// (NVSHMEM would move it row by row). The one statement of the rule:
+/// tile-select-instructions records it, passes that create communication
+/// ops after selection set it.
+CommMechanism mechanismFor(CommunicationOpInterface op);
+
 /// Whether `buffer` is (a view of) a kernel argument marked
 /// `{tile.symmetric}`: the same buffer on every rank of the job.
 bool isSymmetricBuffer(Value buffer);

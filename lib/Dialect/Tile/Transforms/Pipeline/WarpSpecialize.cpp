@@ -18,6 +18,15 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::pipeline;
 
+// A cluster-wide barrier_all; this pass runs after tile-select-instructions,
+// so it records the mechanism selection would.
+static void createClusterBarrier(OpBuilder &b, Location loc) {
+  auto barrier = BarrierAllOp::create(b, loc, Level::cluster,
+                                      /*mechanism=*/CommMechanismAttr());
+  barrier.setMechanism(
+      mechanismFor(cast<CommunicationOpInterface>(barrier.getOperation())));
+}
+
 LogicalResult LoopPipeliner::emitWarpSpecialized() {
   WarpSplit split;
   if (failed(checkSplitPlacement(split)))
@@ -38,10 +47,7 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
   // No CTA may leave while a peer can still write its slots or barriers.
   if (multicast) {
     b.setInsertionPointAfter(split.ws);
-    BarrierAllOp::create(
-        b, loop.getLoc(), Level::cluster,
-        // After tile-select-instructions: the mechanism it would record.
-        CommMechanismAttr::get(b.getContext(), CommMechanism::dsmem));
+    createClusterBarrier(b, loop.getLoc());
   }
   split.kernel.setThreads(split.teams * split.consumerThreads +
                           kProducerThreads);
@@ -182,10 +188,7 @@ void LoopPipeliner::allocateSplitBarriers(WarpSplit &split) {
   // Peers arrive on this CTA's barriers and write its slots only once they
   // are initialised.
   if (multicast)
-    BarrierAllOp::create(
-        b, loop.getLoc(), Level::cluster,
-        // After tile-select-instructions: the mechanism it would record.
-        CommMechanismAttr::get(b.getContext(), CommMechanism::dsmem));
+    createClusterBarrier(b, loop.getLoc());
   // turn[c]: team c may run its loop (every thread of the other team
   // arrives once that team's last product is issued).
   if (split.pingpong)
