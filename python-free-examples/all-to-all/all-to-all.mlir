@@ -3,8 +3,8 @@
 // slot r of rank p's Y, Y[r * part ..], setting rank p's signal word for
 // (r, chunk) to `epoch`, then waits for every rank's word for its chunks.
 // CTA b moves chunk b (CHUNK floats) of each part, peers in turn from the
-// next one. A family over the chunk and the threads of a CTA, as
-// allgather.mlir.
+// next one. A family over the chunk and the threads of a CTA and SPREAD
+// (each warp puts to its own peers), as allgather.mlir.
 //
 // X, Y and the signal words (ranks x chunks) are symmetric buffers; the
 // host zeroes the words once and passes a larger `epoch` each launch.
@@ -12,10 +12,12 @@ tile.kernel @all_to_all(%X: memref<?xf32> {tile.symmetric},
                         %Y: memref<?xf32> {tile.symmetric},
                         %flags: memref<?xi64> {tile.symmetric},
                         %epoch: i64)
-    params(CHUNK: index = 1024, THREADS: i32 = 128)
+    params(CHUNK: index = 1024, THREADS: i32 = 128, SPREAD: i1 = false)
     configs([CHUNK = 256], [CHUNK = 1024], [CHUNK = 4096],
             [CHUNK = 8192], [CHUNK = 8192, THREADS = 512],
-            [CHUNK = 16384, THREADS = 512])
+            [CHUNK = 16384, THREADS = 512],
+            [CHUNK = 256, SPREAD = true], [CHUNK = 1024, SPREAD = true],
+            [CHUNK = 4096, SPREAD = true], [CHUNK = 8192, SPREAD = true])
     threads(THREADS) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -32,7 +34,17 @@ tile.kernel @all_to_all(%X: memref<?xf32> {tile.symmetric},
   %to = arith.addi %mine, %off : index
   %word = arith.muli %me, %chunks : index
   %myword = arith.addi %word, %b : index
-  scf.for %i = %c0 to %n step %c1 {
+  // Peers in turn by the whole CTA, or warp w taking every warps-th from
+  // the w-th.
+  %spread = tile.param "SPREAD" : i1
+  %c32 = arith.constant 32 : index
+  %tid = gpu.thread_id x
+  %threads = gpu.block_dim x
+  %warp = arith.divui %tid, %c32 : index
+  %warps = arith.divui %threads, %c32 : index
+  %first = arith.select %spread, %warp, %c0 : index
+  %step = arith.select %spread, %warps, %c1 : index
+  scf.for %i = %first to %n step %step {
     %j = arith.addi %me, %i : index
     %peer = arith.remui %j, %n : index
     %peer32 = arith.index_castui %peer : index to i32
@@ -41,9 +53,15 @@ tile.kernel @all_to_all(%X: memref<?xf32> {tile.symmetric},
     // Straight from X: puts with a signal return once issued, so their
     // source must stay until tile.quiet.
     %chunk = memref.subview %X[%from] [%size] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
-    tile.put %chunk to %Y[%to] peer %peer32 scope block level world
-        signal %flags[%myword] set %epoch
-        : memref<?xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
+    scf.if %spread {
+      tile.put %chunk to %Y[%to] peer %peer32 scope warp level world
+          signal %flags[%myword] set %epoch
+          : memref<?xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
+    } else {
+      tile.put %chunk to %Y[%to] peer %peer32 scope block level world
+          signal %flags[%myword] set %epoch
+          : memref<?xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
+    }
   }
   scf.for %q = %c0 to %n step %c1 {
     %w = arith.muli %q, %chunks : index

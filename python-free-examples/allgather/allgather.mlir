@@ -9,7 +9,11 @@
 // A family over the chunk a CTA moves and its threads: small chunks give
 // small parts many CTAs, large ones pay each CTA's fixed costs (the calls'
 // synchronisation, the fence and signal, the waits) over more bytes. The
-// host takes the configuration that suits the size (Collective.h).
+// host takes the configuration that suits the size (Collective.h). With
+// SPREAD each warp puts to its own peers (scope warp: warp w to the peers
+// w, w + warps, ... after this rank) rather than the whole CTA to each peer
+// in turn, so the puts to different peers overlap: what small parts on
+// many GPUs need, where a CTA's latency is its puts one after another.
 //
 // X, Y and the signal words (ranks x chunks of them) are symmetric buffers.
 // The host zeroes the words once and passes a larger `epoch` each launch,
@@ -18,10 +22,12 @@ tile.kernel @allgather(%X: memref<?xf32> {tile.symmetric},
                        %Y: memref<?xf32> {tile.symmetric},
                        %flags: memref<?xi64> {tile.symmetric},
                        %epoch: i64)
-    params(CHUNK: index = 1024, THREADS: i32 = 128)
+    params(CHUNK: index = 1024, THREADS: i32 = 128, SPREAD: i1 = false)
     configs([CHUNK = 256], [CHUNK = 1024], [CHUNK = 4096],
             [CHUNK = 8192], [CHUNK = 8192, THREADS = 512],
-            [CHUNK = 16384, THREADS = 512])
+            [CHUNK = 16384, THREADS = 512],
+            [CHUNK = 256, SPREAD = true], [CHUNK = 1024, SPREAD = true],
+            [CHUNK = 4096, SPREAD = true], [CHUNK = 8192, SPREAD = true])
     threads(THREADS) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -41,18 +47,32 @@ tile.kernel @allgather(%X: memref<?xf32> {tile.symmetric},
   // The chunk is put straight from X (puts with a signal return once
   // issued, so their source must stay until tile.quiet).
   %chunk = memref.subview %X[%off] [%size] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
-  scf.for %i = %c1 to %n step %c1 {
-    %j = arith.addi %me, %i : index
+  // Peers from the next one, its own slot last (a put to itself, like any
+  // other): in turn by the whole CTA, or warp w taking every warps-th from
+  // the w-th.
+  %spread = tile.param "SPREAD" : i1
+  %c32 = arith.constant 32 : index
+  %tid = gpu.thread_id x
+  %threads = gpu.block_dim x
+  %warp = arith.divui %tid, %c32 : index
+  %warps = arith.divui %threads, %c32 : index
+  %first = arith.select %spread, %warp, %c0 : index
+  %step = arith.select %spread, %warps, %c1 : index
+  scf.for %i = %first to %n step %step {
+    %j0 = arith.addi %me, %i : index
+    %j = arith.addi %j0, %c1 : index
     %peer = arith.remui %j, %n : index
     %peer32 = arith.index_castui %peer : index to i32
-    tile.put %chunk to %Y[%to] peer %peer32 scope block level world
-        signal %flags[%myword] set %epoch
-        : memref<?xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
+    scf.if %spread {
+      tile.put %chunk to %Y[%to] peer %peer32 scope warp level world
+          signal %flags[%myword] set %epoch
+          : memref<?xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
+    } else {
+      tile.put %chunk to %Y[%to] peer %peer32 scope block level world
+          signal %flags[%myword] set %epoch
+          : memref<?xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
+    }
   }
-  // Its own slot: a put to itself, like any other.
-  tile.put %chunk to %Y[%to] peer %me32 scope block level world
-      signal %flags[%myword] set %epoch
-      : memref<?xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
   scf.for %q = %c0 to %n step %c1 {
     %w = arith.muli %q, %chunks : index
     %at = arith.addi %w, %b : index

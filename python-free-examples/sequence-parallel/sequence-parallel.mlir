@@ -18,7 +18,9 @@
 // for (this rank, b) to `epoch`; then it waits for every rank's word for b.
 // Both kernels are families over ROWS: 32 rows (32 KiB a peer) pay each
 // CTA's fixed costs over many bytes, fewer rows give small shards more
-// CTAs; the host takes the one that suits the size (Collective.h). The
+// CTAs; the host takes the one that suits the size (Collective.h). With
+// SPREAD each warp puts to its own peers (scope warp) rather than the
+// whole CTA to each in turn, as allgather.mlir. The
 // tiles are strided on one side, which tile-select-instructions gives mechanism p2p:
 // each thread stores its 16-byte runs straight into the peer's buffer.
 // X, Y and the signal words (ranks x CTAs) are symmetric buffers; the host
@@ -27,8 +29,10 @@ tile.kernel @seq_to_heads(%X: memref<?xf32> {tile.symmetric},
                           %Y: memref<?xf32> {tile.symmetric},
                           %flags: memref<?xi64> {tile.symmetric},
                           %epoch: i64)
-    params(ROWS: index = 32)
-    configs([ROWS = 1], [ROWS = 4], [ROWS = 8], [ROWS = 32])
+    params(ROWS: index = 32, SPREAD: i1 = false)
+    configs([ROWS = 1], [ROWS = 4], [ROWS = 8], [ROWS = 32],
+            [ROWS = 1, SPREAD = true], [ROWS = 4, SPREAD = true],
+            [ROWS = 8, SPREAD = true], [ROWS = 32, SPREAD = true])
     threads(128) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -50,15 +54,31 @@ tile.kernel @seq_to_heads(%X: memref<?xf32> {tile.symmetric},
   %to = arith.addi %mine, %row : index
   %word0 = arith.muli %me, %chunks : index
   %word = arith.addi %word0, %b : index
-  scf.for %i = %c0 to %n step %c1 {
+  // Peers in turn by the whole CTA, or warp w taking every warps-th from
+  // the w-th.
+  %spread = tile.param "SPREAD" : i1
+  %c32 = arith.constant 32 : index
+  %tid = gpu.thread_id x
+  %threads = gpu.block_dim x
+  %warp = arith.divui %tid, %c32 : index
+  %warps = arith.divui %threads, %c32 : index
+  %first = arith.select %spread, %warp, %c0 : index
+  %step = arith.select %spread, %warps, %c1 : index
+  scf.for %i = %first to %n step %step {
     %j = arith.addi %me, %i : index
     %peer = arith.remui %j, %n : index
     %peer32 = arith.index_castui %peer : index to i32
     %col = arith.muli %peer, %c256 : index
     %block = memref.subview %Xr[%row, %col] [%tile_rows, 256] [1, 1] : memref<?x?xf32, strided<[?, 1]>> to memref<?x256xf32, strided<[?, 1], offset: ?>>
-    tile.put %block to %Yr[%to, %c0] peer %peer32 scope block level world
-        signal %flags[%word] set %epoch
-        : memref<?x256xf32, strided<[?, 1], offset: ?>>, memref<?x256xf32>, memref<?xi64>
+    scf.if %spread {
+      tile.put %block to %Yr[%to, %c0] peer %peer32 scope warp level world
+          signal %flags[%word] set %epoch
+          : memref<?x256xf32, strided<[?, 1], offset: ?>>, memref<?x256xf32>, memref<?xi64>
+    } else {
+      tile.put %block to %Yr[%to, %c0] peer %peer32 scope block level world
+          signal %flags[%word] set %epoch
+          : memref<?x256xf32, strided<[?, 1], offset: ?>>, memref<?x256xf32>, memref<?xi64>
+    }
   }
   scf.for %q = %c0 to %n step %c1 {
     %w = arith.muli %q, %chunks : index
@@ -72,8 +92,10 @@ tile.kernel @heads_to_seq(%X: memref<?xf32> {tile.symmetric},
                           %Y: memref<?xf32> {tile.symmetric},
                           %flags: memref<?xi64> {tile.symmetric},
                           %epoch: i64)
-    params(ROWS: index = 32)
-    configs([ROWS = 1], [ROWS = 4], [ROWS = 8], [ROWS = 32])
+    params(ROWS: index = 32, SPREAD: i1 = false)
+    configs([ROWS = 1], [ROWS = 4], [ROWS = 8], [ROWS = 32],
+            [ROWS = 1, SPREAD = true], [ROWS = 4, SPREAD = true],
+            [ROWS = 8, SPREAD = true], [ROWS = 32, SPREAD = true])
     threads(128) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -94,16 +116,32 @@ tile.kernel @heads_to_seq(%X: memref<?xf32> {tile.symmetric},
   %col = arith.muli %me, %c256 : index
   %word0 = arith.muli %me, %chunks : index
   %word = arith.addi %word0, %b : index
-  scf.for %i = %c0 to %n step %c1 {
+  // Peers in turn by the whole CTA, or warp w taking every warps-th from
+  // the w-th.
+  %spread = tile.param "SPREAD" : i1
+  %c32 = arith.constant 32 : index
+  %tid = gpu.thread_id x
+  %threads = gpu.block_dim x
+  %warp = arith.divui %tid, %c32 : index
+  %warps = arith.divui %threads, %c32 : index
+  %first = arith.select %spread, %warp, %c0 : index
+  %step = arith.select %spread, %warps, %c1 : index
+  scf.for %i = %first to %n step %step {
     %j = arith.addi %me, %i : index
     %peer = arith.remui %j, %n : index
     %peer32 = arith.index_castui %peer : index to i32
     %theirs = arith.muli %peer, %rows : index
     %from = arith.addi %theirs, %row : index
     %block = memref.subview %Xr[%from, 0] [%tile_rows, 256] [1, 1] : memref<?x256xf32> to memref<?x256xf32, strided<[256, 1], offset: ?>>
-    tile.put %block to %Yr[%row, %col] peer %peer32 scope block level world
-        signal %flags[%word] set %epoch
-        : memref<?x256xf32, strided<[256, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1]>>, memref<?xi64>
+    scf.if %spread {
+      tile.put %block to %Yr[%row, %col] peer %peer32 scope warp level world
+          signal %flags[%word] set %epoch
+          : memref<?x256xf32, strided<[256, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1]>>, memref<?xi64>
+    } else {
+      tile.put %block to %Yr[%row, %col] peer %peer32 scope block level world
+          signal %flags[%word] set %epoch
+          : memref<?x256xf32, strided<[256, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1]>>, memref<?xi64>
+    }
   }
   scf.for %q = %c0 to %n step %c1 {
     %w = arith.muli %q, %chunks : index
