@@ -210,8 +210,11 @@ struct WorldPattern : ChipPattern<OpT> {
 static void emitNvshmemPut(PutOp op, PutOp::Adaptor adaptor, OpBuilder &b,
                            NvshmemCalls &calls) {
   Location loc = op.getLoc();
-  auto [tile, blocks, bytes] =
-      transferOf(op.getSource(), op.getDest(), calls);
+  // Named copies: lambdas cannot capture structured bindings in C++17.
+  NvshmemTransfer transfer = transferOf(op.getSource(), op.getDest(), calls);
+  MemRefType tile = transfer.tile;
+  Blocks blocks = transfer.blocks;
+  Value bytes = transfer.bytes;
   StringRef scope = suffix(op.getScope());
   Value peer = adaptor.getPeer();
   if (!op.getSignal()) {
@@ -258,8 +261,10 @@ static void emitNvshmemPut(PutOp op, PutOp::Adaptor adaptor, OpBuilder &b,
 static void emitNvshmemGet(GetOp op, GetOp::Adaptor adaptor, OpBuilder &b,
                            NvshmemCalls &calls) {
   Location loc = op.getLoc();
-  auto [tile, blocks, bytes] =
-      transferOf(op.getDest(), op.getSource(), calls);
+  NvshmemTransfer transfer = transferOf(op.getDest(), op.getSource(), calls);
+  MemRefType tile = transfer.tile;
+  Blocks blocks = transfer.blocks;
+  Value bytes = transfer.bytes;
   forEachBlock(b, loc, tile, blocks.count, adaptor.getSourceOffsets(),
                [&](Value, ArrayRef<Value> remote, ArrayRef<Value> local) {
                  calls.call(("nvshmemx_getmem" + suffix(op.getScope())).str(),
