@@ -210,38 +210,34 @@ struct WorldPattern : ChipPattern<OpT> {
 static void emitNvshmemPut(PutOp op, PutOp::Adaptor adaptor, OpBuilder &b,
                            NvshmemCalls &calls) {
   Location loc = op.getLoc();
-  // Named copies: lambdas cannot capture structured bindings in C++17.
-  NvshmemTransfer transfer = transferOf(op.getSource(), op.getDest(), calls);
-  MemRefType tile = transfer.tile;
-  Blocks blocks = transfer.blocks;
-  Value bytes = transfer.bytes;
+  NvshmemTransfer move = transferOf(op.getSource(), op.getDest(), calls);
   StringRef scope = suffix(op.getScope());
   Value peer = adaptor.getPeer();
   if (!op.getSignal()) {
-    forEachBlock(b, loc, tile, blocks.count, adaptor.getDestOffsets(),
+    forEachBlock(b, loc, move.tile, move.blocks.count, adaptor.getDestOffsets(),
                  [&](Value, ArrayRef<Value> remote, ArrayRef<Value> local) {
                    calls.call(("nvshmemx_putmem" + scope).str(), Type(),
                               {calls.address(adaptor.getDest(), remote),
                                calls.address(adaptor.getSource(), local),
-                               bytes, peer});
+                               move.bytes, peer});
                  });
     return;
   }
-  Value last = constIndex(b, loc, blocks.count - 1);
+  Value last = constIndex(b, loc, move.blocks.count - 1);
   Value signalWord =
       calls.address(adaptor.getSignal(), ValueRange{adaptor.getSignalIndex()});
   Value kind = calls.i32(nvshmemSignalOp(*op.getSignalKind()));
   forEachBlock(
-      b, loc, tile, blocks.count, adaptor.getDestOffsets(),
+      b, loc, move.tile, move.blocks.count, adaptor.getDestOffsets(),
       [&](Value block, ArrayRef<Value> remote, ArrayRef<Value> local) {
         Value dest = calls.address(adaptor.getDest(), remote);
         Value src = calls.address(adaptor.getSource(), local);
         auto signalled = [&] {
           calls.call(("nvshmemx_putmem_signal_nbi" + scope).str(), Type(),
-                     {dest, src, bytes, signalWord, adaptor.getSignalValue(),
+                     {dest, src, move.bytes, signalWord, adaptor.getSignalValue(),
                       kind, peer});
         };
-        if (blocks.count == 1)
+        if (move.blocks.count == 1)
           return signalled();
         Value isLast =
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, block, last);
@@ -252,7 +248,7 @@ static void emitNvshmemPut(PutOp op, PutOp::Adaptor adaptor, OpBuilder &b,
         signalled();
         b.setInsertionPointToStart(branch.elseBlock());
         calls.call(("nvshmemx_putmem_nbi" + scope).str(), Type(),
-                   {dest, src, bytes, peer});
+                   {dest, src, move.bytes, peer});
       });
 }
 
@@ -261,19 +257,16 @@ static void emitNvshmemPut(PutOp op, PutOp::Adaptor adaptor, OpBuilder &b,
 static void emitNvshmemGet(GetOp op, GetOp::Adaptor adaptor, OpBuilder &b,
                            NvshmemCalls &calls) {
   Location loc = op.getLoc();
-  NvshmemTransfer transfer = transferOf(op.getDest(), op.getSource(), calls);
-  MemRefType tile = transfer.tile;
-  Blocks blocks = transfer.blocks;
-  Value bytes = transfer.bytes;
-  forEachBlock(b, loc, tile, blocks.count, adaptor.getSourceOffsets(),
+  NvshmemTransfer move = transferOf(op.getDest(), op.getSource(), calls);
+  forEachBlock(b, loc, move.tile, move.blocks.count, adaptor.getSourceOffsets(),
                [&](Value, ArrayRef<Value> remote, ArrayRef<Value> local) {
                  calls.call(("nvshmemx_getmem" + suffix(op.getScope())).str(),
                             Type(),
                             {calls.address(adaptor.getDest(), local),
                              calls.address(adaptor.getSource(), remote),
-                             bytes, adaptor.getPeer()});
+                             move.bytes, adaptor.getPeer()});
                });
-  if (getMemorySpace(tile) == MemorySpace::Shared &&
+  if (getMemorySpace(move.tile) == MemorySpace::Shared &&
       op.getScope() == Scope::block)
     ctaBarrier(b, loc);
 }

@@ -171,10 +171,12 @@ static LogicalResult verifyLocalTile(Operation *op, StringRef name, Type type) {
            << name << " in global or shared memory, got "
            << stringifyMemorySpace(space) << " memory";
   // In a family the tile may be sized by parameters (a memref.subview with
-  // `?` sizes): tile-specialize folds them and verifies again.
+  // `?` sizes): tile-specialize folds them and verifies again. (The params
+  // attribute, not isFamily(), which walks the whole kernel per op.)
   auto kernel = op->getParentOfType<KernelOp>();
-  if (!cast<MemRefType>(type).hasStaticShape() &&
-      !(kernel && kernel.isFamily()))
+  bool inFamily =
+      kernel && kernel.getParamsAttr() && !kernel.getParamsAttr().empty();
+  if (!cast<MemRefType>(type).hasStaticShape() && !inFamily)
     return op->emitOpError("expects ")
            << name
            << " to have a static shape (in a kernel family, size it with "

@@ -208,14 +208,15 @@ static LogicalResult checkOtherOp(Operation *op, const ChipInfo &chip) {
 // clusters.
 static FailureOr<CommMechanism> selectCommunication(CommunicationOpInterface op,
                                                     const ChipInfo &chip) {
-  if (op.getLevel() == Level::world)
-    return mechanismFor(op);
-  if (failed(requireFeature(op, chip, Feature::Clusters, "level cluster")))
-    return failure();
-  auto kernel = op->getParentOfType<KernelOp>();
-  if (kernel && !kernel.getCluster())
-    return op->emitOpError("at level cluster needs a kernel with a cluster: "
-                           "write cluster(N, 1, 1) on the tile.kernel");
+  if (op.getLevel() == Level::cluster) {
+    if (failed(requireFeature(op, chip, Feature::Clusters, "level cluster")))
+      return failure();
+    auto kernel = op->getParentOfType<KernelOp>();
+    if (kernel && !kernel.getCluster())
+      return op->emitOpError("at level cluster needs a kernel with a "
+                             "cluster: write cluster(N, 1, 1) on the "
+                             "tile.kernel");
+  }
   return mechanismFor(op);
 }
 
