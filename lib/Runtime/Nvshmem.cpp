@@ -482,6 +482,31 @@ void tile::rt::nvshmemBarrierAll() {
   nvshmemApi().nvshmem_barrier_all();
 }
 
+void tile::rt::nvshmemBarrierAllOnStream(CUstream stream) {
+  initializedState();
+  nvshmemApi().nvshmemx_barrier_all_on_stream(stream);
+}
+
+void tile::rt::nvshmemPutSignalOnStream(CUdeviceptr dest, CUdeviceptr source,
+                                        size_t bytes, CUdeviceptr signal,
+                                        uint64_t value, int pe,
+                                        CUstream stream) {
+  const PeState &state = initializedState();
+  if (pe < 0 || pe >= state.numPes)
+    throw Error("nvshmemPutSignalOnStream: PE " + std::to_string(pe) +
+                " is not one of the " + std::to_string(state.numPes) +
+                " PEs");
+  if (!dest || !source || !signal)
+    throw Error("nvshmemPutSignalOnStream: a null destination, source or "
+                "signal word");
+  // NVSHMEM_SIGNAL_SET (device_host_transport/nvshmem_constants.h).
+  constexpr int kSignalSet = 9;
+  nvshmemApi().nvshmemx_putmem_signal_on_stream(
+      reinterpret_cast<void *>(dest), reinterpret_cast<const void *>(source),
+      bytes, reinterpret_cast<uint64_t *>(signal), value, kSignalSet, pe,
+      stream);
+}
+
 void tile::rt::nvshmemFinalize() {
   PeState &state = peState();
   std::lock_guard<std::recursive_mutex> lock(state.mutex);

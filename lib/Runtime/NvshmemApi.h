@@ -24,6 +24,7 @@
 #include <cuda.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -104,6 +105,10 @@ enum NvshmemStatus : int {
   X(nvshmem_malloc, void *(*)(size_t))                                         \
   X(nvshmem_free, void (*)(void *))                                            \
   X(nvshmem_barrier_all, void (*)())                                           \
+  X(nvshmemx_barrier_all_on_stream, void (*)(CUstream))                        \
+  X(nvshmemx_putmem_signal_on_stream,                                          \
+    void (*)(void *, const void *, size_t, uint64_t *, uint64_t, int, int,     \
+             CUstream))                                                        \
   X(nvshmemx_cumodule_init, int (*)(CUmodule))                                 \
   X(nvshmemx_cumodule_finalize, int (*)(CUmodule))                             \
   X(nvshmemx_vendor_get_version_info, void (*)(int *, int *, int *))

@@ -172,6 +172,27 @@ inline std::string sizeText(size_t bytes) {
   return std::to_string(bytes >> 10) + " KiB";
 }
 
+/// The median milliseconds per call of each contender on `stream`, in turn
+/// over three rounds, every PE starting each measurement together.
+inline std::vector<float>
+interleavedMedianMs(CUstream stream,
+                    const std::vector<std::function<void()>> &contenders,
+                    int iters) {
+  rt::Timer timer(stream);
+  std::vector<std::vector<float>> ms(contenders.size());
+  for (int round = 0; round < 3; ++round)
+    for (size_t i = 0; i < contenders.size(); ++i) {
+      rt::nvshmemBarrierAll();
+      ms[i].push_back(timer.timeMs(contenders[i], 3, iters));
+    }
+  std::vector<float> medians;
+  for (std::vector<float> &v : ms) {
+    std::sort(v.begin(), v.end());
+    medians.push_back(v[1]);
+  }
+  return medians;
+}
+
 /// What PE 0 tells the others.
 struct FromPe0 {
   static constexpr uint64_t kMagic = 0x746c652d636f6c6cull;
@@ -389,24 +410,10 @@ public:
     return ok;
   }
 
-  /// The median milliseconds per call of each contender, in turn over three
-  /// rounds, every PE starting each measurement together.
   std::vector<float>
   interleavedMedianMs(const std::vector<std::function<void()>> &contenders,
                       int iters) {
-    rt::Timer timer(stream);
-    std::vector<std::vector<float>> ms(contenders.size());
-    for (int round = 0; round < 3; ++round)
-      for (size_t i = 0; i < contenders.size(); ++i) {
-        rt::nvshmemBarrierAll();
-        ms[i].push_back(timer.timeMs(contenders[i], 3, iters));
-      }
-    std::vector<float> medians;
-    for (std::vector<float> &v : ms) {
-      std::sort(v.begin(), v.end());
-      medians.push_back(v[1]);
-    }
-    return medians;
+    return collective::interleavedMedianMs(stream, contenders, iters);
   }
 
   /// One row of the table for `xBytes` of X per PE: microseconds,

@@ -32,6 +32,11 @@ public:
   CublasGemm(const CublasGemm &) = delete;
   CublasGemm &operator=(const CublasGemm &) = delete;
 
+  /// Runs the next products on `stream` (the default stream until set).
+  void setStream(cudaStream_t stream) {
+    checkCublas(cublasSetStream(handle, stream), "cublasSetStream");
+  }
+
   /// C is fp32, or `outType` (CUDA_R_16BF: bf16, rounded from fp32).
   void run(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int64_t m, int64_t n,
            int64_t k, cudaDataType outType = CUDA_R_32F) {

@@ -35,6 +35,14 @@ void *nvshmem_malloc(size_t bytes) {
 }
 void nvshmem_free(void *ptr) { (void)ptr; }
 void nvshmem_barrier_all(void) {}
+void nvshmemx_barrier_all_on_stream(void *stream) { (void)stream; }
+void nvshmemx_putmem_signal_on_stream(void *dest, const void *source,
+                                      size_t bytes, unsigned long long *signal,
+                                      unsigned long long value, int sig_op,
+                                      int pe, void *stream) {
+  (void)dest, (void)source, (void)bytes, (void)signal, (void)value;
+  (void)sig_op, (void)pe, (void)stream;
+}
 int nvshmemx_cumodule_init(void *module) {
   (void)module;
   return 1;

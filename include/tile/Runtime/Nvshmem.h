@@ -119,6 +119,22 @@ int nvshmemNumPes();
 /// complete (nvshmem_barrier_all on NVSHMEM's internal stream).
 void nvshmemBarrierAll();
 
+/// Enqueues on `stream` a barrier of every PE's stream, earlier NVSHMEM
+/// operations complete (nvshmemx_barrier_all_on_stream: a kernel of one
+/// CTA, which needs an SM free).
+void nvshmemBarrierAllOnStream(CUstream stream);
+
+/// Enqueues on `stream` a put of `bytes` bytes from this PE's `source` to
+/// `dest` on PE `pe` (a symmetric address: this PE's address of the same
+/// symmetric buffer), then the setting of PE `pe`'s signal word `signal`
+/// (symmetric, u64) to `value` (nvshmemx_putmem_signal_on_stream). Between
+/// GPUs that map each other's memory (NVLink, PCIe on one node) the copy
+/// engine moves the bytes and the stream writes the word: no SM is used, so
+/// a kernel that waits for the word (tile.wait) may run beside it.
+void nvshmemPutSignalOnStream(CUdeviceptr dest, CUdeviceptr source,
+                              size_t bytes, CUdeviceptr signal, uint64_t value,
+                              int pe, CUstream stream);
+
 /// Finalises NVSHMEM (collective). Also runs at exit; afterwards modules and
 /// symmetric buffers still alive release nothing through NVSHMEM, and NVSHMEM
 /// cannot be initialised again in this process.

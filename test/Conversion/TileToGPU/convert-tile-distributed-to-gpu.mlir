@@ -35,8 +35,11 @@ tile.kernel @cluster(%X: memref<?xf32>) threads(128) cluster(2, 1, 1) {
 // gpu.module. A 4 x 64 tile put with a signal (mechanism nvshmem written by
 // hand: selection would give this tile p2p, below): three rows by
 // nvshmemx_putmem_nbi_block, then nvshmem_fence and the last row by
-// nvshmemx_putmem_signal_nbi_block (signal add = 10); the wait is thread 0's
-// nvshmem_signal_wait_until (ge = 5) and a CTA barrier; a warp-scope get per
+// nvshmemx_putmem_signal_nbi_block (signal add = 10); the first wait (nvshmem
+// by hand) is thread 0's nvshmem_signal_wait_until (ge = 5), the second
+// (selection's p2p) thread 0's spin on ld.acquire.sys.global of the word;
+// each then fences the async proxy (TMA loads after the wait see the data)
+// and the CTA synchronises; a warp-scope get per
 // row (nvshmemx_getmem_warp); the signal op is thread 0's fence and
 // nvshmemx_signal_op (set = 9) after a CTA barrier; quiet and barrier_all
 // are nvshmem_quiet and nvshmemx_barrier_all_block; shared tiles pass their
@@ -49,7 +52,8 @@ tile.kernel @world(%X: memref<?x?xf32> {tile.symmetric}, %flags: memref<?xi64> {
   %n = tile.num_ranks level world : i32
   %t = tile.alloc_shared : memref<4x64xf32, #gpu.address_space<workgroup>>
   tile.put %t to %X[%c0, %c0] peer %n scope block level world signal %flags[%c0] add %one {mechanism = #tile.comm_mechanism<nvshmem>} : memref<4x64xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>, memref<?xi64>
-  tile.wait %flags[%c0] ge %one level world : memref<?xi64>
+  tile.wait %flags[%c0] ge %one level world {mechanism = #tile.comm_mechanism<nvshmem>} : memref<?xi64>
+  tile.wait %flags[%c1] ge %one level world : memref<?xi64>
   tile.get %X[%c0, %c0] peer %me scope warp level world to %t {mechanism = #tile.comm_mechanism<nvshmem>} : memref<?x?xf32>, memref<4x64xf32, #gpu.address_space<workgroup>>
   tile.signal %flags[%c1] set %one peer %me level world : memref<?xi64>
   tile.quiet level world

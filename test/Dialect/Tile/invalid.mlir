@@ -1360,7 +1360,7 @@ func.func @mechanism_level() {
 // -----
 
 func.func @p2p_fence() {
-  // expected-error @+1 {{'tile.fence' op cannot use mechanism 'p2p', which moves tiles (tile.put and tile.get); drop the mechanism and let tile-select-instructions record it}}
+  // expected-error @+1 {{'tile.fence' op cannot use mechanism 'p2p', which moves tiles (tile.put and tile.get) or waits on a local word (tile.wait); drop the mechanism and let tile-select-instructions record it}}
   tile.fence level world {mechanism = #tile.comm_mechanism<p2p>}
   return
 }

@@ -122,7 +122,7 @@ tile.kernel @ws_effectful_operand(%A: memref<?x?xf32>, %rows: memref<1xindex>, %
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
-  // expected-error @below {{'memref.load' op computes an operand of a warp-specialised copy but has side effects or reads the thread id; the producer warp cannot run it}}
+  // expected-error @below {{'memref.load' op computes an operand of a warp-specialised copy (or of a wait that gates it) but has side effects or reads the thread id; the producer warp cannot run it}}
   %row = memref.load %rows[%c0] : memref<1xindex>
   tile.pipelined_for %k = %c0 to %n step %c1 stages(2) warp_specialized {
     tile.copy %A[%row, %k] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
@@ -137,7 +137,7 @@ tile.kernel @ws_effectful_in_tile_loop(%A: memref<?x?xf32>, %rows: memref<?xinde
   %c1 = arith.constant 1 : index
   %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
   scf.for %t = %c0 to %tiles step %c1 {
-    // expected-error @below {{'memref.load' op computes an operand of a warp-specialised copy in the tile loop but is not a pure op; the producer warp cannot run it}}
+    // expected-error @below {{'memref.load' op computes an operand of a warp-specialised copy (or of a wait that gates it) in the tile loop but is not a pure op; the producer warp cannot run it}}
     %row = memref.load %rows[%t] : memref<?xindex>
     tile.pipelined_for %k = %c0 to %n step %c1 stages(2) warp_specialized {
       tile.copy %A[%row, %k] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>

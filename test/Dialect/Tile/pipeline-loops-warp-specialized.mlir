@@ -70,6 +70,39 @@ tile.kernel @persistent(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?
 
 // -----
 
+// A tile.wait before the k-loop in the tile loop gates the tile's rows of A
+// (a peer's chunk, as in all-gather + GEMM): the producer's copy of the
+// tile loop waits too, with the pure ops its operands need (the chunk of
+// the tile's row), before it loads; the consumers keep their wait.
+tile.kernel @gated(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xf32>, %flags: memref<?xi64> {tile.symmetric}, %epoch: i64, %kt: index, %tiles: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant 0.0 : f32
+  %first = gpu.block_id x
+  %ctas = gpu.grid_dim x
+  %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<128x64xf32>
+  scf.for %t = %first to %tiles step %ctas {
+    %m0 = arith.muli %t, %c128 : index
+    %chunk = arith.divui %t, %c4 : index
+    tile.wait %flags[%chunk] ge %epoch level world : memref<?xi64>
+    tile.fill %acc, %zero : !tile.fragment<128x64xf32>, f32
+    tile.pipelined_for %k = %c0 to %kt step %c1 stages(2) warp_specialized {
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy %A[%m0, %k0] to %As[] : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
+      tile.copy %B[%c0, %k0] to %Bs[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+      tile.gemm %As, %Bs, %acc {transpose_b} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x64xf32>
+    }
+    tile.copy %acc[] to %C[%m0, %c0] : !tile.fragment<128x64xf32>, memref<?x?xf32>
+  }
+}
+
+// -----
+
 // A body that reads its slot with an ordinary copy (no gemm left in flight):
 // each consumer releases the slot of its own iteration at the end of it.
 tile.kernel @synchronous(%A: memref<?x?xf32>, %C: memref<?x?xf32>, %kt: index) threads(128) {

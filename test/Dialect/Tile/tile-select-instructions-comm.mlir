@@ -1,8 +1,9 @@
 // tile-select-instructions on communication ops: each records its mechanism,
 // `dsmem` at cluster level (distributed shared memory, the kernel has a
-// cluster) and `nvshmem` at world level, but `p2p` for puts and gets of
-// tiles NVSHMEM would move row by row (not one contiguous block on both
-// sides); one written by hand is kept.
+// cluster) and `nvshmem` at world level, but `p2p` for waits (a spin on the
+// local word, no call) and for puts and gets of tiles NVSHMEM would move row
+// by row (not one contiguous block on both sides); one written by hand is
+// kept.
 // RUN: tile-opt %s --tile-attach-target=chip=sm_90a --tile-select-instructions
 
 tile.kernel @cluster() threads(128) cluster(2, 1, 1) {

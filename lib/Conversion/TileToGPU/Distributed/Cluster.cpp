@@ -48,33 +48,6 @@ static void signalPeer(OpBuilder &b, Location loc, Value signal, Value index,
   createInlinePtx(b, loc, Type(), ValueRange{address, value}, text, "l,l");
 }
 
-static Value compare(OpBuilder &b, Location loc, Cmp cmp, Value lhs,
-                     Value rhs) {
-  // Unsigned: signal words are u64.
-  arith::CmpIPredicate predicate = arith::CmpIPredicate::eq;
-  switch (cmp) {
-  case Cmp::eq:
-    predicate = arith::CmpIPredicate::eq;
-    break;
-  case Cmp::ne:
-    predicate = arith::CmpIPredicate::ne;
-    break;
-  case Cmp::gt:
-    predicate = arith::CmpIPredicate::ugt;
-    break;
-  case Cmp::ge:
-    predicate = arith::CmpIPredicate::uge;
-    break;
-  case Cmp::lt:
-    predicate = arith::CmpIPredicate::ult;
-    break;
-  case Cmp::le:
-    predicate = arith::CmpIPredicate::ule;
-    break;
-  }
-  return arith::CmpIOp::create(b, loc, predicate, lhs, rhs);
-}
-
 // Moves the tile between local memory and the peer's shared tile, each
 // thread of the scope its runs; `toPeer` for a put.
 static void moveTile(OpBuilder &b, Location loc, Value local, Value remote,
@@ -162,34 +135,18 @@ struct SignalLowering : ClusterPattern<SignalOp> {
 };
 
 // A wait on the local word of the cluster's shared signal tile: one thread
-// spins on acquire loads, then the CTA synchronises.
+// spins on acquire loads at cluster scope, then the CTA synchronises.
 struct WaitLowering : ClusterPattern<WaitOp> {
   using ClusterPattern::ClusterPattern;
   void lower(WaitOp op, Adaptor adaptor,
              ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    ScopeThreads scope = scopeThreads(rewriter, loc, op, Scope::block);
     Value word = elementPointer(
         rewriter, loc, adaptor.getSignal(), ValueRange{adaptor.getIndex()},
         static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-    Value address =
-        LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), word);
-    inLeader(rewriter, loc, scope, [&](OpBuilder &b) {
-      auto spin = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
-      b.createBlock(&spin.getBefore());
-      Value seen = createInlinePtx(
-          b, loc, b.getI64Type(), ValueRange{address},
-          "ld.acquire.cluster.shared::cta.u64 $0, [$1];", "=l,l");
-      Value done = compare(b, loc, op.getCmp(), seen, adaptor.getValue());
-      scf::ConditionOp::create(
-          b, loc,
-          arith::XOrIOp::create(b, loc, done,
-                                arith::ConstantIntOp::create(b, loc, 1, 1)),
-          ValueRange{});
-      b.createBlock(&spin.getAfter());
-      scf::YieldOp::create(b, loc);
-    });
-    syncScope(rewriter, loc, scope);
+    waitOnWord(rewriter, loc, op, word, adaptor.getValue(),
+               "ld.acquire.cluster.shared::cta.u64 $0, [$1];",
+               [](OpBuilder &, Location) {});
     rewriter.eraseOp(op);
   }
 };

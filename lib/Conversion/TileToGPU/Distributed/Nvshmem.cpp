@@ -462,19 +462,53 @@ struct SignalLowering : WorldPattern<SignalOp> {
   }
 };
 
-// A wait on a symmetric signal word: thread 0 waits, then the CTA.
+// A wait on a symmetric signal word through NVSHMEM's call (a hand-written
+// mechanism; selection takes p2p): thread 0 waits and, where TMA reads
+// global memory, fences the async proxy as P2pWaitLowering does; then the
+// CTA (or the role).
 struct WaitLowering : WorldPattern<WaitOp> {
   using WorldPattern::WorldPattern;
   void lower(WaitOp op, Adaptor adaptor, ConversionPatternRewriter &rewriter,
              NvshmemCalls &calls) const override {
     Location loc = op.getLoc();
-    buildIf(rewriter, loc, isThreadZero(rewriter, loc), [&](OpBuilder &) {
+    buildIf(rewriter, loc, isThreadZero(rewriter, loc), [&](OpBuilder &b) {
       calls.call("nvshmem_signal_wait_until", rewriter.getI64Type(),
                  {calls.address(adaptor.getSignal(),
                                 ValueRange{adaptor.getIndex()}),
                   calls.i32(nvshmemCmp(op.getCmp())), adaptor.getValue()});
+      if (chip.has(Feature::Tma))
+        NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_global,
+                                   NVVM::SharedSpaceAttr());
     });
     ctaBarrier(rewriter, loc);
+    rewriter.eraseOp(op);
+  }
+};
+
+// A wait on the local word of a symmetric buffer, without a call (which
+// would make ptxas serialise a GEMM's wgmmas and drop setmaxnreg): an
+// acquire spin at system scope, which sees whatever wrote the word (a
+// peer's SM, NVSHMEM's proxy, the copy engine), then, where TMA reads
+// global memory through the async proxy, a fence of that proxy, so that a
+// TMA load gated by the wait (a warp-specialised producer's) sees the data
+// put before the signal.
+struct P2pWaitLowering : WorldPattern<WaitOp, CommMechanism::p2p> {
+  using WorldPattern::WorldPattern;
+  void lower(WaitOp op, Adaptor adaptor, ConversionPatternRewriter &rewriter,
+             NvshmemCalls &) const override {
+    Location loc = op.getLoc();
+    Value word = elementPointer(rewriter, loc, adaptor.getSignal(),
+                                ValueRange{adaptor.getIndex()},
+                                static_cast<unsigned>(NVVM::NVVMMemorySpace::Global));
+    bool tma = chip.has(Feature::Tma);
+    waitOnWord(rewriter, loc, op, word, adaptor.getValue(),
+               "ld.acquire.sys.global.u64 $0, [$1];",
+               [&](OpBuilder &b, Location loc) {
+                 if (tma)
+                   NVVM::FenceProxyOp::create(b, loc,
+                                              NVVM::ProxyKind::async_global,
+                                              NVVM::SharedSpaceAttr());
+               });
     rewriter.eraseOp(op);
   }
 };
@@ -507,7 +541,8 @@ void mlir::tile::populateNvshmemCommunicationPatterns(
     const ChipInfo &chip) {
   MLIRContext *context = patterns.getContext();
   patterns.add<PutLowering, GetLowering, P2pPutLowering, P2pGetLowering,
-               SignalLowering, WaitLowering>(converter, context, chip);
+               SignalLowering, WaitLowering, P2pWaitLowering>(converter,
+                                                              context, chip);
   patterns.add<NoArgumentCall<FenceOp>>(converter, context, chip,
                                         "nvshmem_fence");
   patterns.add<NoArgumentCall<QuietOp>>(converter, context, chip,

@@ -98,3 +98,54 @@ void lowering::moveRuns(OpBuilder &b, Location loc, Value local,
                         scf::YieldOp::create(ib, il);
                       });
 }
+
+// Unsigned: signal words are u64.
+static Value compare(OpBuilder &b, Location loc, Cmp cmp, Value lhs,
+                     Value rhs) {
+  arith::CmpIPredicate predicate = arith::CmpIPredicate::eq;
+  switch (cmp) {
+  case Cmp::eq:
+    predicate = arith::CmpIPredicate::eq;
+    break;
+  case Cmp::ne:
+    predicate = arith::CmpIPredicate::ne;
+    break;
+  case Cmp::gt:
+    predicate = arith::CmpIPredicate::ugt;
+    break;
+  case Cmp::ge:
+    predicate = arith::CmpIPredicate::uge;
+    break;
+  case Cmp::lt:
+    predicate = arith::CmpIPredicate::ult;
+    break;
+  case Cmp::le:
+    predicate = arith::CmpIPredicate::ule;
+    break;
+  }
+  return arith::CmpIOp::create(b, loc, predicate, lhs, rhs);
+}
+
+void lowering::waitOnWord(OpBuilder &b, Location loc, WaitOp op, Value word,
+                          Value value, StringRef load,
+                          function_ref<void(OpBuilder &, Location)> after) {
+  ScopeThreads scope = scopeThreads(b, loc, op, Scope::block);
+  Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), word);
+  inLeader(b, loc, scope, [&](OpBuilder &b) {
+    auto spin = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
+    b.createBlock(&spin.getBefore());
+    Value seen = createInlinePtx(b, loc, b.getI64Type(), ValueRange{address},
+                                 load, "=l,l");
+    Value done = compare(b, loc, op.getCmp(), seen, value);
+    scf::ConditionOp::create(
+        b, loc,
+        arith::XOrIOp::create(b, loc, done,
+                              arith::ConstantIntOp::create(b, loc, 1, 1)),
+        ValueRange{});
+    b.createBlock(&spin.getAfter());
+    scf::YieldOp::create(b, loc);
+    b.setInsertionPointAfter(spin);
+    after(b, loc);
+  });
+  syncScope(b, loc, scope);
+}

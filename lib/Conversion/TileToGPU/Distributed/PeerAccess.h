@@ -50,6 +50,15 @@ struct RunAccess {
 void moveRuns(OpBuilder &b, Location loc, Value local, ValueRange offsets,
               const ScopeThreads &scope, bool toPeer, const RunAccess &access);
 
+/// `op` (a tile.wait) on the word at `word`: the CTA's (role's) first
+/// thread spins on `load` (inline PTX "ld.acquire.<scope>... $0, [$1];")
+/// until the word compares true against `value` (the op's comparison,
+/// unsigned), then runs `after` (a fence the mechanism needs), then the
+/// CTA synchronises.
+void waitOnWord(OpBuilder &b, Location loc, WaitOp op, Value word,
+                Value value, StringRef load,
+                function_ref<void(OpBuilder &, Location)> after);
+
 } // namespace mlir::tile::lowering
 
 #endif // TILE_LIB_CONVERSION_TILETOGPU_DISTRIBUTED_PEERACCESS_H

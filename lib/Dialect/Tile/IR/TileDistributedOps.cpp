@@ -65,6 +65,10 @@ CommMechanism mlir::tile::mechanismFor(CommunicationOpInterface op) {
     return moved(put.getSource(), put.getDest());
   if (auto get = dyn_cast<GetOp>(op.getOperation()))
     return moved(get.getDest(), get.getSource());
+  // A wait reads a local word: a spin of loads, with no NVSHMEM call (a
+  // call would make ptxas serialise the wgmmas of a GEMM the wait gates).
+  if (isa<WaitOp>(op.getOperation()))
+    return CommMechanism::p2p;
   return CommMechanism::nvshmem;
 }
 
@@ -92,10 +96,11 @@ bool mlir::tile::movesAsOneBlock(MemRefType tile, MemRefType remote) {
 LogicalResult mlir::tile::detail::verifyCommunicationOp(Operation *op) {
   auto comm = cast<CommunicationOpInterface>(op);
   std::optional<CommMechanism> mechanism = comm.getMechanism();
-  if (mechanism == CommMechanism::p2p && !isa<PutOp, GetOp>(op))
+  if (mechanism == CommMechanism::p2p && !isa<PutOp, GetOp, WaitOp>(op))
     return op->emitOpError("cannot use mechanism 'p2p', which moves tiles "
-                           "(tile.put and tile.get); drop the mechanism and "
-                           "let tile-select-instructions record it");
+                           "(tile.put and tile.get) or waits on a local word "
+                           "(tile.wait); drop the mechanism and let "
+                           "tile-select-instructions record it");
   if (!mechanism || levelOf(*mechanism) == comm.getLevel())
     return success();
   return op->emitOpError("at level '")

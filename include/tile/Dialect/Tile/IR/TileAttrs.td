@@ -224,14 +224,17 @@ def Tile_CommMechanismAttr
       kernel (Distributed/Nvshmem.cpp). A put or get moves its tile in
       one call when the tile is contiguous and its rows follow each other
       in the remote buffer, else one call per row.
-    - `p2p`: `level world`, tile.put and tile.get only: each thread of the
+    - `p2p`: `level world`, tile.put, tile.get and tile.wait only. A put
+      or get: each thread of the
       scope moves its runs (up to 16 bytes) with its own loads and stores
       through the address `nvshmem_ptr` gives for the peer's buffer (a
       peer on the same node, over NVLink or PCIe); a signal follows
       `nvshmem_fence`, as NVSHMEM's own put-with-signal does. A peer that
       `nvshmem_ptr` cannot reach gets the `nvshmem` calls instead.
       tile-select-instructions picks it for tiles that NVSHMEM would move
-      row by row (Distributed/Nvshmem.cpp).
+      row by row, and for every wait: one thread spins on acquire loads of
+      the local word at system scope, with no call (a call in a kernel
+      makes ptxas serialise its wgmmas) (Distributed/Nvshmem.cpp).
   }];
   let assemblyFormat = "`<` $value `>`";
 }

@@ -11,8 +11,8 @@ include "tile/Dialect/Tile/IR/TileOpBase.td"
 
 // Every communication op states its `level` and carries the `mechanism`
 // tile-select-instructions records (#tile.comm_mechanism: `dsmem` at
-// cluster level; at world level `nvshmem`, or `p2p` for puts and gets of
-// tiles that are not one contiguous block on both sides).
+// cluster level; at world level `nvshmem`, or `p2p` for waits and for puts
+// and gets of tiles that are not one contiguous block on both sides).
 class Tile_CommOp<string mnemonic, list<Trait> traits = []>
     : Tile_Op<mnemonic, !listconcat(traits, [Tile_CommunicationOpInterface])>;
 
@@ -162,7 +162,15 @@ def Tile_WaitOp : Tile_CommOp<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
     together. At `level cluster` the buffer is a shared tile that peer CTAs
     of the cluster signal (an acquire spin at cluster scope; the kernel has
     a cluster); at `level world` a symmetric buffer that peer processes
-    signal (`nvshmem_signal_wait_until`).
+    signal, by any means (their puts, NVSHMEM's puts on a stream through
+    the copy engine): mechanism `p2p`, an acquire spin at system scope
+    with no call, then, on chips with TMA, a fence of the async proxy so
+    that TMA loads after the wait see the data.
+
+    In a warp-specialised persistent GEMM, a wait in the tile loop before
+    the `tile.pipelined_for` gates the tile's loads: tile-pipeline-loops
+    gives it to the producer too, which waits before it loads the tile
+    (all-gather + GEMM waits there for the peer's part of A).
 
     Example: `tile.wait %flags[%i] ge %expected level world : memref<?xi64>`
   }];

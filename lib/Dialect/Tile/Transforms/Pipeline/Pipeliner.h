@@ -75,6 +75,9 @@ struct WarpSplit {
   llvm::SetVector<Operation *> moved;
   /// Pure ops of the tile loop the producer's copy of it recomputes.
   llvm::SetVector<Operation *> outerSlice;
+  /// The tile.waits before the k-loop in the tile loop, which the producer
+  /// runs too before it loads the tile.
+  llvm::SetVector<Operation *> gates;
   /// The role of the consumer threads (the kernel's original ones).
   unsigned consumerRole = 1;
   /// Slot releases, and with ping-pong the teams' turns.

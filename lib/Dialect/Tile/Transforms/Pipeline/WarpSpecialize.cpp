@@ -129,14 +129,26 @@ void LoopPipeliner::partitionKernelBody(WarpSplit &split) {
 }
 
 // In a tile loop, the producer also needs the ops of its body that its
-// copies and the k-loop's bounds read: pure ones only.
+// copies and the k-loop's bounds read: pure ones only. A tile.wait before
+// the k-loop gates the tile's data (a peer's chunk of A, say): the producer
+// runs it too, before it loads the tile, and so needs its operands; the
+// consumers keep theirs, for what they read themselves.
 LogicalResult LoopPipeliner::sliceTileLoop(WarpSplit &split) {
   scf::ForOp outer = split.outer;
   SmallVector<Value> needed{loop.getLowerBound(), loop.getUpperBound(),
                             loop.getStep()};
-  if (outer)
+  if (outer) {
     needed.append(
         {outer.getLowerBound(), outer.getUpperBound(), outer.getStep()});
+    for (Operation &op : outer.getBody()->without_terminator()) {
+      if (&op == loop.getOperation())
+        break;
+      if (isa<WaitOp>(op)) {
+        split.gates.insert(&op);
+        llvm::append_range(needed, op.getOperands());
+      }
+    }
+  }
   for (Operation *op : producerSlice)
     llvm::append_range(needed, op->getOperands());
   while (!needed.empty()) {
@@ -144,14 +156,16 @@ LogicalResult LoopPipeliner::sliceTileLoop(WarpSplit &split) {
     Operation *def = v.getDefiningOp();
     if (split.moved.contains(def))
       return def->emitOpError(
-          "computes an operand of a warp-specialised copy but has side "
-          "effects or reads the thread id; the producer warp cannot run it");
+          "computes an operand of a warp-specialised copy (or of a wait "
+          "that gates it) but has side effects or reads the thread id; the "
+          "producer warp cannot run it");
     if (!outer || !def || def->getBlock() != outer.getBody())
       continue;
     if (!isMemoryEffectFree(def) || def->getNumRegions())
       return def->emitOpError(
-          "computes an operand of a warp-specialised copy in the tile loop "
-          "but is not a pure op; the producer warp cannot run it");
+          "computes an operand of a warp-specialised copy (or of a wait "
+          "that gates it) in the tile loop but is not a pure op; the "
+          "producer warp cannot run it");
     if (split.outerSlice.insert(def))
       llvm::append_range(needed, def->getOperands());
   }
@@ -231,7 +245,7 @@ void LoopPipeliner::emitProducer(WarpSplit &split) {
     outerMapping.map(split.outer.getInductionVar(),
                      producerOuter.getInductionVar());
     for (Operation &op : split.outer.getBody()->without_terminator())
-      if (split.outerSlice.contains(&op))
+      if (split.outerSlice.contains(&op) || split.gates.contains(&op))
         b.clone(op, outerMapping);
     base = producerOuter.getRegionIterArg(0);
   }

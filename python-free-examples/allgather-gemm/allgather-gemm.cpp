@@ -1,0 +1,394 @@
+//===- allgather-gemm.cpp - all-gather + GEMM, overlapped, across GPUs ----===//
+//
+// Tensor parallelism's first linear layer: each PE (one process per GPU)
+// holds `part` rows of the tokens A (part x K, bf16) and its N columns of
+// the weight B (N x K); C = gather(A) B^T (n * part x N, bf16). One call:
+//  - the compute stream waits for the previous call, then every PE's comm
+//    stream meets in nvshmemx_barrier_all_on_stream (no PE may overwrite a
+//    slot a peer's previous GEMM still reads), and the GEMM waits for that
+//    barrier (a kernel of one CTA, which would find no SM free once the
+//    persistent GEMM spins);
+//  - the GEMM (allgather-gemm.mlir) starts at once on this PE's own rows;
+//  - the comm stream puts this PE's rows to every peer, the one that needs
+//    them soonest first, each put setting the peer's signal word for this
+//    PE's part (nvshmemx_putmem_signal_on_stream: the copy engine over
+//    NVLink, no SM); the GEMM's producer waits on those words before it
+//    loads a peer's rows.
+//
+// Checked on every PE (alone, or under `tile-run -n N`): every
+// configuration on parts of 128, 200 and 384 rows (200: tiles straddling
+// two parts), random bf16 inputs any PE can evaluate for any PE (seeded by
+// PE 0's clock), the peers' rows of A and all of C poisoned, twice each,
+// against a CPU product. Unless `--check`: timed at GPT-style shapes next
+// to NCCL's all-gather followed by cuBLAS (in the same run, on the same
+// stream), with each one alone beside.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../common/Collective.h"
+#include "../gemm/GemmBench.h"
+#include "allgather-gemm_launcher.h"
+
+#include "tile/Runtime/Float.h"
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+
+using namespace tile;
+using namespace tile::examples;
+
+namespace {
+
+void checkCuda(cudaError_t result, const char *call) {
+  if (result != cudaSuccess)
+    throw rt::Error(std::string(call) +
+                    " failed: " + cudaGetErrorString(result));
+}
+
+/// A layer's shape: rows of A per PE, the output columns per PE, K.
+struct LayerShape {
+  int64_t part, n, k;
+  const char *what;
+};
+
+/// Rows a part holds at least: a 128-row tile then spans at most two parts,
+/// the two the kernel waits for.
+constexpr int64_t kMinPartRows = 128;
+
+/// The check's shapes: tiles that straddle parts (200), a partial column
+/// tile (N = 384 with BN = 256) and a K of five steps.
+constexpr LayerShape kCheckShapes[] = {{128, 256, 320, "check"},
+                                       {200, 384, 320, "check"},
+                                       {384, 384, 192, "check"}};
+
+/// GPT-style layers at 4096 to 16384 tokens over the PEs: the MLP's first
+/// half (hidden 4096, 16384 columns shared out) and a QKV projection
+/// (hidden 8192, 24576 columns).
+std::vector<LayerShape> benchShapes(int n) {
+  std::vector<LayerShape> shapes;
+  for (int64_t tokens : {4096, 8192, 16384})
+    shapes.push_back({tokens / n, 16384 / n, 4096, "MLP up, hidden 4096"});
+  for (int64_t tokens : {4096, 8192, 16384})
+    shapes.push_back({tokens / n, 24576 / n, 8192, "QKV, hidden 8192"});
+  return shapes;
+}
+
+float bf16Value(uint64_t seed, int pe, size_t i) {
+  return rt::bf16ToFloat(rt::floatToBf16(collective::inputValue(seed, pe, i)));
+}
+
+using collective::FromPe0;
+
+class AllgatherGemm {
+public:
+  AllgatherGemm(int64_t maxRows, int64_t maxN, int64_t maxK)
+      : device(rt::Device::open(rt::nvshmemDeviceOrdinal())),
+        me(rt::nvshmemMyPe()), n(rt::nvshmemNumPes()),
+        a(size_t(maxRows) * maxK * 2), flags(size_t(n) * 8 + 8),
+        shared(sizeof(FromPe0)), b(size_t(maxN) * maxK * 2),
+        c(size_t(maxRows) * maxN * 2) {
+    module.module();
+    flags.fillBytes(0);
+    checkCuda(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking),
+              "cudaStreamCreateWithFlags");
+    checkCuda(cudaStreamCreateWithFlags(&comm, cudaStreamNonBlocking),
+              "cudaStreamCreateWithFlags");
+    for (cudaEvent_t *event : {&started, &met, &sent})
+      checkCuda(cudaEventCreateWithFlags(event, cudaEventDisableTiming),
+                "cudaEventCreateWithFlags");
+    rt::nvshmemBarrierAll();
+  }
+  ~AllgatherGemm() {
+    for (cudaEvent_t event : {started, met, sent})
+      cudaEventDestroy(event);
+    cudaStreamDestroy(compute);
+    cudaStreamDestroy(comm);
+  }
+
+  /// PE 0's `data` on every PE: PE 0 puts it to each.
+  FromPe0 shareFromPe0(FromPe0 data) {
+    if (me == 0) {
+      shared.upload(&data, sizeof(data));
+      for (int pe = 1; pe < n; ++pe)
+        rt::nvshmemPutSignalOnStream(shared.ptr(), shared.ptr(), sizeof(data),
+                                     flags.ptr() + size_t(n) * 8, 1, pe, comm);
+      checkCuda(cudaStreamSynchronize(comm), "cudaStreamSynchronize");
+    }
+    rt::nvshmemBarrierAll();
+    shared.download(&data, sizeof(data));
+    if (data.magic != FromPe0::kMagic)
+      throw rt::Error("nothing from PE 0 in the shared buffer");
+    return data;
+  }
+
+  /// One all-gather + GEMM of configuration `config` (see the file
+  /// comment); `overlap` false: the GEMM alone, every part taken as there
+  /// (epoch 0, which every word satisfies). The puts are enqueued before
+  /// the GEMM is launched: the launch of a kernel that waits for them may
+  /// not return before the kernel ends.
+  void run(size_t config, const LayerShape &s, bool overlap = true) {
+    int64_t m = s.part * n;
+    uint64_t word = overlap ? ++epoch : 0;
+    if (overlap) {
+      checkCuda(cudaEventRecord(started, compute), "cudaEventRecord");
+      checkCuda(cudaStreamWaitEvent(comm, started), "cudaStreamWaitEvent");
+      rt::nvshmemBarrierAllOnStream(comm);
+      checkCuda(cudaEventRecord(met, comm), "cudaEventRecord");
+      checkCuda(cudaStreamWaitEvent(compute, met), "cudaStreamWaitEvent");
+      size_t bytes = size_t(s.part) * s.k * 2;
+      CUdeviceptr mine = a.ptr() + size_t(me) * bytes;
+      // Peer me - i takes this PE's part as its i-th (it walks its own
+      // first).
+      for (int i = 1; i < n; ++i)
+        rt::nvshmemPutSignalOnStream(mine, mine, bytes,
+                                     flags.ptr() + size_t(me) * 8, word,
+                                     (me - i + n) % n, comm);
+      checkCuda(cudaEventRecord(sent, comm), "cudaEventRecord");
+    }
+    // Bound once per configuration and shape; only the epoch is set anew.
+    auto key = std::make_tuple(config, s.part, s.n, s.k);
+    auto it = bound.find(key);
+    if (it == bound.end())
+      it = bound
+               .emplace(
+                   key,
+                   allgather_gemm_kernels::allgather_gemm(
+                       config,
+                       rt::MemRef<rt::bf16, 2>::rowMajor(a.ptr(), {m, s.k}),
+                       rt::MemRef<rt::bf16, 2>::rowMajor(b.ptr(), {s.n, s.k}),
+                       rt::MemRef<rt::bf16, 2>::rowMajor(c.ptr(), {m, s.n}),
+                       rt::MemRef<int64_t, 1>::rowMajor(flags.ptr(), {n}), 0,
+                       int32_t(me), int32_t(n), compute))
+               .first;
+    it->second.set(4, int64_t(word)).launch();
+    if (overlap)
+      checkCuda(cudaStreamWaitEvent(compute, sent), "cudaStreamWaitEvent");
+  }
+
+  /// This PE's part of A and its B from `seed`, the peers' parts of A and
+  /// all of C poisoned; one call; checks C against the CPU's product.
+  bool check(size_t config, const LayerShape &s, uint64_t seed) {
+    int64_t m = s.part * n;
+    std::vector<uint16_t> hostA(size_t(m) * s.k, 0xFFFF);
+    size_t partElems = size_t(s.part) * s.k;
+    for (size_t i = 0; i < partElems; ++i)
+      hostA[size_t(me) * partElems + i] =
+          rt::floatToBf16(collective::inputValue(seed, me, i));
+    std::vector<uint16_t> hostB(size_t(s.n) * s.k);
+    for (size_t i = 0; i < hostB.size(); ++i)
+      hostB[i] =
+          rt::floatToBf16(collective::inputValue(seed ^ 0xb0b0b0b0ull, me, i));
+    a.upload(hostA);
+    b.upload(hostB);
+    poison(c);
+    rt::nvshmemBarrierAll(); // no peer puts before A is poisoned
+    run(config, s);
+    checkCuda(cudaStreamSynchronize(compute), "cudaStreamSynchronize");
+    rt::nvshmemBarrierAll();
+    std::vector<float> got = c.downloadBf16(size_t(m) * s.n);
+    // The reference: every PE's part from the seed, in fp32.
+    std::vector<float> fullA(size_t(m) * s.k), fullB(hostB.size());
+    for (int pe = 0; pe < n; ++pe)
+      for (size_t i = 0; i < partElems; ++i)
+        fullA[size_t(pe) * partElems + i] = bf16Value(seed, pe, i);
+    for (size_t i = 0; i < fullB.size(); ++i)
+      fullB[i] = rt::bf16ToFloat(hostB[i]);
+    size_t wrong = 0, first = 0;
+    float firstWant = 0;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < s.n; ++j) {
+        float want = 0;
+        for (int64_t k = 0; k < s.k; ++k)
+          want += fullA[size_t(i) * s.k + k] * fullB[size_t(j) * s.k + k];
+        float have = got[size_t(i) * s.n + j];
+        // bf16's rounding of C (2^-9 relative) and the order of the sums.
+        if (!(std::fabs(have - want) <= 0.01f * std::fabs(want) + 0.02f) &&
+            wrong++ == 0) {
+          first = size_t(i) * s.n + j;
+          firstWant = want;
+        }
+      }
+    if (wrong)
+      std::printf(
+          "  PE %d, %s, %lld rows a part, N %lld, K %lld: MISMATCH in "
+          "%zu of %zu; first C[%zu][%zu] = %g, want %g\n",
+          me, allgather_gemm_kernels::allgather_gemm_configs[config].kernel,
+          (long long)s.part, (long long)s.n, (long long)s.k, wrong, got.size(),
+          first / size_t(s.n), first % size_t(s.n), got[first], firstWant);
+    return wrong == 0;
+  }
+
+  rt::Device device;
+  rt::EmbeddedModule &module = allgather_gemm_kernels::module();
+  int me, n;
+  rt::SymmetricBuffer a, flags, shared;
+  rt::DeviceBuffer b, c;
+  cudaStream_t compute = nullptr, comm = nullptr;
+  cudaEvent_t started = nullptr, met = nullptr, sent = nullptr;
+  uint64_t epoch = 0;
+  // The launches bound so far, by configuration and shape.
+  std::map<std::tuple<size_t, int64_t, int64_t, int64_t>, rt::BoundLaunch>
+      bound;
+};
+
+int runAll(bool checkOnly) {
+  int64_t maxRows = 0, maxN = 0, maxK = 0;
+  int n = rt::nvshmemNumPes();
+  std::vector<LayerShape> shapes(std::begin(kCheckShapes),
+                                 std::end(kCheckShapes));
+  if (!checkOnly)
+    for (const LayerShape &s : benchShapes(n))
+      shapes.push_back(s);
+  for (const LayerShape &s : shapes) {
+    if (s.part < kMinPartRows)
+      throw rt::Error("a part of " + std::to_string(s.part) +
+                      " rows: the kernel needs at least " +
+                      std::to_string(kMinPartRows) +
+                      " (a tile waits for "
+                      "the two parts of its first and last rows)");
+    maxRows = std::max(maxRows, s.part * n);
+    maxN = std::max(maxN, s.n);
+    maxK = std::max(maxK, s.k);
+  }
+  AllgatherGemm run(maxRows, maxN, maxK);
+  int me = run.me;
+  FromPe0 data;
+  if (me == 0) {
+    data.seed = collective::splitmix64(uint64_t(time(nullptr)));
+#if TILE_EXAMPLES_NCCL
+    ncclUniqueId id;
+    if (!checkOnly && ncclGetUniqueId(&id) == ncclSuccess) {
+      std::memcpy(data.ncclId, &id, sizeof(id));
+      data.hasNcclId = 1;
+    }
+#endif
+  }
+  data = run.shareFromPe0(data);
+  if (me == 0)
+    std::printf("allgather-gemm: %d PE(s), C = gather(A) B^T in bf16, "
+                "%zu configurations\n",
+                n, allgather_gemm_kernels::allgather_gemm_config_count);
+
+  bool ok = true;
+  for (size_t config = 0;
+       config < allgather_gemm_kernels::allgather_gemm_config_count; ++config) {
+    bool pass = true;
+    for (const LayerShape &s : kCheckShapes)
+      for (uint64_t repeat = 0; repeat < 2; ++repeat)
+        pass &= run.check(config, s,
+                          collective::splitmix64(data.seed + config * 7919 +
+                                                 s.part * 31 + repeat));
+    if (me == 0)
+      std::printf("  %-40s parts of 128, 200 and 384 rows, 2 calls each: "
+                  "%s\n",
+                  allgather_gemm_kernels::allgather_gemm_configs[config].kernel,
+                  pass ? "ok" : "FAILED");
+    ok &= pass;
+  }
+  if (!ok || checkOnly)
+    return ok ? 0 : 1;
+
+  CublasGemm cublas;
+  cublas.setStream(run.compute);
+#if TILE_EXAMPLES_NCCL
+  collective::Nccl nccl;
+  if (data.hasNcclId) {
+    ncclUniqueId id;
+    std::memcpy(&id, data.ncclId, sizeof(id));
+    if (ncclCommInitRank(&nccl.comm, n, id, me) != ncclSuccess)
+      nccl.comm = nullptr;
+  }
+  if (me == 0 && !nccl.comm)
+    std::printf("NCCL did not start: timing tile alone\n");
+  rt::DeviceBuffer ncclA(size_t(maxRows) * maxK * 2);
+#endif
+  rt::DeviceBuffer cublasC(run.c.size());
+  if (me == 0)
+    std::printf("\nmicroseconds, PE 0's medians of three interleaved rounds; "
+                "rows = tokens (all PEs), N = columns per PE\n"
+                "  %-22s %6s %6s %5s | %-34s %9s | %9s %7s | %9s %9s %9s\n",
+                "layer", "tokens", "N", "K", "tile: all-gather + GEMM", "us",
+                "NCCL+cuBLAS", "speedup", "tile GEMM", "cuBLAS", "NCCL AG");
+  for (const LayerShape &s : benchShapes(n)) {
+    int64_t m = s.part * n;
+    double flop = 2.0 * m * s.n * s.k;
+    int iters = int(std::clamp(2e13 / flop, 10.0, 100.0));
+    std::vector<std::function<void()>> configs;
+    for (size_t config = 0;
+         config < allgather_gemm_kernels::allgather_gemm_config_count; ++config)
+      configs.push_back([&, config] { run.run(config, s); });
+    std::vector<float> each =
+        collective::interleavedMedianMs(run.compute, configs, iters);
+    size_t best =
+        size_t(std::min_element(each.begin(), each.end()) - each.begin());
+    std::vector<std::function<void()>> contenders = {
+        configs[best], [&] { run.run(best, s, /*overlap=*/false); },
+        [&] {
+          cublas.run(run.a.ptr(), run.b.ptr(), cublasC.ptr(), m, s.n, s.k,
+                     CUDA_R_16BF);
+        }};
+#if TILE_EXAMPLES_NCCL
+    size_t partElems = size_t(s.part) * s.k;
+    auto allGather = [&] {
+      collective::checkNccl(
+          ncclAllGather((const char *)ncclA.ptr() + size_t(me) * partElems * 2,
+                        (void *)ncclA.ptr(), partElems, ncclBfloat16, nccl.comm,
+                        run.compute),
+          "ncclAllGather");
+    };
+    if (nccl.comm) {
+      contenders.push_back([&] {
+        allGather();
+        cublas.run(ncclA.ptr(), run.b.ptr(), cublasC.ptr(), m, s.n, s.k,
+                   CUDA_R_16BF);
+      });
+      contenders.push_back(allGather);
+    }
+#endif
+    std::vector<float> ms =
+        collective::interleavedMedianMs(run.compute, contenders, iters);
+    if (me != 0)
+      continue;
+    std::printf("  %-22s %6lld %6lld %5lld | %-34s %9.1f |", s.what,
+                (long long)m, (long long)s.n, (long long)s.k,
+                allgather_gemm_kernels::allgather_gemm_configs[best].kernel +
+                    std::strlen("allgather_gemm__"),
+                ms[0] * 1e3);
+    if (ms.size() > 3)
+      std::printf(" %9.1f %6.2fx |", ms[3] * 1e3, ms[3] / ms[0]);
+    else
+      std::printf(" %9s %7s |", "-", "-");
+    std::printf(" %9.1f %9.1f", ms[1] * 1e3, ms[2] * 1e3);
+    if (ms.size() > 4)
+      std::printf(" %9.1f", ms[4] * 1e3);
+    std::printf("\n");
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // Line by line: under tile-run several processes share the output.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  bool checkOnly = argc > 1 && std::strcmp(argv[1], "--check") == 0;
+  if (argc > 2 || (argc == 2 && !checkOnly)) {
+    std::fprintf(stderr, "usage: allgather-gemm [--check]\n");
+    return 2;
+  }
+  requireGpu("allgather-gemm");
+  std::string why;
+  if (!rt::nvshmemAvailable(&why)) {
+    std::printf("allgather-gemm: skipped, no NVSHMEM: %s\n", why.c_str());
+    return kSkipped;
+  }
+  try {
+    return runAll(checkOnly);
+  } catch (const rt::Error &error) {
+    std::fprintf(stderr, "allgather-gemm: PE %d: %s\n",
+                 rt::nvshmemInitialized() ? rt::nvshmemMyPe() : -1,
+                 error.what());
+    return 1;
+  }
+}
