@@ -482,6 +482,16 @@ void tile::rt::nvshmemBarrierAll() {
   nvshmemApi().nvshmem_barrier_all();
 }
 
+bool tile::rt::nvshmemPeerMapped(CUdeviceptr symmetric, int pe) {
+  const PeState &state = initializedState();
+  if (pe < 0 || pe >= state.numPes)
+    throw Error("nvshmemPeerMapped: PE " + std::to_string(pe) +
+                " is not one of the " + std::to_string(state.numPes) +
+                " PEs");
+  return nvshmemApi().nvshmem_ptr(reinterpret_cast<const void *>(symmetric),
+                                  pe) != nullptr;
+}
+
 void tile::rt::nvshmemBarrierAllOnStream(CUstream stream) {
   initializedState();
   nvshmemApi().nvshmemx_barrier_all_on_stream(stream);

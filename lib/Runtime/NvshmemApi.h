@@ -105,6 +105,7 @@ enum NvshmemStatus : int {
   X(nvshmem_malloc, void *(*)(size_t))                                         \
   X(nvshmem_free, void (*)(void *))                                            \
   X(nvshmem_barrier_all, void (*)())                                           \
+  X(nvshmem_ptr, void *(*)(const void *, int))                                 \
   X(nvshmemx_barrier_all_on_stream, void (*)(CUstream))                        \
   X(nvshmemx_putmem_signal_on_stream,                                          \
     void (*)(void *, const void *, size_t, uint64_t *, uint64_t, int, int,     \

@@ -18,8 +18,10 @@
 // Checked on every PE (alone, or under `tile-run -n N`): every
 // configuration on parts of 128, 200 and 384 rows (200: tiles straddling
 // two parts), random bf16 inputs any PE can evaluate for any PE (seeded by
-// PE 0's clock), the peers' rows of A and all of C poisoned, twice each,
-// against a CPU product. Unless `--check`: timed at GPT-style shapes next
+// PE 0's clock), the peers' rows of A and all of C poisoned, two calls
+// back to back, twice each, against a CPU product; every PE's verdict is
+// shared, so all stop or go on together. The peers must map each other's
+// memory (one node). Unless `--check`: timed at GPT-style shapes next
 // to NCCL's all-gather followed by cuBLAS (in the same run, on the same
 // stream), with each one alone beside.
 //
@@ -64,13 +66,16 @@ constexpr LayerShape kCheckShapes[] = {{128, 256, 320, "check"},
 
 /// GPT-style layers at 4096 to 16384 tokens over the PEs: the MLP's first
 /// half (hidden 4096, 16384 columns shared out) and a QKV projection
-/// (hidden 8192, 24576 columns).
+/// (hidden 8192, 24576 columns). Each PE's columns are rounded down to a
+/// multiple of 64 (C's rows must be whole 16-byte units for TMA, where n
+/// does not divide the columns).
 std::vector<LayerShape> benchShapes(int n) {
+  auto columns = [n](int64_t total) { return total / n / 64 * 64; };
   std::vector<LayerShape> shapes;
   for (int64_t tokens : {4096, 8192, 16384})
-    shapes.push_back({tokens / n, 16384 / n, 4096, "MLP up, hidden 4096"});
+    shapes.push_back({tokens / n, columns(16384), 4096, "MLP up, hidden 4096"});
   for (int64_t tokens : {4096, 8192, 16384})
-    shapes.push_back({tokens / n, 24576 / n, 8192, "QKV, hidden 8192"});
+    shapes.push_back({tokens / n, columns(24576), 8192, "QKV, hidden 8192"});
   return shapes;
 }
 
@@ -86,8 +91,18 @@ public:
       : device(rt::Device::open(rt::nvshmemDeviceOrdinal())),
         me(rt::nvshmemMyPe()), n(rt::nvshmemNumPes()),
         a(size_t(maxRows) * maxK * 2), flags(size_t(n) * 8 + 8),
-        shared(sizeof(FromPe0)), b(size_t(maxN) * maxK * 2),
-        c(size_t(maxRows) * maxN * 2) {
+        shared(sizeof(FromPe0)), verdicts(size_t(n) * 8),
+        b(size_t(maxN) * maxK * 2), c(size_t(maxRows) * maxN * 2) {
+    // Between GPUs that do not map each other's memory NVSHMEM's put on a
+    // stream is a proxy kernel, which would find no SM once the GEMM
+    // spins waiting for it.
+    for (int pe = 0; pe < n; ++pe)
+      if (!rt::nvshmemPeerMapped(a.ptr(), pe))
+        throw rt::Error("PE " + std::to_string(me) + " cannot reach PE " +
+                        std::to_string(pe) +
+                        "'s memory by load/store (another node?): the "
+                        "all-gather's puts need the copy engine between "
+                        "GPUs of one node");
     module.module();
     flags.fillBytes(0);
     checkCuda(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking),
@@ -122,11 +137,32 @@ public:
     return data;
   }
 
+  /// Whether `ok` holds on every PE (each puts its verdict to every PE),
+  /// so that all go on, or stop, together.
+  bool onEveryPe(bool ok) {
+    uint64_t mine = ok ? 1 : 0;
+    CUdeviceptr slot = verdicts.ptr() + size_t(me) * 8;
+    checkCuda(cudaMemcpy(reinterpret_cast<void *>(slot), &mine, 8,
+                         cudaMemcpyHostToDevice),
+              "cudaMemcpy");
+    for (int pe = 0; pe < n; ++pe)
+      if (pe != me)
+        rt::nvshmemPutSignalOnStream(slot, slot, 8, flags.ptr() + size_t(n) * 8,
+                                     1, pe, comm);
+    checkCuda(cudaStreamSynchronize(comm), "cudaStreamSynchronize");
+    rt::nvshmemBarrierAll();
+    std::vector<uint64_t> all(n);
+    verdicts.download(all);
+    rt::nvshmemBarrierAll(); // read before the next round's puts land
+    return std::all_of(all.begin(), all.end(),
+                       [](uint64_t v) { return v == 1; });
+  }
+
   /// One all-gather + GEMM of configuration `config` (see the file
   /// comment); `overlap` false: the GEMM alone, every part taken as there
   /// (epoch 0, which every word satisfies). The puts are enqueued before
-  /// the GEMM is launched: the launch of a kernel that waits for them may
-  /// not return before the kernel ends.
+  /// the GEMM is launched (with the launch first, runs hung inside it:
+  /// docs/design.md, "All-gather + GEMM").
   void run(size_t config, const LayerShape &s, bool overlap = true) {
     int64_t m = s.part * n;
     uint64_t word = overlap ? ++epoch : 0;
@@ -167,7 +203,7 @@ public:
   }
 
   /// This PE's part of A and its B from `seed`, the peers' parts of A and
-  /// all of C poisoned; one call; checks C against the CPU's product.
+  /// all of C poisoned; two calls; checks C against the CPU's product.
   bool check(size_t config, const LayerShape &s, uint64_t seed) {
     int64_t m = s.part * n;
     std::vector<uint16_t> hostA(size_t(m) * s.k, 0xFFFF);
@@ -183,6 +219,9 @@ public:
     b.upload(hostB);
     poison(c);
     rt::nvshmemBarrierAll(); // no peer puts before A is poisoned
+    // Two calls back to back: the second's barrier and puts follow the
+    // first's GEMM on every PE without the host in between.
+    run(config, s);
     run(config, s);
     checkCuda(cudaStreamSynchronize(compute), "cudaStreamSynchronize");
     rt::nvshmemBarrierAll();
@@ -222,7 +261,7 @@ public:
   rt::Device device;
   rt::EmbeddedModule &module = allgather_gemm_kernels::module();
   int me, n;
-  rt::SymmetricBuffer a, flags, shared;
+  rt::SymmetricBuffer a, flags, shared, verdicts;
   rt::DeviceBuffer b, c;
   cudaStream_t compute = nullptr, comm = nullptr;
   cudaEvent_t started = nullptr, met = nullptr, sent = nullptr;
@@ -279,8 +318,9 @@ int runAll(bool checkOnly) {
         pass &= run.check(config, s,
                           collective::splitmix64(data.seed + config * 7919 +
                                                  s.part * 31 + repeat));
+    pass = run.onEveryPe(pass);
     if (me == 0)
-      std::printf("  %-40s parts of 128, 200 and 384 rows, 2 calls each: "
+      std::printf("  %-40s parts of 128, 200 and 384 rows, twice each: "
                   "%s\n",
                   allgather_gemm_kernels::allgather_gemm_configs[config].kernel,
                   pass ? "ok" : "FAILED");

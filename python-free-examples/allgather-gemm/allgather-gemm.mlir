@@ -14,12 +14,12 @@
 // K in steps of 64, TMA loads on a ring of STAGES slots, a producer warp,
 // the TMA-store epilogue in CHUNK-column pieces) with two changes:
 //   - the tile-rows are walked from this rank's own part on (tile-row pm
-//     is the (pm + first)-th, first the tile-row where this rank's part
-//     starts), so that the first tiles need nothing from a peer and the
-//     later ones the parts that rank me + 1, me + 2, ... send first;
+//     is the (pm + first)-th, first the first tile-row that starts in this
+//     rank's part), so that the first tiles need nothing from a peer and
+//     the later ones the parts that rank me + 1, me + 2, ... send first;
 //   - before a tile's K loop, `tile.wait` on the signal words of the parts
 //     the tile's rows come from (at most two: a tile-row may straddle two
-//     parts). tile-pipeline-loops gives that wait to the producer too,
+//     parts, which hold at least 128 rows each; the host checks). tile-pipeline-loops gives that wait to the producer too,
 //     which runs it before it loads the tile (a wait before the k-loop of a
 //     tile loop gates its loads), so the GEMM starts on the first part that
 //     arrives and stalls only where a part is late.
@@ -86,7 +86,7 @@ tile.kernel @allgather_gemm(%A: memref<?x?xbf16> {tile.symmetric},
   %n = arith.index_castui %ranks : i32 to index
   %part = arith.divui %M, %n : index
   %own_row = arith.muli %me, %part : index
-  %first = arith.divui %own_row, %c128 : index
+  %first = arith.ceildivui %own_row, %c128 : index
   %block_id = gpu.block_id x
   %grid = gpu.grid_dim x
 

@@ -133,15 +133,19 @@ def ConvertTileDistributedToGPU : TileToGPUPass<
     `nvshmem`, `level world` (Distributed/Nvshmem.cpp): calls of NVSHMEM's device
     library, declared as external functions in the gpu.module
     (`nvshmemx_putmem_{block,warp}`, `nvshmemx_putmem_signal_nbi_*`,
-    `nvshmemx_getmem_*`, `nvshmemx_signal_op`, `nvshmem_signal_wait_until`,
-    `nvshmem_fence`, `nvshmem_quiet`, `nvshmemx_barrier_all_block`,
-    `nvshmem_my_pe`, `nvshmem_n_pes`), one call for a tile that is one
-    block on both sides, else one per row; the runtime links the library in
-    when it loads the kernel.
-    `p2p` (puts and gets, Distributed/Nvshmem.cpp): every thread of the
-    scope moves its runs through the peer address `nvshmem_ptr` gives,
+    `nvshmemx_getmem_*`, `nvshmemx_signal_op`, `nvshmem_signal_wait_until`
+    for a wait given this mechanism by hand, `nvshmem_fence`,
+    `nvshmem_quiet`, `nvshmemx_barrier_all_block`, `nvshmem_my_pe`,
+    `nvshmem_n_pes`), one call for a tile that is one block on both sides,
+    else one per row; the runtime links the library in when it loads the
+    kernel.
+    `p2p` (puts, gets and waits, Distributed/Nvshmem.cpp): every thread of
+    the scope moves its runs through the peer address `nvshmem_ptr` gives,
     between two synchronisations of the scope, a signal after
-    `nvshmem_fence`; NVSHMEM's calls where the peer has no such address.
+    `nvshmem_fence`; NVSHMEM's calls where the peer has no such address. A
+    wait is one thread's spin on `ld.acquire.sys.global` of its local word,
+    a `fence.proxy.async.global` on chips with TMA, then the CTA's (role's)
+    barrier: no call.
   }]>;
 
 // The steps of the tile-to-GPU conversion that are not pattern sets, one

@@ -119,6 +119,11 @@ int nvshmemNumPes();
 /// complete (nvshmem_barrier_all on NVSHMEM's internal stream).
 void nvshmemBarrierAll();
 
+/// Whether this PE reaches PE `pe`'s copy of the symmetric address
+/// `symmetric` by load/store (nvshmem_ptr is not null: a GPU of the same
+/// node over NVLink or PCIe, or this PE itself).
+bool nvshmemPeerMapped(CUdeviceptr symmetric, int pe);
+
 /// Enqueues on `stream` a barrier of every PE's stream, earlier NVSHMEM
 /// operations complete (nvshmemx_barrier_all_on_stream: a kernel of one
 /// CTA, which needs an SM free).

@@ -147,6 +147,41 @@ tile.kernel @ws_effectful_in_tile_loop(%A: memref<?x?xf32>, %rows: memref<?xinde
 
 // -----
 
+// A wait that gates the producer's loads compares a word that only grows:
+// the producer reads it before the consumers do.
+tile.kernel @ws_gate_eq(%A: memref<?x?xf32>, %flags: memref<?xi64> {tile.symmetric}, %epoch: i64, %n: index, %tiles: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  scf.for %t = %c0 to %tiles step %c1 {
+    // expected-error @below {{'tile.wait' op before a warp_specialized loop gates the producer's loads, and the producer reads the word before the consumers do: compare with `ge` or `gt` on a word that only grows (an epoch), not `eq`}}
+    tile.wait %flags[%t] eq %epoch level world : memref<?xi64>
+    tile.pipelined_for %k = %c0 to %n step %c1 stages(2) warp_specialized {
+      tile.copy %A[%t, %k] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+    }
+  }
+}
+
+// -----
+
+// A wait in a region before the loop: which loads it gates is unclear.
+tile.kernel @ws_gate_nested(%A: memref<?x?xf32>, %flags: memref<?xi64> {tile.symmetric}, %epoch: i64, %n: index, %tiles: index, %c: i1) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  scf.for %t = %c0 to %tiles step %c1 {
+    scf.if %c {
+      // expected-error @below {{'tile.wait' op inside a region before a warp_specialized loop: which of the producer's loads it gates is unclear; write it directly in the tile loop (or the kernel body) before the loop}}
+      tile.wait %flags[%t] ge %epoch level world : memref<?xi64>
+    }
+    tile.pipelined_for %k = %c0 to %n step %c1 stages(2) warp_specialized {
+      tile.copy %A[%t, %k] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+    }
+  }
+}
+
+// -----
+
 // Consumers are whole warpgroups.
 tile.kernel @ws_partial_warpgroup(%A: memref<?x?xf32>, %n: index) threads(64) {
   %c0 = arith.constant 0 : index

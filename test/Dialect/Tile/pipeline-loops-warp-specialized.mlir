@@ -103,6 +103,22 @@ tile.kernel @gated(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xf3
 
 // -----
 
+// A wait in the kernel body before a non-persistent warp-specialised loop:
+// the producer runs a copy of it first, the consumers theirs.
+tile.kernel @gated_flat(%A: memref<?x?xf32>, %flags: memref<?xi64> {tile.symmetric}, %epoch: i64, %kt: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  %x = tile.alloc_fragment : !tile.fragment<8x32xf32>
+  tile.wait %flags[%c0] ge %epoch level world : memref<?xi64>
+  tile.pipelined_for %k = %c0 to %kt step %c1 stages(2) warp_specialized {
+    tile.copy %A[%c0, %k] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+    tile.copy %s[] to %x[] : memref<8x32xf32, #gpu.address_space<workgroup>>, !tile.fragment<8x32xf32>
+  }
+}
+
+// -----
+
 // A body that reads its slot with an ordinary copy (no gemm left in flight):
 // each consumer releases the slot of its own iteration at the end of it.
 tile.kernel @synchronous(%A: memref<?x?xf32>, %C: memref<?x?xf32>, %kt: index) threads(128) {

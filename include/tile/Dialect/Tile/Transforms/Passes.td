@@ -190,8 +190,9 @@ def TileSelectInstructions : Pass<"tile-select-instructions", "ModuleOp"> {
     Communication ops (put, get, signal, wait, fence, quiet, barrier_all,
     rank, num_ranks; `#tile.comm_mechanism<...>`): `dsmem` at `level
     cluster` (chips with clusters, kernels with a cluster), `nvshmem` at
-    `level world`, but `p2p` for a world-level put or get whose tile is not
-    one contiguous block on both sides (NVSHMEM would move it row by row).
+    `level world`, but `p2p` for every world-level wait (a spin on the local
+    word, no call) and for a world-level put or get whose tile is not one
+    contiguous block on both sides (NVSHMEM would move it row by row).
 
     What the chip cannot do is a located error naming the op and the chip:
     TMA copies without TMA, a `#tile.wgmma` accumulator without wgmma,

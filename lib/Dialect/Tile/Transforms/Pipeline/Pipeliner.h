@@ -75,8 +75,8 @@ struct WarpSplit {
   llvm::SetVector<Operation *> moved;
   /// Pure ops of the tile loop the producer's copy of it recomputes.
   llvm::SetVector<Operation *> outerSlice;
-  /// The tile.waits before the k-loop in the tile loop, which the producer
-  /// runs too before it loads the tile.
+  /// The tile.waits before the split in the kernel body and before the
+  /// k-loop in the tile loop, which the producer runs too before it loads.
   llvm::SetVector<Operation *> gates;
   /// The role of the consumer threads (the kernel's original ones).
   unsigned consumerRole = 1;
@@ -114,6 +114,7 @@ private:
   LogicalResult checkSplitPlacement(WarpSplit &split);
   void partitionKernelBody(WarpSplit &split);
   LogicalResult sliceTileLoop(WarpSplit &split);
+  LogicalResult collectGates(WarpSplit &split, Block &block, Operation *end);
   LogicalResult checkPingpongSharing(WarpSplit &split);
   void allocateSplitBarriers(WarpSplit &split);
   WarpSpecializeOp createRoles(WarpSplit &split);

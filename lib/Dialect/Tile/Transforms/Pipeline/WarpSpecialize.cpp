@@ -132,23 +132,20 @@ void LoopPipeliner::partitionKernelBody(WarpSplit &split) {
 // copies and the k-loop's bounds read: pure ones only. A tile.wait before
 // the k-loop gates the tile's data (a peer's chunk of A, say): the producer
 // runs it too, before it loads the tile, and so needs its operands; the
-// consumers keep theirs, for what they read themselves.
+// consumers keep theirs, for what they read themselves. So does a wait in
+// the kernel body before the split (which then gates every load).
 LogicalResult LoopPipeliner::sliceTileLoop(WarpSplit &split) {
   scf::ForOp outer = split.outer;
   SmallVector<Value> needed{loop.getLowerBound(), loop.getUpperBound(),
                             loop.getStep()};
-  if (outer) {
+  if (outer)
     needed.append(
         {outer.getLowerBound(), outer.getUpperBound(), outer.getStep()});
-    for (Operation &op : outer.getBody()->without_terminator()) {
-      if (&op == loop.getOperation())
-        break;
-      if (isa<WaitOp>(op)) {
-        split.gates.insert(&op);
-        llvm::append_range(needed, op.getOperands());
-      }
-    }
-  }
+  if (failed(collectGates(split, *split.top->getBlock(), split.top)) ||
+      (outer && failed(collectGates(split, *outer.getBody(), loop))))
+    return failure();
+  for (Operation *gate : split.gates)
+    llvm::append_range(needed, gate->getOperands());
   for (Operation *op : producerSlice)
     llvm::append_range(needed, op->getOperands());
   while (!needed.empty()) {
@@ -168,6 +165,41 @@ LogicalResult LoopPipeliner::sliceTileLoop(WarpSplit &split) {
           "producer warp cannot run it");
     if (split.outerSlice.insert(def))
       llvm::append_range(needed, def->getOperands());
+  }
+  return success();
+}
+
+// The tile.waits of `block` before `end`, which gate the producer's loads:
+// the producer reads each word earlier than the consumers, so only a
+// comparison that stays true once true (ge, gt on words that grow) is
+// safe; a wait nested in a region there gates loads the split cannot tell.
+LogicalResult LoopPipeliner::collectGates(WarpSplit &split, Block &block,
+                                          Operation *end) {
+  for (Operation &op : block.without_terminator()) {
+    if (&op == end)
+      break;
+    if (auto wait = dyn_cast<WaitOp>(op)) {
+      if (wait.getCmp() != Cmp::ge && wait.getCmp() != Cmp::gt)
+        return wait.emitOpError(
+                   "before a warp_specialized loop gates the producer's "
+                   "loads, and the producer reads the word before the "
+                   "consumers do: compare with `ge` or `gt` on a word that "
+                   "only grows (an epoch), not `")
+               << stringifyCmp(wait.getCmp()) << "`";
+      split.gates.insert(&op);
+      continue;
+    }
+    if (!op.getNumRegions())
+      continue;
+    WalkResult nested = op.walk([](WaitOp wait) {
+      wait.emitOpError("inside a region before a warp_specialized loop: "
+                       "which of the producer's loads it gates is unclear; "
+                       "write it directly in the tile loop (or the kernel "
+                       "body) before the loop");
+      return WalkResult::interrupt();
+    });
+    if (nested.wasInterrupted())
+      return failure();
   }
   return success();
 }
@@ -238,6 +270,10 @@ WarpSpecializeOp LoopPipeliner::createRoles(WarpSplit &split) {
 void LoopPipeliner::emitProducer(WarpSplit &split) {
   Location loc = loop.getLoc();
   b.setInsertionPointToStart(&split.ws.getRoles()[0].front());
+  // The kernel body's gates (the consumers run theirs where they moved).
+  for (Operation *gate : split.gates)
+    if (gate->getBlock() == split.top->getBlock())
+      b.clone(*gate);
   Value base;
   if (split.outer) {
     scf::ForOp producerOuter = countingCopy(split.outer);
