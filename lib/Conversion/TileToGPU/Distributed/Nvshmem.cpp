@@ -462,10 +462,20 @@ struct SignalLowering : WorldPattern<SignalOp> {
   }
 };
 
+// After a world-level wait, on chips whose TMA reads global memory through
+// the async proxy: orders that proxy after the wait, so that a TMA load the
+// wait gates (a warp-specialised producer's) sees what was put before the
+// signal.
+static void fenceTmaAfterWait(OpBuilder &b, Location loc,
+                              const ChipInfo &chip) {
+  if (chip.has(Feature::Tma))
+    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_global,
+                               NVVM::SharedSpaceAttr());
+}
+
 // A wait on a symmetric signal word through NVSHMEM's call (a hand-written
-// mechanism; selection takes p2p): thread 0 waits and, where TMA reads
-// global memory, fences the async proxy as P2pWaitLowering does; then the
-// CTA (or the role).
+// mechanism; selection takes p2p): thread 0 waits and fences TMA's proxy
+// (fenceTmaAfterWait); then the CTA (or the role).
 struct WaitLowering : WorldPattern<WaitOp> {
   using WorldPattern::WorldPattern;
   void lower(WaitOp op, Adaptor adaptor, ConversionPatternRewriter &rewriter,
@@ -476,9 +486,7 @@ struct WaitLowering : WorldPattern<WaitOp> {
                  {calls.address(adaptor.getSignal(),
                                 ValueRange{adaptor.getIndex()}),
                   calls.i32(nvshmemCmp(op.getCmp())), adaptor.getValue()});
-      if (chip.has(Feature::Tma))
-        NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_global,
-                                   NVVM::SharedSpaceAttr());
+      fenceTmaAfterWait(b, loc, chip);
     });
     ctaBarrier(rewriter, loc);
     rewriter.eraseOp(op);
@@ -488,10 +496,7 @@ struct WaitLowering : WorldPattern<WaitOp> {
 // A wait on the local word of a symmetric buffer, without a call (which
 // would make ptxas serialise a GEMM's wgmmas and drop setmaxnreg): an
 // acquire spin at system scope, which sees whatever wrote the word (a
-// peer's SM, NVSHMEM's proxy, the copy engine), then, where TMA reads
-// global memory through the async proxy, a fence of that proxy, so that a
-// TMA load gated by the wait (a warp-specialised producer's) sees the data
-// put before the signal.
+// peer's SM, NVSHMEM's proxy, the copy engine), then fenceTmaAfterWait.
 struct P2pWaitLowering : WorldPattern<WaitOp, CommMechanism::p2p> {
   using WorldPattern::WorldPattern;
   void lower(WaitOp op, Adaptor adaptor, ConversionPatternRewriter &rewriter,
@@ -500,14 +505,10 @@ struct P2pWaitLowering : WorldPattern<WaitOp, CommMechanism::p2p> {
     Value word = elementPointer(rewriter, loc, adaptor.getSignal(),
                                 ValueRange{adaptor.getIndex()},
                                 static_cast<unsigned>(NVVM::NVVMMemorySpace::Global));
-    bool tma = chip.has(Feature::Tma);
     waitOnWord(rewriter, loc, op, word, adaptor.getValue(),
                "ld.acquire.sys.global.u64 $0, [$1];",
                [&](OpBuilder &b, Location loc) {
-                 if (tma)
-                   NVVM::FenceProxyOp::create(b, loc,
-                                              NVVM::ProxyKind::async_global,
-                                              NVVM::SharedSpaceAttr());
+                 fenceTmaAfterWait(b, loc, chip);
                });
     rewriter.eraseOp(op);
   }
