@@ -23,9 +23,9 @@
 //   - TMASTORE = 1: the tile leaves through shared memory by asynchronous
 //     TMA stores instead of from registers, in chunks of CHUNK columns
 //     (128-byte rows: 32 for an f32 C, 64 for bf16); TMA needs global rows
-//     of a multiple of 16 bytes: N % 4 == 0 (f32), N % 8 == 0 (bf16). Not
-//     with PINGPONG: the teams would share the staging buffers, which the
-//     compiler refuses.
+//     of a multiple of 16 bytes: N % 4 == 0 (f32), N % 8 == 0 (bf16). With
+//     PINGPONG each team gets its own two staging buffers from the
+//     compiler (so fewer STAGES fit).
 //
 //   - SPLITK > 1 (split-K, the plain product only: f32 C, no epilogue,
 //     which a tile.static_assert refuses):
@@ -169,6 +169,8 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %clustered = arith.cmpi ugt, %cluster, %c1 : index
   %pingpong = tile.param "PINGPONG" : i1
   %pingpong_clustered = arith.andi %pingpong, %clustered : i1
+  %late_bias = arith.andi %has_bias, %pingpong : i1
+  %early_bias = arith.xori %late_bias, %has_bias : i1
   %no_pingpong_clustered = arith.xori %pingpong_clustered, %true : i1
   tile.static_assert %no_pingpong_clustered, "CLUSTER = 2 shares B by TMA multicast, which ping-pong teams do not take: PINGPONG = 0"
   %group_rem = arith.remui %group, %cluster : index
@@ -225,8 +227,10 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
     %n0 = arith.muli %pn, %bn : index
 
     // The bias columns of the tile, loaded before the main loop so that
-    // their latency hides behind it.
-    scf.if %has_bias {
+    // their latency hides behind it; ping-pong teams load them after it
+    // (the other team's products hide the latency, and the registers are
+    // not held through the loop).
+    scf.if %early_bias {
       tile.copy %bias_row[%c0, %n0] to %b[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
     }
     tile.fill %acc, %zero : !tile.fragment<?x?xf32>, f32
@@ -245,6 +249,9 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
             !tile.fragment<?x?xf32>
     }
 
+    scf.if %late_bias {
+      tile.copy %bias_row[%c0, %n0] to %b[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+    }
     scf.if %has_bias {
       tile.elementwise ins(%acc, %b : !tile.fragment<?x?xf32>, !tile.fragment<1x?xbf16>)
                        outs(%acc : !tile.fragment<?x?xf32>) {
@@ -255,25 +262,25 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
       }
     }
     scf.if %gelu {
-      // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+      // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), as
+      // h + h tanh(x^2 (c s x) + s x) with h = x / 2: six operations and a
+      // tanh (arith's mulf and addf are not contracted into FMAs for us;
+      // each constant is an FMA's or a product's one immediate operand).
       tile.elementwise ins(%acc : !tile.fragment<?x?xf32>)
                        outs(%acc : !tile.fragment<?x?xf32>) {
       ^bb0(%x: f32):
         %half = arith.constant 0.5 : f32
-        %one = arith.constant 1.0 : f32
-        %sqrt_2_over_pi = arith.constant 0.7978845608 : f32
-        %cubic = arith.constant 0.044715 : f32
+        %s = arith.constant 0.7978845608 : f32
+        %cs = arith.constant 0.0356774081 : f32
         %x2 = arith.mulf %x, %x : f32
-        %x3 = arith.mulf %x2, %x : f32
-        %cx3 = arith.mulf %x3, %cubic : f32
-        %inner = arith.addf %x, %cx3 : f32
-        %arg = arith.mulf %inner, %sqrt_2_over_pi : f32
+        %xcs = arith.mulf %x, %cs : f32
+        %xs = arith.mulf %x, %s : f32
+        %arg = math.fma %x2, %xcs, %xs : f32
         // afn: one tanh.approx.f32 (error about 2^-11, below bf16's
         // rounding) rather than libdevice's tanhf (tile-lower-fast-math).
         %th = math.tanh %arg fastmath<afn> : f32
-        %one_th = arith.addf %th, %one : f32
-        %half_x = arith.mulf %x, %half : f32
-        %y = arith.mulf %half_x, %one_th : f32
+        %h = arith.mulf %x, %half : f32
+        %y = math.fma %h, %th, %h : f32
         tile.yield %y : f32
       }
     }

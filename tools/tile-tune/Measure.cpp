@@ -179,7 +179,7 @@ MeasureInputs readMeasureInputs(const std::string &dir,
 }
 
 int measure(MeasureInputs inputs, const std::string &tablePath,
-            const std::string &svgPath, bool checkOnly) {
+            const std::string &svgPath, bool checkOnly, bool everyTime) {
   const Manifest &manifest = inputs.manifest;
   const std::vector<rt::KernelInfo> &infos = inputs.infos;
   const std::vector<std::vector<Shape>> &shapesOf = inputs.shapesOf;
@@ -316,6 +316,11 @@ int measure(MeasureInputs inputs, const std::string &tablePath,
                   tuned.timeUs, tuned.referenceUs, ratio, survivors.size(),
                   kernels.size(), wrong, cannot,
                   rt::formatParamValues(tuned.config).c_str());
+      for (size_t i = 0; everyTime && i < survivors.size(); ++i)
+        std::printf("    %8.1f us  %s\n", ms[i] * 1000.0,
+                    rt::formatParamValues(
+                        ownConfig(survivors[i].info(), fixed))
+                        .c_str());
       std::fflush(stdout);
     }
     // Each candidate's cost model, from its times at every shape.

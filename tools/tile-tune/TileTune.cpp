@@ -13,6 +13,8 @@
 //   tile-tune measure DIR [--shapes SHAPES] [--table FILE] [--svg FILE]
 //                     [--check-only: run and check each candidate once,
 //                      time nothing, write no table (for the sanitizers)]
+//                     [--every-time: print every candidate's time at each
+//                      shape, not only the fastest's]
 //                     [--reference FILE: the reference's figures, for
 //                      families whose reference runs elsewhere: attention's,
 //                      PyTorch's cuDNN attention, from sdpa_attention.py]
@@ -49,7 +51,7 @@ namespace {
       "  tile-tune compile FAMILY.mlir --space SPACE -o DIR [--chip CHIP]\n"
       "                    [--tile-translate PATH]\n"
       "  tile-tune measure DIR [--shapes SHAPES] [--table FILE] [--svg FILE]\n"
-      "                    [--check-only] [--reference FILE]\n"
+      "                    [--check-only] [--every-time] [--reference FILE]\n"
       "  tile-tune run FAMILY.mlir --space SPACE -o DIR [--shapes SHAPES]\n"
       "                [--table FILE] [--svg FILE] [--reference FILE]\n"
       "SHAPES: a shape file (lines 'M N K  # what') or MxNxK,...; every\n"
@@ -111,7 +113,7 @@ int main(int argc, char **argv) {
   std::string command = argv[1], input = argv[2];
   std::string space, dir, chip = "sm_90a", translate, shapes, table, svg,
       reference;
-  bool checkOnly = false;
+  bool checkOnly = false, everyTime = false;
   for (int i = 3; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&]() -> std::string {
@@ -137,6 +139,8 @@ int main(int argc, char **argv) {
       reference = value();
     else if (arg == "--check-only")
       checkOnly = true;
+    else if (arg == "--every-time")
+      everyTime = true;
     else
       usage("unknown option '" + arg + "'");
   }
@@ -165,7 +169,7 @@ int main(int argc, char **argv) {
                            "machine with one\n", why.c_str());
       return 77;
     }
-    return measure(std::move(inputs), table, svg, checkOnly);
+    return measure(std::move(inputs), table, svg, checkOnly, everyTime);
   } catch (const std::exception &e) {
     std::fprintf(stderr, "tile-tune: %s\n", e.what());
     return 1;

@@ -66,8 +66,9 @@ MeasureInputs readMeasureInputs(const std::string &dir,
 
 /// `tile-tune measure`: the table (and plot) of `inputs` measured on the
 /// GPU, or with `checkOnly` each candidate checked once; its exit status.
+/// `everyTime` prints each candidate's time at each shape.
 int measure(MeasureInputs inputs, const std::string &tablePath,
-            const std::string &svgPath, bool checkOnly);
+            const std::string &svgPath, bool checkOnly, bool everyTime);
 
 } // namespace tile::tune
 

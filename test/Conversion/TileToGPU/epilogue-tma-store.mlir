@@ -33,3 +33,17 @@ tile.kernel @staged64(%C: memref<?x?xf32>) threads(128) {
   tile.copy %acc[%c0, %c16] to %Cs[] : !tile.fragment<64x64xf32, #tile.wgmma<warpgroups = 1>>, memref<64x16xf32, #tile.shared<swizzle = 64>>
   tile.copy %Cs[] to %C[%c0, %c16] {tma} : memref<64x16xf32, #tile.shared<swizzle = 64>>, memref<?x?xf32>
 }
+
+// A whole slot of a pair of swizzled tiles (a ping-pong team's own, as
+// tile-pipeline-loops makes it): each slot is 8 KiB, a multiple of the 1024
+// bytes after which the pattern starts over, so the copy swizzles as in
+// @staged, from the slot's first element (slot x 2048 elements on).
+tile.kernel @staged_slot(%C: memref<?x?xf32>, %team: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %acc = tile.alloc_fragment : !tile.fragment<64x32xf32, #tile.wgmma<warpgroups = 1>>
+  %pair = tile.alloc_shared : memref<2x64x32xf32, #tile.shared<swizzle = 128>>
+  %Cs = memref.subview %pair[%team, 0, 0] [1, 64, 32] [1, 1, 1] : memref<2x64x32xf32, #tile.shared<swizzle = 128>> to memref<64x32xf32, strided<[32, 1], offset: ?>, #tile.shared<swizzle = 128>>
+  tile.copy %acc[] to %Cs[] : !tile.fragment<64x32xf32, #tile.wgmma<warpgroups = 1>>, memref<64x32xf32, strided<[32, 1], offset: ?>, #tile.shared<swizzle = 128>>
+  tile.copy %Cs[] to %C[%c0, %c0] {tma, async} : memref<64x32xf32, strided<[32, 1], offset: ?>, #tile.shared<swizzle = 128>>, memref<?x?xf32>
+  tile.wait_tma_stores pending(0)
+}

@@ -254,18 +254,20 @@ tile.kernel @pingpong_tile_bounds(%A: memref<?x?xbf16>, %n: index) threads(128) 
 
 // -----
 
-tile.kernel @pingpong_shared_epilogue(%A: memref<?x?xbf16>, %C: memref<?x?xbf16>, %n: index) threads(128) {
+tile.kernel @pingpong_team_tile_viewed_before(%A: memref<?x?xbf16>, %C: memref<?x?xbf16>, %n: index) threads(128) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %s = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %out = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  // Each team gets its own %out; a view of it taken before the split would
+  // be both teams'.
+  // expected-error @+1 {{'memref.subview' op uses a shared tile that each pingpong team gets its own of, outside the teams' code; use the tile only after the split (in or after the loop)}}
+  %half = memref.subview %out[0, 0] [32, 64] [1, 1] : memref<64x64xbf16, #gpu.address_space<workgroup>> to memref<32x64xbf16, strided<[64, 1]>, #gpu.address_space<workgroup>>
   scf.for %t = %c0 to %n step %c1 {
-    // Allocated in the tile loop, it still has one place in shared memory.
-    // expected-error @+1 {{'tile.alloc_shared' op would be shared by both pingpong teams; per-team shared tiles and barriers are not supported yet}}
-    %out = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
     tile.pipelined_for %i = %c0 to %n step %c1 stages(2) warp_specialized pingpong {
       tile.copy %A[%c0, %i] to %s[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
     }
-    tile.copy %out[] to %C[%t, %c0] : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<?x?xbf16>
+    tile.copy %half[] to %C[%t, %c0] : memref<32x64xbf16, strided<[64, 1]>, #gpu.address_space<workgroup>>, memref<?x?xbf16>
   }
 }
 
@@ -289,7 +291,7 @@ tile.kernel @pingpong_user_barrier(%A: memref<?x?xbf16>, %n: index) threads(128)
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %s = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{'tile.alloc_barrier' op would be shared by both pingpong teams; per-team shared tiles and barriers are not supported yet}}
+  // expected-error @+1 {{'tile.alloc_barrier' op would be shared by both pingpong teams; per-team barriers are not supported yet}}
   %done = tile.alloc_barrier arrivals(128) : !tile.barrier<1>
   scf.for %t = %c0 to %n step %c1 {
     tile.pipelined_for %i = %c0 to %n step %c1 stages(2) warp_specialized pingpong {

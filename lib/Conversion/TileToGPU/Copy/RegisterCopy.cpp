@@ -29,6 +29,30 @@ static bool isContiguousRowMajor(MemRefType type) {
   return true;
 }
 
+// Whether `view` is one whole slot of a row-major shared allocation of
+// slots (a ring's, or a ping-pong team's tile) whose slots are multiples of
+// tmaPieceAlignment bytes: its first element then sits where the swizzle
+// pattern starts over, as the allocation's does.
+static bool isAlignedSlot(Value view) {
+  auto slot = view.getDefiningOp<memref::SubViewOp>();
+  if (!slot || !slot.getSource().getDefiningOp<AllocSharedOp>())
+    return false;
+  auto whole = cast<MemRefType>(slot.getSource().getType());
+  auto type = cast<MemRefType>(view.getType());
+  if (!whole.getLayout().isIdentity() || !whole.hasStaticShape() ||
+      whole.getRank() != type.getRank() + 1 || !type.hasStaticShape() ||
+      whole.getShape().drop_front() != type.getShape() ||
+      !slot.hasUnitStride())
+    return false;
+  SmallVector<OpFoldResult> offsets = slot.getMixedOffsets();
+  for (OpFoldResult offset : ArrayRef(offsets).drop_front())
+    if (getConstantIntValue(offset) != 0)
+      return false;
+  int64_t slotBytes =
+      type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  return slotBytes % tmaPieceAlignment(whole) == 0;
+}
+
 // Coordinates in a row-major tile of `shape`, rows exactly `swizzle` bytes
 // wide, where the swizzle pattern (the one TMA and wgmma use) moves element
 // `coords`: the 16-byte unit within the row is XORed with the row's
@@ -158,11 +182,13 @@ FailureOr<RegisterCopy> RegisterCopy::prepare(CopyOp op,
     copy.destSwizzle = getSharedSwizzle(op.getDest().getType()).value_or(0);
   // The pattern follows absolute address bits, which the tile-relative
   // coordinates give only from the start of the (1024-byte aligned)
-  // allocation, not through a view.
+  // allocation or of one of its aligned slots, not through other views.
   if (copy.destSwizzle &&
-      !cast<MemRefType>(op.getDest().getType()).getLayout().isIdentity())
-    return op.emitOpError("writes a swizzled shared tile through a view, "
-                          "which is not lowered yet");
+      !cast<MemRefType>(op.getDest().getType()).getLayout().isIdentity() &&
+      !isAlignedSlot(op.getDest()))
+    return op.emitOpError("writes a swizzled shared tile through a view "
+                          "other than a whole slot of a ring, which is not "
+                          "lowered yet");
   int64_t elementBits = cast<ShapedType>(dstType).getElementTypeBitWidth();
   if (copy.destSwizzle && dstShape.back() * elementBits / 8 != copy.destSwizzle)
     return op.emitOpError("writes a ")

@@ -301,9 +301,11 @@ def Tile_PipelinedForOp : Tile_Op<"pipelined_for", [
     the turn to the other once its last product is issued), so what a team
     does after its loop, its epilogue, overlaps the other team's loop
     (CUTLASS's "ping-pong" schedule). The loop's bounds must not depend on
-    the tile; shared tiles and barriers other than the loop's own would be
-    shared by the teams and are refused; side-effecting ops before the tile
-    loop run once per team.
+    the tile. Each team gets its own copy of every other shared tile the
+    teams use (an epilogue's staging buffers: a pair, each team viewing its
+    slot), which only the teams' code may use; barriers other than the
+    loop's own would be shared by the teams and are refused; side-effecting
+    ops before the tile loop run once per team.
 
     In a kernel family, `stages(NAME)` takes the stage count from the
     integer parameter NAME (`tile-specialize` sets it; until then the loop

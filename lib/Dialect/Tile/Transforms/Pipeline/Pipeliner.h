@@ -85,6 +85,8 @@ struct WarpSplit {
   /// With ping-pong: the consumers' team index, and the first tile and
   /// the tile step of its team.
   Value team, lbTeam, stepTeam;
+  /// With ping-pong: the shared tiles each team gets its own of.
+  SmallVector<AllocSharedOp> teamTiles;
   WarpSpecializeOp ws;
 };
 
@@ -116,6 +118,7 @@ private:
   LogicalResult sliceTileLoop(WarpSplit &split);
   LogicalResult collectGates(WarpSplit &split, Block &block, Operation *end);
   LogicalResult checkPingpongSharing(WarpSplit &split);
+  void giveTeamsOwnTiles(WarpSplit &split);
   void allocateSplitBarriers(WarpSplit &split);
   WarpSpecializeOp createRoles(WarpSplit &split);
   void emitProducer(WarpSplit &split);
@@ -171,6 +174,9 @@ private:
   // The body's values for iteration `k` reading slot `slot` (through
   // `outerMapping`): what producers and compute clones map.
   IRMapping iterationMapping(Value k, Value slot);
+  // A tile of `count` slots shaped like `tile`, allocated after it (a
+  // ring's, or the ping-pong teams' pair).
+  AllocSharedOp allocSlots(AllocSharedOp tile, int64_t count);
   // memref<shape> view of slot `slot` of `ring`.
   Value slotView(Location loc, AllocSharedOp ring, Value slot);
   // Clones the producers (and the pure ops they need) for iteration `k`

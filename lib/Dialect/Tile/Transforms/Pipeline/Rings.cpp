@@ -75,16 +75,20 @@ LogicalResult LoopPipeliner::buildRing(CopyOp copy) {
     return copy.emitOpError("pipelines a shared tile of ")
            << tileBytes << " bytes; ring slots need a multiple of "
            << slotAlignment << " bytes";
-  SmallVector<int64_t> shape{stages()};
+  rings.push_back({alloc, allocSlots(alloc, stages())});
+  return success();
+}
+
+AllocSharedOp LoopPipeliner::allocSlots(AllocSharedOp tile, int64_t count) {
+  auto type = cast<MemRefType>(tile.getType());
+  SmallVector<int64_t> shape{count};
   llvm::append_range(shape, type.getShape());
-  b.setInsertionPointAfter(alloc);
-  auto ring = AllocSharedOp::create(
-      b, alloc.getLoc(),
+  b.setInsertionPointAfter(tile);
+  return AllocSharedOp::create(
+      b, tile.getLoc(),
       MemRefType::get(shape, type.getElementType(),
                       MemRefLayoutAttrInterface(), type.getMemorySpace()),
       ValueRange());
-  rings.push_back({alloc, ring});
-  return success();
 }
 
 // Producers run iterations ahead, so what they read must be recomputable

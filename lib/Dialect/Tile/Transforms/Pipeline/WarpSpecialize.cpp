@@ -39,6 +39,7 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
   emitProducer(split);
   outerMapping.clear();
   emitConsumerLoop(split, moveIntoConsumers(split));
+  giveTeamsOwnTiles(split);
   // What followed the loop (or the tile loop) runs in the consumers too.
   Block *consumers = &split.ws.getRoles()[split.consumerRole].front();
   for (Operation *op : split.moved)
@@ -204,21 +205,64 @@ LogicalResult LoopPipeliner::collectGates(WarpSplit &split, Block &block,
   return success();
 }
 
-// Both teams would use one shared tile or barrier (one offset each); only
-// the rings, built here for them, may be shared.
+// With ping-pong, the shared tiles the consumers use besides the rings
+// (an epilogue's staging buffers, say) are the teams' own: each becomes a
+// pair, one per team (giveTeamsOwnTiles). A barrier of the kernel's would
+// still be shared, and is refused; so is a tile something outside the
+// teams' code uses.
 LogicalResult LoopPipeliner::checkPingpongSharing(WarpSplit &split) {
   if (!split.pingpong)
     return success();
+  Block *front = split.top->getBlock();
+  auto teamsOnly = [&](Operation *user) {
+    Operation *inFront = front->findAncestorOpInBlock(*user);
+    return inFront && (inFront == split.top || split.moved.contains(inFront));
+  };
   WalkResult shared = split.kernel.walk([&](Operation *op) {
     if (!isa<AllocSharedOp, AllocBarrierOp>(op) || op->use_empty() ||
         llvm::any_of(rings,
                      [&](Ring &r) { return r.original == op || r.ring == op; }))
       return WalkResult::advance();
-    op->emitOpError("would be shared by both pingpong teams; per-team "
-                    "shared tiles and barriers are not supported yet");
-    return WalkResult::interrupt();
+    auto tile = dyn_cast<AllocSharedOp>(op);
+    if (!tile) {
+      op->emitOpError("would be shared by both pingpong teams; per-team "
+                      "barriers are not supported yet");
+      return WalkResult::interrupt();
+    }
+    for (Operation *user : tile->getUsers())
+      if (!teamsOnly(user)) {
+        user->emitOpError("uses a shared tile that each pingpong team gets "
+                          "its own of, outside the teams' code; use the tile "
+                          "only after the split (in or after the loop)");
+        return WalkResult::interrupt();
+      }
+    auto type = cast<MemRefType>(tile.getType());
+    int64_t alignment = tmaPieceAlignment(type);
+    if (!type.hasStaticShape() ||
+        type.getNumElements() * type.getElementTypeBitWidth() / 8 %
+                alignment != 0) {
+      tile.emitOpError("is each pingpong team's own, so it needs a static "
+                       "size of a multiple of ")
+          << alignment << " bytes";
+      return WalkResult::interrupt();
+    }
+    split.teamTiles.push_back(tile);
+    return WalkResult::advance();
   });
   return failure(shared.wasInterrupted());
+}
+
+// Each team tile becomes a pair where it was allocated, and every use a
+// view of the team's own (made where the team's index is known).
+void LoopPipeliner::giveTeamsOwnTiles(WarpSplit &split) {
+  Region &consumers = split.ws.getRoles()[split.consumerRole];
+  for (AllocSharedOp tile : split.teamTiles) {
+    AllocSharedOp pair = allocSlots(tile, split.teams);
+    if (!consumers.isAncestor(pair->getParentRegion()))
+      b.setInsertionPointToStart(&consumers.front());
+    tile.replaceAllUsesWith(slotView(tile.getLoc(), pair, split.team));
+    tile.erase();
+  }
 }
 
 // The rings' barriers in front of the split: `full` (one arrival per
