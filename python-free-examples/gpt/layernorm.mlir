@@ -342,11 +342,19 @@ tile.kernel @residual_layernorm_1024(%x: memref<?x?xbf16>, %res: memref<?x?xbf16
 }
 
 // Rows of any length: one row per CTA of 512 threads, walked in chunks of
-// 4096 columns three times (the sum, the squared deviations from the mean,
-// then the output), the partial sums accumulated across chunks in 1x1
-// fragments. Used for rows longer than 4096, which do not fit in
-// registers; it reads x three times and writes y once, twice the traffic
-// of a copy of x.
+// 4096 columns twice (the sums of x and of its squared deviations from a
+// pivot K, the row's first element; then the output), the partial sums
+// accumulated across chunks in 1x1 fragments. Used for rows longer than
+// 4096, which do not fit in registers; it reads x twice and writes y
+// once, 1.5 times the traffic of a copy of x (three reads before).
+// var = sum((x - K)^2) / n - (mean - K)^2 does not cancel as the plain
+// sum(x^2) / n - mean^2 does on rows whose mean is far from zero against
+// their spread: an element of the row lies within sqrt(n - 1) spreads of
+// its mean (Samuelson's inequality), so the rounding error of the
+// difference is at most about n fp32 epsilons of the variance (2e-3 at
+// n = 32768, below bf16's rounding of the output). @layernorm keeps two
+// passes over its registers: the shifted single pass was slower there
+// (docs/measurements.md).
 tile.kernel @layernorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref<?xbf16>,
                             %y: memref<?x?xbf16>, %eps: f32) threads(512) {
   %c0 = arith.constant 0 : index
@@ -366,56 +374,56 @@ tile.kernel @layernorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
   %part = tile.alloc_fragment : !tile.fragment<1x1xf32>
   %total = tile.alloc_fragment : !tile.fragment<1x1xf32>
 
-  // mean = sum(x) / n.
+  // The pivot K (the row's first element) and, in one walk over the
+  // chunks, sum(x) and sum((x - K)^2) (0 past column n); every thread's
+  // pivot feeds the sums, so no write of y (in place: x) comes before a
+  // thread has read it.
+  %pivot = tile.alloc_fragment : !tile.fragment<1x1xbf16>
+  tile.copy %x[%row, %c0] to %pivot[] : memref<?x?xbf16>, !tile.fragment<1x1xbf16>
+  %d2 = tile.alloc_fragment : !tile.fragment<1x4096xf32>
+  %part2 = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  %total2 = tile.alloc_fragment : !tile.fragment<1x1xf32>
   tile.fill %total, %zero : !tile.fragment<1x1xf32>, f32
+  tile.fill %total2, %zero : !tile.fragment<1x1xf32>, f32
   scf.for %c = %c0 to %n step %chunk {
     tile.copy %x[%row, %c] to %xs[] : memref<?x?xbf16>, !tile.fragment<1x4096xbf16>
     tile.reduce sum %xs into %part dim 1 : !tile.fragment<1x4096xbf16>, !tile.fragment<1x1xf32>
-    tile.elementwise ins(%total, %part : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>)
-                     outs(%total : !tile.fragment<1x1xf32>) {
-    ^bb0(%t: f32, %p: f32):
-      %s = arith.addf %t, %p : f32
-      tile.yield %s : f32
-    }
-  }
-  %mean = tile.alloc_fragment : !tile.fragment<1x1xf32>
-  tile.elementwise ins(%total : !tile.fragment<1x1xf32>) outs(%mean : !tile.fragment<1x1xf32>) {
-  ^bb0(%s: f32):
-    %m = arith.mulf %s, %inv_n : f32
-    tile.yield %m : f32
-  }
-
-  // rstd = 1 / sqrt(sum((x - mean)^2) / n + eps), 0 past column n.
-  %d2 = tile.alloc_fragment : !tile.fragment<1x4096xf32>
-  tile.fill %total, %zero : !tile.fragment<1x1xf32>, f32
-  scf.for %c = %c0 to %n step %chunk {
-    tile.copy %x[%row, %c] to %xs[] : memref<?x?xbf16>, !tile.fragment<1x4096xbf16>
-    tile.elementwise ins(%xs, %mean : !tile.fragment<1x4096xbf16>, !tile.fragment<1x1xf32>)
+    tile.elementwise ins(%xs, %pivot : !tile.fragment<1x4096xbf16>, !tile.fragment<1x1xbf16>)
                      outs(%d2 : !tile.fragment<1x4096xf32>) {
-    ^bb0(%v: bf16, %m: f32, %i: index, %j: index):
+    ^bb0(%v: bf16, %k: bf16, %i: index, %j: index):
       %vf = arith.extf %v : bf16 to f32
-      %diff = arith.subf %vf, %m : f32
+      %kf = arith.extf %k : bf16 to f32
+      %diff = arith.subf %vf, %kf : f32
       %col = arith.addi %c, %j : index
       %inside = arith.cmpi ult, %col, %n : index
       %dm = arith.select %inside, %diff, %zero : f32
       %sq = arith.mulf %dm, %dm : f32
       tile.yield %sq : f32
     }
-    tile.reduce sum %d2 into %part dim 1 : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>
-    tile.elementwise ins(%total, %part : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>)
-                     outs(%total : !tile.fragment<1x1xf32>) {
-    ^bb0(%t: f32, %p: f32):
+    tile.reduce sum %d2 into %part2 dim 1 : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>
+    tile.elementwise ins(%total, %part, %total2, %part2 : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>)
+                     outs(%total, %total2 : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>) {
+    ^bb0(%t: f32, %p: f32, %t2: f32, %p2: f32):
       %s = arith.addf %t, %p : f32
-      tile.yield %s : f32
+      %s2 = arith.addf %t2, %p2 : f32
+      tile.yield %s, %s2 : f32, f32
     }
   }
+  %mean = tile.alloc_fragment : !tile.fragment<1x1xf32>
   %rstd = tile.alloc_fragment : !tile.fragment<1x1xf32>
-  tile.elementwise ins(%total : !tile.fragment<1x1xf32>) outs(%rstd : !tile.fragment<1x1xf32>) {
-  ^bb0(%s: f32):
-    %var = arith.mulf %s, %inv_n : f32
+  tile.elementwise ins(%total, %total2, %pivot : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xbf16>)
+                   outs(%mean, %rstd : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>) {
+  ^bb0(%s: f32, %q: f32, %k: bf16):
+    %m = arith.mulf %s, %inv_n : f32
+    %kf = arith.extf %k : bf16 to f32
+    %dk = arith.subf %m, %kf : f32
+    %dk2 = arith.mulf %dk, %dk : f32
+    %q_n = arith.mulf %q, %inv_n : f32
+    %var_raw = arith.subf %q_n, %dk2 : f32
+    %var = arith.maximumf %var_raw, %zero : f32
     %ve = arith.addf %var, %eps : f32
     %r = math.rsqrt %ve : f32
-    tile.yield %r : f32
+    tile.yield %m, %r : f32, f32
   }
 
   // y = (x - mean) * rstd * w + b, chunk by chunk.
