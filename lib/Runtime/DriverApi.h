@@ -69,6 +69,7 @@
   X(cuStreamCreate)                                                            \
   X(cuStreamDestroy)                                                           \
   X(cuStreamBeginCapture)                                                      \
+  X(cuStreamIsCapturing)                                                       \
   X(cuStreamEndCapture)                                                        \
   X(cuGraphGetNodes)                                                           \
   X(cuGraphInstantiate)                                                        \

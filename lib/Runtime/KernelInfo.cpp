@@ -87,6 +87,8 @@ tile::rt::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
     }
     if (k.linksNvshmem)
       os << kLink << ' ' << k.name << ' ' << kNvshmem << '\n';
+    if (k.dependentLaunch)
+      os << kLaunch << ' ' << k.name << ' ' << kDependent << '\n';
     if (k.paramBytes) {
       os << kParams << ' ' << k.name;
       for (uint32_t bytes : *k.paramBytes)
@@ -300,21 +302,27 @@ PendingTma parseTmaRecord(LineParser &p, unsigned line) {
 }
 
 /// A link record, resolved like a tma record.
+/// A link or launch record: the kernel it names (its word checked).
 struct PendingLink {
   std::string kernel;
   unsigned line;
 };
 
-/// The rest of a link record, after its record name. NVSHMEM is the only
-/// library a kernel can ask for so far.
-PendingLink parseLinkRecord(LineParser &p, unsigned line) {
+/// The rest of a link or launch record, after its record name: a kernel
+/// and the one word the record takes so far (`expected`: NVSHMEM is the
+/// only library a kernel can ask for, a dependent launch the only kind of
+/// launch). `word` names what the word is, for messages.
+PendingLink parseKernelWordRecord(LineParser &p, unsigned line,
+                                  const std::string &record,
+                                  const std::string &word,
+                                  const std::string &expected) {
   PendingLink link;
   link.line = line;
   link.kernel = p.next("a kernel name");
-  const std::string &library = p.next("a library name");
-  if (library != kinfo::kNvshmem)
-    p.fail("unknown library '" + library + "' in a link record (expected '" +
-           kinfo::kNvshmem + "')");
+  const std::string &value = p.next("a " + word);
+  if (value != expected)
+    p.fail("unknown " + word + " '" + value + "' in a " + record +
+           " record (expected '" + expected + "')");
   p.end();
   return link;
 }
@@ -449,11 +457,12 @@ KernelInfo &kernelOfRecord(std::vector<KernelInfo> &kernels,
   return *it;
 }
 
-/// Attaches each tma, link, params, args, config, grid and zero record to its
-/// kernel.
+/// Attaches each tma, link, launch, params, args, config, grid and zero
+/// record to its kernel.
 void resolveRecords(std::vector<KernelInfo> &kernels,
                     std::vector<PendingTma> &tmas,
                     const std::vector<PendingLink> &links,
+                    const std::vector<PendingLink> &launches,
                     std::vector<PendingNumbers> &params,
                     std::vector<PendingSignature> &signatures,
                     std::vector<PendingGrid> &grids,
@@ -543,6 +552,15 @@ void resolveRecords(std::vector<KernelInfo> &kernels,
                 kinfo::kNvshmem + "' records");
     kernel.linksNvshmem = true;
   }
+  for (const PendingLink &launch : launches) {
+    KernelInfo &kernel =
+        kernelOfRecord(kernels, launch.kernel, kinfo::kLaunch, launch.line);
+    if (kernel.dependentLaunch)
+      LineParser({}, launch.line)
+          .fail("kernel '" + launch.kernel + "' has two '" + kinfo::kLaunch +
+                " " + kinfo::kDependent + "' records");
+    kernel.dependentLaunch = true;
+  }
 }
 } // namespace
 
@@ -576,7 +594,7 @@ static std::vector<KernelInfo> parseRecords(const std::string &text) {
   std::vector<KernelInfo> kernels;
   std::map<std::string, unsigned> kernelLines;
   std::vector<PendingTma> tmas;
-  std::vector<PendingLink> links;
+  std::vector<PendingLink> links, launches;
   std::vector<PendingNumbers> params;
   std::vector<PendingSignature> signatures;
   std::vector<PendingGrid> grids;
@@ -600,7 +618,11 @@ static std::vector<KernelInfo> parseRecords(const std::string &text) {
     } else if (record == kinfo::kTma) {
       tmas.push_back(parseTmaRecord(p, lineNo));
     } else if (record == kinfo::kLink) {
-      links.push_back(parseLinkRecord(p, lineNo));
+      links.push_back(parseKernelWordRecord(p, lineNo, kinfo::kLink, "library",
+                                            kinfo::kNvshmem));
+    } else if (record == kinfo::kLaunch) {
+      launches.push_back(parseKernelWordRecord(
+          p, lineNo, kinfo::kLaunch, "kind of launch", kinfo::kDependent));
     } else if (record == kinfo::kParams) {
       params.push_back(parseNumbersRecord(p, lineNo, "a parameter size in bytes",
                                          1, 4096, /*atLeastOne=*/false));
@@ -619,13 +641,15 @@ static std::vector<KernelInfo> parseRecords(const std::string &text) {
     } else {
       p.fail("unknown record '" + record + "' (expected '" + kinfo::kKernel +
              "', '" + kinfo::kTma + "', '" + kinfo::kLink + "', '" +
+             kinfo::kLaunch + "', '" +
              kinfo::kParams + "', '" + kinfo::kArgs + "', '" +
              kinfo::kConfig + "', '" + kinfo::kGrid + "', '" + kinfo::kZero +
              "' or '" +
              kinfo::kCompiler + "')");
     }
   }
-  resolveRecords(kernels, tmas, links, params, signatures, grids, zeros);
+  resolveRecords(kernels, tmas, links, launches, params, signatures, grids,
+                 zeros);
   return kernels;
 }
 

@@ -26,14 +26,15 @@ static const ChipInfo kChips[] = {
     {"sm_80", 80, "+ptx88", 70, bits({F::CpAsync}), 163 * 1024},
     {"sm_86", 86, "+ptx88", 71, bits({F::CpAsync}), 99 * 1024},
     {"sm_89", 89, "+ptx88", 78, bits({F::CpAsync}), 99 * 1024},
-    {"sm_90", 90, "+ptx88", 78, bits({F::CpAsync, F::Tma, F::Clusters}),
-     227 * 1024},
+    {"sm_90", 90, "+ptx88", 78,
+     bits({F::CpAsync, F::Tma, F::Clusters, F::GridDependency}), 227 * 1024},
     {"sm_90a", 90, "+ptx88", 80,
-     bits({F::CpAsync, F::Tma, F::Clusters, F::Wgmma, F::Setmaxnreg}),
+     bits({F::CpAsync, F::Tma, F::Clusters, F::Wgmma, F::Setmaxnreg,
+           F::GridDependency}),
      227 * 1024},
     {"sm_100a", 100, "+ptx88", 86,
      bits({F::CpAsync, F::Tma, F::Clusters, F::Setmaxnreg, F::Tcgen05,
-           F::TensorMemory}),
+           F::TensorMemory, F::GridDependency}),
      227 * 1024},
 };
 
@@ -53,6 +54,8 @@ StringRef mlir::tile::stringifyFeature(Feature feature) {
     return "tcgen05";
   case Feature::TensorMemory:
     return "tensor memory";
+  case Feature::GridDependency:
+    return "grid dependency control";
   }
   llvm_unreachable("unknown feature");
 }

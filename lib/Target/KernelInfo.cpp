@@ -221,6 +221,15 @@ mlir::tile::collectKernelInfo(ModuleOp module) {
     // Calls into NVSHMEM's device library (level world): the runtime links
     // it in before loading (the cubin is relocatable).
     kernels.back().linksNvshmem = callsNvshmem(func);
+    // Waits for the kernel before it (outlining put griddepcontrol.wait at
+    // its entry on chips that have it): it may be a dependent launch.
+    kernels.back().dependentLaunch =
+        func.walk([](NVVM::GriddepcontrolOp op) {
+              return op.getKind() == NVVM::GridDepActionKind::wait
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            })
+            .wasInterrupted();
     return WalkResult::advance();
   });
   if (result.wasInterrupted())

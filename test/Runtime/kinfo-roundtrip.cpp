@@ -46,6 +46,7 @@ bool sameKernel(const KernelInfo &a, const KernelInfo &b) {
   if (a.name != b.name || !sameDims(a.block, b.block) ||
       !sameDims(a.cluster, b.cluster) || a.sharedBytes != b.sharedBytes ||
       a.tmas.size() != b.tmas.size() || a.linksNvshmem != b.linksNvshmem ||
+      a.dependentLaunch != b.dependentLaunch ||
       a.paramBytes != b.paramBytes || a.family != b.family ||
       a.config != b.config || a.configTypes != b.configTypes ||
       bool(a.args) != bool(b.args) || bool(a.grid) != bool(b.grid))
@@ -138,6 +139,7 @@ const std::string kLinkText =
     "kernel ring block 128 1 1 cluster 1 1 1 smem 0\n"
     "link ring nvshmem\n"
     "kernel scale block 128 1 1 cluster 1 1 1 smem 0\n"
+    "launch scale dependent\n"
     "params scale 8 8 8 8 8 1\n";
 
 void testLinkRecord() {
@@ -148,6 +150,8 @@ void testLinkRecord() {
   KernelInfo scale;
   scale.name = "scale";
   scale.block = {128, 1, 1};
+  // It waits for the kernel before it: a launch record.
+  scale.dependentLaunch = true;
   // A memref of rank 1 and an i1.
   scale.paramBytes = std::vector<uint32_t>{8, 8, 8, 8, 8, 1};
   std::string text = serializeKernelInfo({ring, scale});
@@ -160,6 +164,8 @@ void testLinkRecord() {
   expect(parsed.size() == 2 && sameKernel(parsed[0], ring) &&
              sameKernel(parsed[1], scale),
          "link record reads back onto its kernel only");
+  expect(!parsed[0].dependentLaunch && parsed[1].dependentLaunch,
+         "launch record reads back onto its kernel only");
   expect(needsNvshmem(parsed), "needsNvshmem sees the link record");
   expect(!needsNvshmem(sampleKernels()), "no link record, no NVSHMEM");
   expect(serializeKernelInfo(parsed) == text, "write(read(link text)) == text");
@@ -301,7 +307,7 @@ void testMalformed() {
                                  "2147483647, got 2147483648"},
       {"\xff\xfe garbage", "kinfo:1: unknown record '\xff\xfe'"},
       {"link", "kinfo:1: expected a kernel name but the line ends"},
-      {"link k", "kinfo:1: expected a library name but the line ends"},
+      {"link k", "kinfo:1: expected a library but the line ends"},
       {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nlink k libfoo",
        "kinfo:2: unknown library 'libfoo' in a link record (expected "
        "'nvshmem')"},
@@ -311,8 +317,16 @@ void testMalformed() {
       {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nlink k nvshmem\n"
        "link k nvshmem",
        "kinfo:3: kernel 'k' has two 'link nvshmem' records"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nlaunch k eager",
+       "kinfo:2: unknown kind of launch 'eager' in a launch record "
+       "(expected 'dependent')"},
+      {"launch k", "kinfo:1: expected a kind of launch but the line ends"},
+      {"launch k dependent", "kinfo:1: launch record names unknown kernel 'k'"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nlaunch k dependent\n"
+       "launch k dependent",
+       "kinfo:3: kernel 'k' has two 'launch dependent' records"},
       {"linker k nvshmem", "kinfo:1: unknown record 'linker' (expected "
-                           "'kernel', 'tma', 'link', 'params', 'args', "
+                           "'kernel', 'tma', 'link', 'launch', 'params', 'args', "
                            "'config', 'grid', 'zero' or 'compiler') (written by a "
                            "tile that records no version; this runtime is "
                            "tile " TILE_VERSION ")"},

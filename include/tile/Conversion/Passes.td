@@ -22,7 +22,14 @@ def ConvertTileKernelToGPU : TileToGPUPass<"convert-tile-kernel-to-gpu",
     Moves every `tile.kernel` into `gpu.module @tile_kernels` as a
     `gpu.func ... kernel` with `known_block_size = [threads, 1, 1]` (which
     becomes `nvvm.maxntid`) and, for clusters, `nvvm.cluster_dim`. The
-    enclosing module becomes a `gpu.container_module`.
+    enclosing module becomes a `gpu.container_module`. On chips with grid
+    dependency control (sm_90 and later) each kernel starts with
+    `nvvm.griddepcontrol launch_dependents` and `nvvm.griddepcontrol wait`:
+    the kernel after it on a stream may launch once all its CTAs have
+    started, and it waits, before touching memory, for the kernel before
+    it to finish and its writes to be visible. Both are no-ops unless the
+    runtime starts the kernel as a dependent launch, which the kernel
+    description's `launch <name> dependent` record allows.
   }]>;
 
 def ConvertTileMemoryToGPU : TileToGPUPass<"convert-tile-memory-to-gpu",

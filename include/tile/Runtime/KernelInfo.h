@@ -63,6 +63,7 @@ inline constexpr char kArgs[] = "args";
 inline constexpr char kConfig[] = "config";
 inline constexpr char kGrid[] = "grid";
 inline constexpr char kZero[] = "zero";
+inline constexpr char kLaunch[] = "launch";
 inline constexpr char kCompiler[] = "compiler";
 inline constexpr char kCompilerName[] = "tile";
 // An args entry: <name>:<scalar type>, or <name>:memref:<element>:<rank>.
@@ -82,6 +83,9 @@ inline constexpr char kBox[] = "box";
 inline constexpr char kSwizzle[] = "swizzle";
 // Libraries a link record names.
 inline constexpr char kNvshmem[] = "nvshmem";
+// What a launch record says: the kernel may be launched as a dependent
+// launch (it waits for the kernel before it at its entry).
+inline constexpr char kDependent[] = "dependent";
 } // namespace kinfo
 
 struct Dim3 {
@@ -178,6 +182,11 @@ struct KernelInfo {
   /// record): its cubin is relocatable and must be linked with NVSHMEM's
   /// device library before it is loaded.
   bool linksNvshmem = false;
+  /// The kernel waits at its entry for the kernel before it on the stream
+  /// to finish (griddepcontrol.wait; a `launch <name> dependent` record),
+  /// so that launch() may start it as a dependent launch, overlapping its
+  /// launch with the end of that kernel.
+  bool dependentLaunch = false;
   /// Each parameter's size in bytes, as the kernel declares it (a
   /// `params <name> <bytes>...` record; the expanded memrefs, scalars and
   /// the TMA tensor maps at the end): launchConfigFor passes them on and

@@ -101,6 +101,13 @@ struct LaunchConfig {
   /// launchConfigFor): launch() then checks the arguments against them in
   /// number and size; without them only against what the driver can say.
   std::optional<std::vector<uint32_t>> paramBytes;
+  /// The kernel waits at its entry for the kernel before it on the stream
+  /// (KernelInfo::dependentLaunch, set by launchConfigFor): launch() then
+  /// starts it as a dependent launch (programmatic stream serialisation),
+  /// whose launch overlaps the end of that kernel, unless the environment
+  /// says TILE_DEPENDENT_LAUNCH=0 or the stream is being captured into a
+  /// graph (where it measured slower).
+  bool dependent = false;
 };
 
 /// Builds the `void **kernelParams` array for a launch. Every value gets its
@@ -156,7 +163,8 @@ private:
 };
 
 /// Launches `kernel`. Uses cuLaunchKernelEx with a cluster-dimension
-/// attribute when config.cluster is not 1x1x1, and opts into more than
+/// attribute when config.cluster is not 1x1x1 and with programmatic stream
+/// serialisation when config.dependent, and opts into more than
 /// 48 KiB of dynamic shared memory when requested. Throws Error, before
 /// launching, when `args` do not match the kernel's parameters
 /// (config.paramBytes, else the driver's sizes: then a missing trailing

@@ -30,6 +30,7 @@ enum class Feature : unsigned {
   Setmaxnreg = 1 << 4,   // setmaxnreg (sm_90a, sm_100a)
   Tcgen05 = 1 << 5,      // tcgen05.mma (sm_100a)
   TensorMemory = 1 << 6, // tcgen05.alloc/ld/st (sm_100a)
+  GridDependency = 1 << 7, // griddepcontrol: dependent launches (sm_90+)
 };
 
 /// How diagnostics name a feature: "wgmma", "TMA", ...

@@ -75,6 +75,19 @@ LogicalResult mlir::tile::outlineTileKernels(ModuleOp module,
     func.getBody().getBlocks().clear();
     func.getBody().takeBody(kernel.getBody());
     Block &entry = func.getBody().front();
+    // Dependent launches: the next kernel on the stream may launch once
+    // every CTA of this one has started, and this one waits here, before
+    // touching memory, until the kernel before it has finished and its
+    // writes are visible. Without a dependent launch both are no-ops; with
+    // one (the runtime's choice, tile::rt::launch) the next kernel's launch
+    // and start overlap this one's last CTAs.
+    if (chip.has(Feature::GridDependency)) {
+      builder.setInsertionPointToStart(&entry);
+      NVVM::GriddepcontrolOp::create(builder, kernel.getLoc(),
+                                     NVVM::GridDepActionKind::launch_dependents);
+      NVVM::GriddepcontrolOp::create(builder, kernel.getLoc(),
+                                     NVVM::GridDepActionKind::wait);
+    }
     Operation *terminator = entry.getTerminator();
     builder.setInsertionPoint(terminator);
     gpu::ReturnOp::create(builder, terminator->getLoc());
