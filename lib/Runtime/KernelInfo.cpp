@@ -301,9 +301,9 @@ PendingTma parseTmaRecord(LineParser &p, unsigned line) {
   return tma;
 }
 
-/// A link record, resolved like a tma record.
-/// A link or launch record: the kernel it names (its word checked).
-struct PendingLink {
+/// A link or launch record, resolved like a tma record: the kernel it
+/// names (its word checked).
+struct PendingKernelWord {
   std::string kernel;
   unsigned line;
 };
@@ -312,11 +312,11 @@ struct PendingLink {
 /// and the one word the record takes so far (`expected`: NVSHMEM is the
 /// only library a kernel can ask for, a dependent launch the only kind of
 /// launch). `word` names what the word is, for messages.
-PendingLink parseKernelWordRecord(LineParser &p, unsigned line,
+PendingKernelWord parseKernelWordRecord(LineParser &p, unsigned line,
                                   const std::string &record,
                                   const std::string &word,
                                   const std::string &expected) {
-  PendingLink link;
+  PendingKernelWord link;
   link.line = line;
   link.kernel = p.next("a kernel name");
   const std::string &value = p.next("a " + word);
@@ -461,8 +461,8 @@ KernelInfo &kernelOfRecord(std::vector<KernelInfo> &kernels,
 /// record to its kernel.
 void resolveRecords(std::vector<KernelInfo> &kernels,
                     std::vector<PendingTma> &tmas,
-                    const std::vector<PendingLink> &links,
-                    const std::vector<PendingLink> &launches,
+                    const std::vector<PendingKernelWord> &links,
+                    const std::vector<PendingKernelWord> &launches,
                     std::vector<PendingNumbers> &params,
                     std::vector<PendingSignature> &signatures,
                     std::vector<PendingGrid> &grids,
@@ -543,7 +543,7 @@ void resolveRecords(std::vector<KernelInfo> &kernels,
                   std::to_string(tma.info.param));
     kernel.tmas.push_back(std::move(tma.info));
   }
-  for (const PendingLink &link : links) {
+  for (const PendingKernelWord &link : links) {
     KernelInfo &kernel =
         kernelOfRecord(kernels, link.kernel, kinfo::kLink, link.line);
     if (kernel.linksNvshmem)
@@ -552,7 +552,7 @@ void resolveRecords(std::vector<KernelInfo> &kernels,
                 kinfo::kNvshmem + "' records");
     kernel.linksNvshmem = true;
   }
-  for (const PendingLink &launch : launches) {
+  for (const PendingKernelWord &launch : launches) {
     KernelInfo &kernel =
         kernelOfRecord(kernels, launch.kernel, kinfo::kLaunch, launch.line);
     if (kernel.dependentLaunch)
@@ -594,7 +594,7 @@ static std::vector<KernelInfo> parseRecords(const std::string &text) {
   std::vector<KernelInfo> kernels;
   std::map<std::string, unsigned> kernelLines;
   std::vector<PendingTma> tmas;
-  std::vector<PendingLink> links, launches;
+  std::vector<PendingKernelWord> links, launches;
   std::vector<PendingNumbers> params;
   std::vector<PendingSignature> signatures;
   std::vector<PendingGrid> grids;

@@ -342,17 +342,18 @@ tile.kernel @residual_layernorm_1024(%x: memref<?x?xbf16>, %res: memref<?x?xbf16
 }
 
 // Rows of any length: one row per CTA of 512 threads, walked in chunks of
-// 4096 columns twice (the sums of x and of its squared deviations from a
-// pivot K, the row's first element; then the output), the partial sums
+// 4096 columns twice (the sums of x's deviations from a pivot K, the
+// row's first element, and of their squares; then the output), the partial sums
 // accumulated across chunks in 1x1 fragments. Used for rows longer than
 // 4096, which do not fit in registers; it reads x twice and writes y
 // once, 1.5 times the traffic of a copy of x (three reads before).
-// var = sum((x - K)^2) / n - (mean - K)^2 does not cancel as the plain
-// sum(x^2) / n - mean^2 does on rows whose mean is far from zero against
-// their spread: an element of the row lies within sqrt(n - 1) spreads of
-// its mean (Samuelson's inequality), so the rounding error of the
-// difference is at most about n fp32 epsilons of the variance (2e-3 at
-// n = 32768, below bf16's rounding of the output). @layernorm keeps two
+// var = sum((x - K)^2) / n - (sum(x - K) / n)^2 does not cancel as the
+// plain sum(x^2) / n - mean^2 does on rows whose mean is far from zero
+// against their spread: both sums are of deviations from K, which lies
+// within sqrt(n - 1) spreads of the mean (an element of the row:
+// Samuelson's inequality), so the rounding error of the difference is
+// about n fp32 epsilons of the variance at worst (2e-3 at n = 32768,
+// below bf16's rounding of the output), whatever the mean. @layernorm keeps two
 // passes over its registers: the shifted single pass was slower there
 // (docs/measurements.md).
 tile.kernel @layernorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref<?xbf16>,
@@ -375,11 +376,12 @@ tile.kernel @layernorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
   %total = tile.alloc_fragment : !tile.fragment<1x1xf32>
 
   // The pivot K (the row's first element) and, in one walk over the
-  // chunks, sum(x) and sum((x - K)^2) (0 past column n); every thread's
-  // pivot feeds the sums, so no write of y (in place: x) comes before a
-  // thread has read it.
+  // chunks, sum(x - K) and sum((x - K)^2) (0 past column n); every
+  // thread's pivot feeds the sums, so no write of y (in place: x) comes
+  // before a thread has read it.
   %pivot = tile.alloc_fragment : !tile.fragment<1x1xbf16>
   tile.copy %x[%row, %c0] to %pivot[] : memref<?x?xbf16>, !tile.fragment<1x1xbf16>
+  %d = tile.alloc_fragment : !tile.fragment<1x4096xf32>
   %d2 = tile.alloc_fragment : !tile.fragment<1x4096xf32>
   %part2 = tile.alloc_fragment : !tile.fragment<1x1xf32>
   %total2 = tile.alloc_fragment : !tile.fragment<1x1xf32>
@@ -387,9 +389,8 @@ tile.kernel @layernorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
   tile.fill %total2, %zero : !tile.fragment<1x1xf32>, f32
   scf.for %c = %c0 to %n step %chunk {
     tile.copy %x[%row, %c] to %xs[] : memref<?x?xbf16>, !tile.fragment<1x4096xbf16>
-    tile.reduce sum %xs into %part dim 1 : !tile.fragment<1x4096xbf16>, !tile.fragment<1x1xf32>
     tile.elementwise ins(%xs, %pivot : !tile.fragment<1x4096xbf16>, !tile.fragment<1x1xbf16>)
-                     outs(%d2 : !tile.fragment<1x4096xf32>) {
+                     outs(%d, %d2 : !tile.fragment<1x4096xf32>, !tile.fragment<1x4096xf32>) {
     ^bb0(%v: bf16, %k: bf16, %i: index, %j: index):
       %vf = arith.extf %v : bf16 to f32
       %kf = arith.extf %k : bf16 to f32
@@ -398,8 +399,9 @@ tile.kernel @layernorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
       %inside = arith.cmpi ult, %col, %n : index
       %dm = arith.select %inside, %diff, %zero : f32
       %sq = arith.mulf %dm, %dm : f32
-      tile.yield %sq : f32
+      tile.yield %dm, %sq : f32, f32
     }
+    tile.reduce sum %d into %part dim 1 : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>
     tile.reduce sum %d2 into %part2 dim 1 : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>
     tile.elementwise ins(%total, %part, %total2, %part2 : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>)
                      outs(%total, %total2 : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>) {
@@ -409,14 +411,15 @@ tile.kernel @layernorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
       tile.yield %s, %s2 : f32, f32
     }
   }
+  // mean = K + sum(x - K) / n, var = sum((x - K)^2) / n - (mean - K)^2.
   %mean = tile.alloc_fragment : !tile.fragment<1x1xf32>
   %rstd = tile.alloc_fragment : !tile.fragment<1x1xf32>
   tile.elementwise ins(%total, %total2, %pivot : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xbf16>)
                    outs(%mean, %rstd : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>) {
   ^bb0(%s: f32, %q: f32, %k: bf16):
-    %m = arith.mulf %s, %inv_n : f32
+    %dk = arith.mulf %s, %inv_n : f32
     %kf = arith.extf %k : bf16 to f32
-    %dk = arith.subf %m, %kf : f32
+    %m = arith.addf %kf, %dk : f32
     %dk2 = arith.mulf %dk, %dk : f32
     %q_n = arith.mulf %q, %inv_n : f32
     %var_raw = arith.subf %q_n, %dk2 : f32

@@ -13,6 +13,8 @@
 //   tma <kernel> param <i> arg <j> type <elt> box <b0>x<b1>[x...]
 //       swizzle <0|32|64|128>
 //   link <kernel> nvshmem
+//   launch <kernel> dependent           (it waits for the kernel before it
+//                                        at its entry: a dependent launch)
 //   params <kernel> <bytes>...
 //   args <kernel> <name>:<type>...      (type: a scalar type, or
 //                                        memref:<element type>:<rank>)
@@ -23,8 +25,8 @@
 //   zero <kernel> <arg>...              (memref arguments the launcher
 //                                        zeroes before each launch)
 //   compiler tile <version>             (the tile that wrote it)
-// tma, link, params, args, config, grid and zero records may come before or after
-// their kernel's record. args gives the kernel's arguments as written in
+// tma, link, launch, params, args, config, grid and zero records may come
+// before or after their kernel's record. args gives the kernel's arguments as written in
 // the tile.kernel (names and types: the generated launchers' parameters);
 // config the family and parameter values a specialised kernel was made
 // from. A

@@ -261,12 +261,31 @@ tile.kernel @pingpong_team_tile_viewed_before(%A: memref<?x?xbf16>, %C: memref<?
   %out = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
   // Each team gets its own %out; a view of it taken before the split would
   // be both teams'.
-  // expected-error @+1 {{'memref.subview' op uses a shared tile that each pingpong team gets its own of, outside the teams' code; use the tile only after the split (in or after the loop)}}
+  // expected-error @+1 {{'memref.subview' op uses a shared tile that each pingpong team gets its own of, outside the teams' own code; use the tile only after the split (in or after the loop), in neither the producer's copies nor communication}}
   %half = memref.subview %out[0, 0] [32, 64] [1, 1] : memref<64x64xbf16, #gpu.address_space<workgroup>> to memref<32x64xbf16, strided<[64, 1]>, #gpu.address_space<workgroup>>
   scf.for %t = %c0 to %n step %c1 {
     tile.pipelined_for %i = %c0 to %n step %c1 stages(2) warp_specialized pingpong {
       tile.copy %A[%c0, %i] to %s[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
     }
+    tile.copy %half[] to %C[%t, %c0] : memref<32x64xbf16, strided<[64, 1]>, #gpu.address_space<workgroup>>, memref<?x?xbf16>
+  }
+}
+
+// -----
+
+// After the split the teams see the tile through a view of their slot,
+// whose type other dialects' views would not follow.
+tile.kernel @pingpong_team_tile_other_view(%A: memref<?x?xbf16>, %C: memref<?x?xbf16>, %n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %out = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  scf.for %t = %c0 to %n step %c1 {
+    tile.pipelined_for %i = %c0 to %n step %c1 stages(2) warp_specialized pingpong {
+      tile.copy %A[%c0, %i] to %s[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+    }
+    // expected-error @+1 {{'memref.subview' op uses a shared tile that each pingpong team gets its own of, through a view of its slot; use it with tile ops only}}
+    %half = memref.subview %out[0, 0] [32, 64] [1, 1] : memref<64x64xbf16, #gpu.address_space<workgroup>> to memref<32x64xbf16, strided<[64, 1]>, #gpu.address_space<workgroup>>
     tile.copy %half[] to %C[%t, %c0] : memref<32x64xbf16, strided<[64, 1]>, #gpu.address_space<workgroup>>, memref<?x?xbf16>
   }
 }

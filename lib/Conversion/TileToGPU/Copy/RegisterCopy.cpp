@@ -44,6 +44,11 @@ static bool isAlignedSlot(Value view) {
       whole.getShape().drop_front() != type.getShape() ||
       !slot.hasUnitStride())
     return false;
+  // Sizes [1, the rest whole]: the first dimension is the one dropped.
+  ArrayRef<int64_t> sizes = slot.getStaticSizes();
+  if (sizes.empty() || sizes.front() != 1 ||
+      sizes.drop_front() != whole.getShape().drop_front())
+    return false;
   SmallVector<OpFoldResult> offsets = slot.getMixedOffsets();
   for (OpFoldResult offset : ArrayRef(offsets).drop_front())
     if (getConstantIntValue(offset) != 0)

@@ -39,12 +39,12 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
   emitProducer(split);
   outerMapping.clear();
   emitConsumerLoop(split, moveIntoConsumers(split));
-  giveTeamsOwnTiles(split);
   // What followed the loop (or the tile loop) runs in the consumers too.
   Block *consumers = &split.ws.getRoles()[split.consumerRole].front();
   for (Operation *op : split.moved)
     if (op->getBlock() == split.ws->getBlock())
       op->moveBefore(consumers->getTerminator());
+  giveTeamsOwnTiles(split);
   // No CTA may leave while a peer can still write its slots or barriers.
   if (multicast) {
     b.setInsertionPointAfter(split.ws);
@@ -214,9 +214,15 @@ LogicalResult LoopPipeliner::checkPingpongSharing(WarpSplit &split) {
   if (!split.pingpong)
     return success();
   Block *front = split.top->getBlock();
+  // Ops only the teams run: not those the producer runs too (its copies
+  // and what they read, the gates), nor peers' communication, which
+  // addresses the tile by its one place.
   auto teamsOnly = [&](Operation *user) {
     Operation *inFront = front->findAncestorOpInBlock(*user);
-    return inFront && (inFront == split.top || split.moved.contains(inFront));
+    return inFront && (inFront == split.top || split.moved.contains(inFront)) &&
+           !split.gates.contains(user) && !split.outerSlice.contains(user) &&
+           !llvm::is_contained(producerSlice, user) &&
+           !isa<CommunicationOpInterface>(user);
   };
   WalkResult shared = split.kernel.walk([&](Operation *op) {
     if (!isa<AllocSharedOp, AllocBarrierOp>(op) || op->use_empty() ||
@@ -229,13 +235,25 @@ LogicalResult LoopPipeliner::checkPingpongSharing(WarpSplit &split) {
                       "barriers are not supported yet");
       return WalkResult::interrupt();
     }
-    for (Operation *user : tile->getUsers())
+    for (Operation *user : tile->getUsers()) {
       if (!teamsOnly(user)) {
         user->emitOpError("uses a shared tile that each pingpong team gets "
-                          "its own of, outside the teams' code; use the tile "
-                          "only after the split (in or after the loop)");
+                          "its own of, outside the teams' own code; use the "
+                          "tile only after the split (in or after the loop), "
+                          "in neither the producer's copies nor "
+                          "communication");
         return WalkResult::interrupt();
       }
+      // The teams see the tile through a view of their slot (a strided
+      // type), which tile ops take; other dialects' views would keep the
+      // tile's type.
+      if (!isa<TileDialect>(user->getDialect())) {
+        user->emitOpError("uses a shared tile that each pingpong team gets "
+                          "its own of, through a view of its slot; use it "
+                          "with tile ops only");
+        return WalkResult::interrupt();
+      }
+    }
     auto type = cast<MemRefType>(tile.getType());
     int64_t alignment = tmaPieceAlignment(type);
     if (!type.hasStaticShape() ||
@@ -252,8 +270,10 @@ LogicalResult LoopPipeliner::checkPingpongSharing(WarpSplit &split) {
   return failure(shared.wasInterrupted());
 }
 
-// Each team tile becomes a pair where it was allocated, and every use a
-// view of the team's own (made where the team's index is known).
+// Each team tile becomes a pair where it was allocated (in front of the
+// split, or in the teams' code, where everything after the loop has moved
+// by now), and every use a view of the team's own (made where the team's
+// index is known).
 void LoopPipeliner::giveTeamsOwnTiles(WarpSplit &split) {
   Region &consumers = split.ws.getRoles()[split.consumerRole];
   for (AllocSharedOp tile : split.teamTiles) {
