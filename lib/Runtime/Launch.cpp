@@ -294,7 +294,9 @@ bool dependentLaunchesAllowed() {
 /// ordinary ones: the GPT-2 forward replayed as a graph with programmatic
 /// edges ran 1-2.5% slower than with ordinary ones on an H200, where
 /// launched one by one dependent launches made it 1.5-6% faster
-/// (docs/measurements.md, "Dependent launches").
+/// (docs/measurements.md, "Dependent launches"). Asked of the driver (no
+/// synchronisation; a lookup) rather than read from a flag rt::Graph sets,
+/// so that a capture the host program began itself counts too.
 bool capturing(CUstream stream) {
   CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
   TILE_CU(cuStreamIsCapturing, stream, &status);

@@ -25,11 +25,17 @@ static FailureOr<Distribution> chooseDistribution(Operation *op,
     if (failed(dist))
       return op->emitOpError("fragment operand has no layout; run "
                              "tile-assign-layouts first");
-    if (chosen &&
-        (chosen->layout != dist->layout || chosen->shape != dist->shape))
-      return op->emitOpError("mixes fragments of different layouts, which is "
-                             "not lowered yet");
-    chosen = *dist;
+    // Layouts that hold the tile alike put each element in the same slot:
+    // one distribution reads them all.
+    if (chosen && !layoutsHoldAlike(chosen->layout, dist->layout, shape))
+      return op->emitOpError("mixes fragments whose layouts ")
+             << chosen->layout << " and " << dist->layout
+             << " place the elements of "
+             << tile::detail::formatShape(shape)
+             << " differently; give them one layout (leave it to "
+                "tile-assign-layouts)";
+    if (!chosen)
+      chosen = *dist;
   }
   if (chosen)
     return *chosen;

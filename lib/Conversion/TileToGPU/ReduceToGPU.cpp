@@ -36,6 +36,9 @@ struct ReducePlan {
   /// Thread-index bits whose flip moves only along `dim` (lanes: 0..4,
   /// warps: 5..), and those whose flip changes nothing (copies).
   SmallVector<int64_t> laneBits, warpBits;
+  /// The source's layout sliced along `dim`: where each thread's results
+  /// sit (dest's layout holds them alike).
+  SliceLayoutAttr slice;
   int64_t copyLaneMask = 0;
   /// Destination elements (the scratch holds one per warp).
   int64_t outputs = 1;
@@ -54,13 +57,12 @@ static FailureOr<ReducePlan> planReduce(ReduceOp op) {
   ArrayRef<int64_t> shape = type.getShape();
   int64_t dim = op.getDim(), rank = shape.size();
   auto dest = cast<FragmentType>(op.getDest().getType());
-  auto expected =
-      SliceLayoutAttr::get(op.getContext(), dim, shape[dim], sourceLayout);
-  if (dest.getLayout() != expected)
-    return op.emitOpError("needs the destination layout ")
-           << expected << " (the source's sliced along dim " << dim
-           << "), got " << dest.getLayout()
-           << "; leave it to tile-assign-layouts";
+  if (!dest.getLayout())
+    return op.emitOpError("destination has no layout; run "
+                          "tile-assign-layouts first");
+  // The verifier has checked that dest's layout holds its elements as the
+  // source's slice does; the slice is what the plan is read from.
+  plan.slice = op.getSourceSlice();
   if (!dist->isEven()) {
     // The narrowest wider tile that tile-assign-layouts spreads evenly
     // (runs of one element at least).
@@ -92,9 +94,9 @@ static FailureOr<ReducePlan> planReduce(ReduceOp op) {
              << sourceLayout << " does not place runs at fixed offsets on "
              << type << "; choose a tile whose rows are whole multiples of "
              << "the threads' step, or divide it";
-  plan.groups.resize(expected.getRunsPerThread(dest.getShape()));
+  plan.groups.resize(plan.slice.getRunsPerThread(dest.getShape()));
   for (auto [r, run] :
-       llvm::enumerate(expected.getSliceRuns(dest.getShape())))
+       llvm::enumerate(plan.slice.getSliceRuns(dest.getShape())))
     plan.groups[run].push_back(r);
 
   // Levels 2 and 3: classify each bit of the thread index.
@@ -268,9 +270,8 @@ static LogicalResult reduceAcrossWarps(OpBuilder &b, Location loc, ReduceOp op,
   Value warp = arith::DivUIOp::create(b, loc, tid, cst(32));
   // Destination elements by linear index in the destination's shape.
   auto dest = cast<FragmentType>(op.getDest().getType());
-  auto destLayout = cast<FragmentLayoutAttrInterface>(dest.getLayout());
   auto linearIndex = [&](OpBuilder &at, int64_t g, int64_t j) {
-    SmallVector<Value> coords = destLayout.buildRunCoordinates(
+    SmallVector<Value> coords = plan.slice.buildRunCoordinates(
         at, loc, dest.getShape(), tid, g);
     Value linear = constIndex(at, loc, 0);
     for (auto [d, c] : llvm::enumerate(coords)) {

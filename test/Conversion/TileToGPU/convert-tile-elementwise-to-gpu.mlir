@@ -116,3 +116,22 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     }
   }
 }
+
+// -----
+
+// Operands of the outputs' shape whose layouts hold it alike: the running
+// maxima, sliced from a 64x64 accumulator, and a tile's row maxima, sliced
+// from its 64x16 scores, are in the same slots of the same threads, so one
+// distribution reads both (m = max(m, rowmax), as flash attention does).
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @same_shape_alike() threads(128) {
+    %m = tile.alloc_fragment : !tile.fragment<64x1xf32, #tile.slice<dim = 1, extent = 64, parent = #tile.wgmma<warpgroups = 1>>>
+    %r = tile.alloc_fragment : !tile.fragment<64x1xf32, #tile.slice<dim = 1, extent = 16, parent = #tile.wgmma<warpgroups = 1>>>
+    tile.elementwise ins(%m, %r : !tile.fragment<64x1xf32, #tile.slice<dim = 1, extent = 64, parent = #tile.wgmma<warpgroups = 1>>>, !tile.fragment<64x1xf32, #tile.slice<dim = 1, extent = 16, parent = #tile.wgmma<warpgroups = 1>>>)
+                     outs(%m : !tile.fragment<64x1xf32, #tile.slice<dim = 1, extent = 64, parent = #tile.wgmma<warpgroups = 1>>>) {
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.maximumf %a, %b : f32
+      tile.yield %x : f32
+    }
+  }
+}

@@ -51,6 +51,29 @@ tile.kernel @rows_within_warps() threads(128) {
 
 // -----
 
+// The same row maxima into the slice of a wider wgmma tile (64x64): a
+// wgmma row lives in the same threads and slots whatever the tile's width,
+// so the destination holds the results as the source's own slice would,
+// and the code is @rows_within_warps'.
+tile.kernel @rows_into_a_wider_slice() threads(128) {
+  %acc = tile.alloc_fragment : !tile.fragment<64x16xf32, #tile.wgmma<warpgroups = 1>>
+  %m = tile.alloc_fragment : !tile.fragment<64x1xf32, #tile.slice<dim = 1, extent = 64, parent = #tile.wgmma<warpgroups = 1>>>
+  tile.reduce max %acc into %m dim 1 : !tile.fragment<64x16xf32, #tile.wgmma<warpgroups = 1>>, !tile.fragment<64x1xf32, #tile.slice<dim = 1, extent = 64, parent = #tile.wgmma<warpgroups = 1>>>
+}
+
+// -----
+
+// Row sums across warps (runs of 4: every thread holds part of all 4 rows)
+// into the slice of runs of 8, which also holds rows 0..3 in slots 0..3 of
+// every thread: the scratch is indexed as the source's slice places them.
+tile.kernel @alike_slice_across_warps() threads(128) {
+  %x = tile.alloc_fragment : !tile.fragment<4x1024xf32, #tile.blocked<threads = 128, vector = 4>>
+  %s = tile.alloc_fragment : !tile.fragment<4x1xf32, #tile.slice<dim = 1, extent = 1024, parent = #tile.blocked<threads = 128, vector = 8>>>
+  tile.reduce sum %x into %s dim 1 : !tile.fragment<4x1024xf32, #tile.blocked<threads = 128, vector = 4>>, !tile.fragment<4x1xf32, #tile.slice<dim = 1, extent = 1024, parent = #tile.blocked<threads = 128, vector = 8>>>
+}
+
+// -----
+
 // Column minima of a 32x8 i32 tile over 64 threads (runs of 4: two lanes
 // per row, 16 rows per warp, 2 warps): the reduction runs along dim 0,
 // so the lanes along it are bits 1..4, the warp bit 5; each result run

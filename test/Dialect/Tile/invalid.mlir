@@ -2028,6 +2028,17 @@ tile.kernel @reduce_types(%a: memref<?xf32>) threads(128) {
 
 // -----
 
+// Rows held by every thread (runs of 4 over 128 threads) cannot land in a
+// row-per-warp slice: each thread would hold one row's result, not four.
+tile.kernel @reduce_dest_layout() threads(128) {
+  %x = tile.alloc_fragment : !tile.fragment<4x1024xf32, #tile.blocked<threads = 128, vector = 4>>
+  %s = tile.alloc_fragment : !tile.fragment<4x1xf32, #tile.slice<dim = 1, extent = 1024, parent = #tile.blocked<threads = 128, vector = 8, part = 32>>>
+  // expected-error @+1 {{'tile.reduce' op needs a destination layout that holds the results as #tile.slice<dim = 1, extent = 1024, parent = #tile.blocked<threads = 128, vector = 4>> (the source's sliced along dim 1) does, got #tile.slice<dim = 1, extent = 1024, parent = #tile.blocked<threads = 128, vector = 8, part = 32>>; leave it to tile-assign-layouts}}
+  tile.reduce sum %x into %s dim 1 : !tile.fragment<4x1024xf32, #tile.blocked<threads = 128, vector = 4>>, !tile.fragment<4x1xf32, #tile.slice<dim = 1, extent = 1024, parent = #tile.blocked<threads = 128, vector = 8, part = 32>>>
+}
+
+// -----
+
 func.func @reduce_outside_kernel(%x: !tile.fragment<4x128xf32>, %s: !tile.fragment<4x1xf32>) {
   // expected-error @+1 {{'tile.reduce' op}}
   tile.reduce sum %x into %s dim 1 : !tile.fragment<4x128xf32>, !tile.fragment<4x1xf32>

@@ -234,6 +234,15 @@ int main() {
   alike(slice(1, 64, wgmma(2)), slice(1, 64, blocked(256, 4)), {128, 1},
         false);
   alike(blocked(128, 4), blocked(128, 4), {64, 64}, true);
+  // Rows held by every thread, whether in runs of 4 or of 8: alike; a row
+  // per warp is not.
+  alike(slice(1, 1024, blocked(128, 4)), slice(1, 1024, blocked(128, 8)),
+        {4, 1}, true);
+  alike(slice(1, 1024, blocked(128, 4)),
+        slice(1, 1024, blocked(128, 8, 32)), {4, 1}, false);
+  // Layouts that cannot lay out the shape hold nothing alike, even where
+  // their formulas would agree (a wgmma tile needs a multiple of 64 rows).
+  alike(wgmma(1), wgmma(1, 2), {32, 8}, false);
 
   // Runs in boxes (slices of a fragment) and runs at offsets (a matrix
   // instruction's tiles).

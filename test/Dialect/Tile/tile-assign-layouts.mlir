@@ -92,6 +92,38 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
 
 // -----
 
+// A reduction's result meets an element-wise partner before the reduction
+// gives it a layout. %r takes the running maxima's layout (the slice of a
+// 64x64 accumulator), which holds %acc's row maxima as %acc's own slice
+// would (tile.reduce accepts it). %q does not take %p's (one row per
+// thread, not the wgmma rows' threads): it gets %acc's slice from the
+// reduction (and the element-wise lowering refuses that pair).
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @alike() threads(128) {
+    %acc = tile.alloc_fragment : !tile.fragment<64x16xf32, #tile.wgmma<warpgroups = 1>>
+    %m = tile.alloc_fragment : !tile.fragment<64x1xf32, #tile.slice<dim = 1, extent = 64, parent = #tile.wgmma<warpgroups = 1>>>
+    %p = tile.alloc_fragment : !tile.fragment<64x1xf32, #tile.slice<dim = 1, extent = 4, parent = #tile.blocked<threads = 128, vector = 2>>>
+    %r = tile.alloc_fragment : !tile.fragment<64x1xf32>
+    %q = tile.alloc_fragment : !tile.fragment<64x1xf32>
+    tile.elementwise ins(%m, %r : !tile.fragment<64x1xf32, #tile.slice<dim = 1, extent = 64, parent = #tile.wgmma<warpgroups = 1>>>, !tile.fragment<64x1xf32>)
+                     outs(%m : !tile.fragment<64x1xf32, #tile.slice<dim = 1, extent = 64, parent = #tile.wgmma<warpgroups = 1>>>) {
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.maximumf %a, %b : f32
+      tile.yield %x : f32
+    }
+    tile.elementwise ins(%p, %q : !tile.fragment<64x1xf32, #tile.slice<dim = 1, extent = 4, parent = #tile.blocked<threads = 128, vector = 2>>>, !tile.fragment<64x1xf32>)
+                     outs(%p : !tile.fragment<64x1xf32, #tile.slice<dim = 1, extent = 4, parent = #tile.blocked<threads = 128, vector = 2>>>) {
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.maximumf %a, %b : f32
+      tile.yield %x : f32
+    }
+    tile.reduce max %acc into %r dim 1 : !tile.fragment<64x16xf32, #tile.wgmma<warpgroups = 1>>, !tile.fragment<64x1xf32>
+    tile.reduce max %acc into %q dim 1 : !tile.fragment<64x16xf32, #tile.wgmma<warpgroups = 1>>, !tile.fragment<64x1xf32>
+  }
+}
+
+// -----
+
 // A softmax's tile: reduced along its rows, with only its row results
 // broadcast back: a part per warp, so each row stays within a warp (no
 // shared memory in the reductions). One warp has nothing to part.

@@ -30,9 +30,9 @@ static bool isContiguousRowMajor(MemRefType type) {
 }
 
 // Whether `view` is one whole slot of a row-major shared allocation of
-// slots (a ring's, or a ping-pong team's tile) whose slots are multiples of
-// tmaPieceAlignment bytes: its first element then sits where the swizzle
-// pattern starts over, as the allocation's does.
+// slots (a ring's, or a ping-pong team's tile) that are isSlotSized: its
+// first element then sits where the swizzle pattern starts over, as the
+// allocation's does.
 static bool isAlignedSlot(Value view) {
   auto slot = view.getDefiningOp<memref::SubViewOp>();
   if (!slot || !slot.getSource().getDefiningOp<AllocSharedOp>())
@@ -53,9 +53,7 @@ static bool isAlignedSlot(Value view) {
   for (OpFoldResult offset : ArrayRef(offsets).drop_front())
     if (getConstantIntValue(offset) != 0)
       return false;
-  int64_t slotBytes =
-      type.getNumElements() * type.getElementTypeBitWidth() / 8;
-  return slotBytes % tmaPieceAlignment(whole) == 0;
+  return isSlotSized(type);
 }
 
 // Coordinates in a row-major tile of `shape`, rows exactly `swizzle` bytes

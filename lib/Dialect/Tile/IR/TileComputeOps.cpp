@@ -671,5 +671,29 @@ LogicalResult ReduceOp::verify() {
     return emitOpError("reduces ")
            << from << " into " << to
            << "; the element types must agree, or bf16/f16 reduce into f32";
+  if (source.getLayout() && dest.getLayout() &&
+      !acceptsDestLayout(dest.getLayout()))
+    return emitOpError("needs a destination layout that holds the results "
+                       "as ")
+           << getSourceSlice() << " (the source's sliced along dim "
+           << getDim() << ") does, got " << dest.getLayout()
+           << "; leave it to tile-assign-layouts";
   return verifyInKernel(*this);
+}
+
+SliceLayoutAttr ReduceOp::getSourceSlice() {
+  auto source = cast<FragmentType>(getSource().getType());
+  if (!source.getLayout())
+    return {};
+  return SliceLayoutAttr::get(getContext(), getDim(),
+                              source.getShape()[getDim()],
+                              source.getLayout());
+}
+
+bool ReduceOp::acceptsDestLayout(Attribute layout) {
+  SliceLayoutAttr slice = getSourceSlice();
+  return slice &&
+         layoutsHoldAlike(cast<FragmentLayoutAttrInterface>(slice),
+                          dyn_cast_or_null<FragmentLayoutAttrInterface>(layout),
+                          cast<FragmentType>(getDest().getType()).getShape());
 }

@@ -578,7 +578,7 @@ bool mlir::tile::layoutsHoldAlike(FragmentLayoutAttrInterface a,
                                   ArrayRef<int64_t> shape) {
   if (a == b)
     return true;
-  if (!a || !b)
+  if (!a || !b || !a.accepts(shape) || !b.accepts(shape))
     return false;
   int64_t runs = a.getRunsPerThread(shape);
   if (a.getNumThreads() != b.getNumThreads() ||

@@ -430,6 +430,13 @@ int64_t mlir::tile::tmaPieceAlignment(Type sharedTile) {
   return getSharedSwizzle(sharedTile).value_or(0) ? 1024 : 128;
 }
 
+bool mlir::tile::isSlotSized(MemRefType sharedTile) {
+  return sharedTile.hasStaticShape() &&
+         sharedTile.getNumElements() * sharedTile.getElementTypeBitWidth() /
+                     8 % tmaPieceAlignment(sharedTile) ==
+             0;
+}
+
 AllocSharedOp mlir::tile::getSharedAllocation(Value memref) {
   while (Operation *op = memref.getDefiningOp()) {
     if (auto alloc = dyn_cast<AllocSharedOp>(op))

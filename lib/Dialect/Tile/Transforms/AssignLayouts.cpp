@@ -267,6 +267,17 @@ struct TileAssignLayoutsPass
     return reduce && reduce.getDest() == v;
   }
 
+  // Whether every tile.reduce writing `v` accepts `layout` for it (holds
+  // the results as its source's slice does). A reduction's result takes
+  // an element-wise partner's layout only then; otherwise it waits for
+  // its source's slice.
+  static bool reducesAccept(Value v, Attribute layout) {
+    return llvm::all_of(v.getUsers(), [&](Operation *user) {
+      return !isReduceDest(v, user) ||
+             cast<ReduceOp>(user).acceptsDestLayout(layout);
+    });
+  }
+
   // Whether `alloc`'s group (its elementwise partners of one shape) holds a
   // derived fragment: then the whole group waits for that one's layout.
   static bool isDerived(AllocFragmentOp alloc) {
@@ -423,12 +434,9 @@ struct TileAssignLayoutsPass
       changed = false;
       WalkResult result = getOperation().walk([&](Operation *op) {
         if (auto reduce = dyn_cast<ReduceOp>(op)) {
-          auto source = cast<FragmentType>(reduce.getSource().getType());
-          if (!source.getLayout())
+          SliceLayoutAttr slice = reduce.getSourceSlice();
+          if (!slice)
             return WalkResult::advance();
-          auto slice = SliceLayoutAttr::get(
-              op->getContext(), reduce.getDim(),
-              source.getShape()[reduce.getDim()], source.getLayout());
           return failed(give(op, reduce.getDest(), slice))
                      ? WalkResult::interrupt()
                      : WalkResult::advance();
@@ -446,16 +454,14 @@ struct TileAssignLayoutsPass
           return WalkResult::advance();
         for (Value v : op->getOperands()) {
           auto f = dyn_cast<FragmentType>(v.getType());
-          // A reduction's result takes its layout from the source only:
-          // the lowering needs exactly the source's slice.
-          if (!f || llvm::any_of(v.getUsers(), [&](Operation *user) {
-                return isReduceDest(v, user);
-              }))
+          if (!f)
             continue;
           Attribute mine = layout;
           for (auto [d, extent] : llvm::enumerate(shape))
             if (f.getShape()[d] != extent)
               mine = SliceLayoutAttr::get(op->getContext(), d, extent, mine);
+          if (!reducesAccept(v, mine))
+            continue;
           if (failed(give(op, v, mine)))
             return WalkResult::interrupt();
         }

@@ -376,7 +376,20 @@ def Tile_ReduceOp : Tile_Op<"reduce"> {
     dest's shape is the source's with 1 at `dim`; inside a `tile.kernel`,
     run by all of the kernel's (or team's) threads. Where warps spread
     along `dim`, not inside a `tile.warp_specialize` (its teams cannot use
-    the CTA barrier): choose a tile whose rows a warp holds.
+    the CTA barrier): choose a tile whose rows a warp holds. Where both
+    have layouts, dest's holds its elements as the source's layout sliced
+    along `dim` does (`layoutsHoldAlike`: the same element in the same
+    register slot of the same thread), e.g. the row sums of a 128x64 wgmma
+    tile may go into the slice of a 128x128 one.
+  }];
+  let extraClassDeclaration = [{
+    /// The source's layout sliced along `dim`, what tile-assign-layouts
+    /// gives the destination; null while the source has no layout.
+    ::mlir::tile::SliceLayoutAttr getSourceSlice();
+    /// Whether a destination laid out by `layout` holds its elements as
+    /// getSourceSlice() does (false while the source has no layout): the
+    /// test the verifier, the lowering and tile-assign-layouts share.
+    bool acceptsDestLayout(::mlir::Attribute layout);
   }];
   let arguments = (ins Tile_ReduceKindAttr:$kind,
                        Arg<Tile_FragmentType, "", [MemRead]>:$source,

@@ -59,6 +59,9 @@ namespace mlir::tile {
 /// Whether layouts `a` and `b` put every element of a tile of `shape` in the
 /// same register slot of the same thread (same threads, run width and runs,
 /// run by run): e.g. the row sums of a 128x128 and of a 128x64 wgmma tile.
+/// False when either cannot lay out `shape`. The one test of layout
+/// equivalence: tile.reduce's verifier and lowering, the element-wise
+/// lowering and tile-assign-layouts all ask it.
 bool layoutsHoldAlike(FragmentLayoutAttrInterface a,
                       FragmentLayoutAttrInterface b, ArrayRef<int64_t> shape);
 
@@ -125,6 +128,11 @@ AllocSharedOp getSharedAllocation(Value memref);
 /// bytes from the tile's start: 128 (TMA), or 1024 (the swizzle pattern's
 /// period) when the shared tile of type `sharedTile` is swizzled.
 int64_t tmaPieceAlignment(Type sharedTile);
+/// Whether shared tiles of type `sharedTile` can sit back to back as the
+/// slots of one allocation (a ring's stages, a ping-pong team's pair), each
+/// where TMA may write a piece and the swizzle pattern starts over: a
+/// static shape of a whole multiple of tmaPieceAlignment bytes.
+bool isSlotSized(MemRefType sharedTile);
 
 /// The most elements a fragment may have (2^24): more could never fit the
 /// registers of a CTA, and no lowering should unroll over them.

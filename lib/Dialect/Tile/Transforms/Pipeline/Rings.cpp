@@ -69,12 +69,11 @@ LogicalResult LoopPipeliner::buildRing(CopyOp copy) {
                                "that writes it in the same iteration");
   }
   // Each slot is a piece TMA writes on its own.
-  int64_t tileBytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
-  int64_t slotAlignment = tmaPieceAlignment(alloc.getType());
-  if (tileBytes % slotAlignment != 0)
+  if (!isSlotSized(type))
     return copy.emitOpError("pipelines a shared tile of ")
-           << tileBytes << " bytes; ring slots need a multiple of "
-           << slotAlignment << " bytes";
+           << type.getNumElements() * type.getElementTypeBitWidth() / 8
+           << " bytes; ring slots need a multiple of "
+           << tmaPieceAlignment(type) << " bytes";
   rings.push_back({alloc, allocSlots(alloc, stages())});
   return success();
 }

@@ -255,13 +255,10 @@ LogicalResult LoopPipeliner::checkPingpongSharing(WarpSplit &split) {
       }
     }
     auto type = cast<MemRefType>(tile.getType());
-    int64_t alignment = tmaPieceAlignment(type);
-    if (!type.hasStaticShape() ||
-        type.getNumElements() * type.getElementTypeBitWidth() / 8 %
-                alignment != 0) {
+    if (!isSlotSized(type)) {
       tile.emitOpError("is each pingpong team's own, so it needs a static "
                        "size of a multiple of ")
-          << alignment << " bytes";
+          << tmaPieceAlignment(type) << " bytes";
       return WalkResult::interrupt();
     }
     split.teamTiles.push_back(tile);
