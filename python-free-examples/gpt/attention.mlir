@@ -6,10 +6,15 @@
 // heads (`kv_heads`; grouped-query attention: query head h reads key and
 // value head h / (H / Hkv); Hkv = H is GPT-2's), each of `hd` columns, and
 // `out` has B*S rows of H*hd columns (head h in columns h*hd ..), the
-// layout the output projection reads. CTA
-// (x, y) takes 128 queries of sequence b = y / H, head h = y % H: it loads
-// its Q tile once (TMA), then walks K and V in tiles of BN keys, STAGES - 1
-// deep (the loads of the next tiles fly while tile j is computed):
+// layout the output projection reads. The work is a list of items, 128
+// queries of one sequence b and head h each (the longest rows first when
+// causal); a CTA takes one item, or with PERSISTENT, no more CTAs than SMs
+// take every #CTAs-th item, so that the K and V loads of the next item fly
+// while this one ends. For an item, a CTA loads its Q tile (TMA; the next
+// item's goes into the same tile once this item's products are done,
+// while its output is written), then walks K and V in tiles of BN keys,
+// STAGES - 1 deep (the loads of the next tiles fly while tile j is
+// computed):
 //
 //   S = Q K^T                          (wgmma, fp32; c = log2(e)/sqrt(hd) > 0)
 //   m' = max(m, c rowmax(S)),  a = 2^(m - m')
@@ -31,7 +36,7 @@
 // dim; tuning/attention-h200.txt (tile-tune's table, against PyTorch's
 // cuDNN attention) adds those it chose, and gpt_attention::attention_tuned
 // picks among them by head dim, shape and mask. The grid (tile.grid) is a
-// CTA per query tile of each sequence and head. Head dim 256 takes tiles
+// CTA per item, or min(items, SMs) with PERSISTENT. Head dim 256 takes tiles
 // of 64 keys and two stages: its output alone holds 128 registers a
 // thread, and Q, K and V fill 192 KiB of shared memory.
 
@@ -41,8 +46,10 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
                        %causal: i1)
     params(HD: index = 64 in [64, 128, 256],
            BN: index = 128 in [64, 128],
-           STAGES: i32 = 3 in [2, 3, 4])
-    configs([HD = 64, STAGES = 4], [HD = 128], [HD = 256, BN = 64, STAGES = 2])
+           STAGES: i32 = 3 in [2, 3, 4],
+           PERSISTENT: i1 = false)
+    configs([HD = 64, STAGES = 4, PERSISTENT = true], [HD = 128],
+            [HD = 256, BN = 64, STAGES = 2])
     threads(256) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -52,31 +59,77 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
   %zero = arith.constant 0.0 : f32
   %neg_inf = arith.constant 0xFF800000 : f32
   %false = arith.constant false
-  // Which queries: the last query tiles first when causal (they walk more keys).
   %tiles = arith.ceildivui %seq, %c128 : index
-  // The grid, for the host: a CTA per query tile of each sequence and head.
+  // The work: a query tile of each sequence and head, the longest rows
+  // first when causal (item w is query tile w / (B H), reversed, of
+  // sequence and head w mod (B H)).
   %rows = memref.dim %qkv, %c0 : memref<?x?xbf16>
   %batch = arith.divui %rows, %seq : index
   %sequence_heads = arith.muli %batch, %heads : index
-  tile.grid %tiles, %sequence_heads
-  %bx = gpu.block_id x
+  %work = arith.muli %tiles, %sequence_heads : index
+  // The grid, for the host: a CTA per item, or with PERSISTENT no more
+  // CTAs than SMs (CTA c takes items c, c + #CTAs, ...), so that the
+  // producer loads the next item's keys while the consumers finish this
+  // one. Items are dealt in turn, not taken as CTAs free up, so long
+  // causal sequences balance worse (tile-tune chooses).
+  %persistent = tile.param "PERSISTENT" : i1
+  %sms = tile.num_sms : index
+  // min(work, SMs), or min(work, SMs + work) = work (the grid takes no
+  // select).
+  %resident_only = arith.index_castui %persistent : i1 to index
+  %not_resident = arith.subi %c1, %resident_only : index
+  %beyond = arith.muli %work, %not_resident : index
+  %cap = arith.addi %sms, %beyond : index
+  %ctas_launched = arith.minui %work, %cap : index
+  tile.grid %ctas_launched
+  %first = gpu.block_id x
+  %ctas = gpu.grid_dim x
   %last = arith.subi %tiles, %c1 : index
-  %reversed = arith.subi %last, %bx : index
-  %qt = arith.select %causal, %reversed, %bx : index
-  %bh = gpu.block_id y
-  %b = arith.divui %bh, %heads : index
-  %h = arith.remui %bh, %heads : index
-  %first_row = arith.muli %b, %seq : index
-  %q0 = arith.muli %qt, %c128 : index
-  %q_row = arith.addi %first_row, %q0 : index
-  %q_col = arith.muli %h, %hd : index
   %width = arith.muli %heads, %hd : index
   // Key and value head h / (H / Hkv), after the H query heads and after
   // the Hkv key heads.
   %group = arith.divui %heads, %kv_heads : index
+  %kv_width = arith.muli %kv_heads, %hd : index
+  %key_tiles = arith.ceildivui %seq, %bn : index
+
+  // Q and K are read K-major: rows wider than 128 bytes are stored (and
+  // read) as 128-byte column blocks.
+  %Qs = tile.alloc_shared [%hd] : memref<128x?xbf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared [%bn, %hd] : memref<?x?xbf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared [%bn, %hd] : memref<?x?xbf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment [%bn] : !tile.fragment<128x?xf32>
+  %P = tile.alloc_fragment [%bn] : !tile.fragment<128x?xbf16>
+  %O = tile.alloc_fragment [%hd] : !tile.fragment<128x?xf32>
+  %Ob = tile.alloc_fragment [%hd] : !tile.fragment<128x?xbf16>
+  %m = tile.alloc_fragment : !tile.fragment<128x1xf32>
+  %m_new = tile.alloc_fragment : !tile.fragment<128x1xf32>
+  %alpha = tile.alloc_fragment : !tile.fragment<128x1xf32>
+  %l = tile.alloc_fragment : !tile.fragment<128x1xf32>
+  %l_tile = tile.alloc_fragment : !tile.fragment<128x1xf32>
+
+  // Q of item w arrives on %loaded (one arrival: the copy raises the bytes
+  // the phase expects), in phase n mod 2 of the CTA's n-th item; %read
+  // (every consumer thread arrives) says this item's products no longer
+  // read Q, so that the next item's may replace it.
+  %loaded = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
+  %read = tile.alloc_barrier arrivals(256) : !tile.barrier<1>
+  %f_seq_row, %f_q0, %q_first_row, %q_first_col, %f_h = func.call @item_place(%first, %sequence_heads, %causal, %last, %heads, %seq, %hd)
+      : (index, index, i1, index, index, index, index) -> (index, index, index, index, index)
+  tile.copy %qkv[%q_first_row, %q_first_col] to %Qs[] barrier %loaded[%c0]
+      : memref<?x?xbf16>, memref<128x?xbf16, #gpu.address_space<workgroup>>, !tile.barrier<1>
+
+  // The CTA's items: w = first + n #CTAs for n < count; one without
+  // PERSISTENT, which the compiler then sees (no loop is left).
+  %span = arith.subi %work, %first : index
+  %resident_items = arith.ceildivui %span, %ctas : index
+  %count = arith.select %persistent, %resident_items, %c1 : index
+  scf.for %n = %c0 to %count step %c1 {
+  %step = arith.muli %n, %ctas : index
+  %w = arith.addi %first, %step : index
+  %first_row, %q0, %q_row, %q_col, %h = func.call @item_place(%w, %sequence_heads, %causal, %last, %heads, %seq, %hd)
+      : (index, index, i1, index, index, index, index) -> (index, index, index, index, index)
   %kv_h = arith.divui %h, %group : index
   %kv_off = arith.muli %kv_h, %hd : index
-  %kv_width = arith.muli %kv_heads, %hd : index
   %k_col = arith.addi %width, %kv_off : index
   %v_start = arith.addi %width, %kv_width : index
   %v_col = arith.addi %v_start, %kv_off : index
@@ -87,31 +140,24 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
   // Causal: the key tiles up to the query tile's last row (BN divides 128).
   %q_end = arith.addi %q0, %c128 : index
   %diagonal = arith.ceildivui %q_end, %bn : index
-  %key_tiles = arith.ceildivui %seq, %bn : index
   %kv_tiles = arith.select %causal, %diagonal, %key_tiles : index
+  // This CTA's n-th item waits for phase n mod 2.
+  %n_i1 = arith.index_cast %n : index to i64
+  %phase = arith.trunci %n_i1 : i64 to i1
 
-  // Q and K are read K-major: rows wider than 128 bytes are stored (and
-  // read) as 128-byte column blocks.
-  %Qs = tile.alloc_shared [%hd] : memref<128x?xbf16, #gpu.address_space<workgroup>>
-  %Ks = tile.alloc_shared [%bn, %hd] : memref<?x?xbf16, #gpu.address_space<workgroup>>
-  %Vs = tile.alloc_shared [%bn, %hd] : memref<?x?xbf16, #gpu.address_space<workgroup>>
-  %S = tile.alloc_fragment [%bn] : !tile.fragment<128x?xf32>
-  %P = tile.alloc_fragment [%bn] : !tile.fragment<128x?xbf16>
-  %O = tile.alloc_fragment [%hd] : !tile.fragment<128x?xf32>
-  %m = tile.alloc_fragment : !tile.fragment<128x1xf32>
-  %m_new = tile.alloc_fragment : !tile.fragment<128x1xf32>
-  %alpha = tile.alloc_fragment : !tile.fragment<128x1xf32>
-  %l = tile.alloc_fragment : !tile.fragment<128x1xf32>
-  %l_tile = tile.alloc_fragment : !tile.fragment<128x1xf32>
+  // The next item's Q tile, worked out here so that only it is held
+  // through the K/V loop.
+  %w_next = arith.addi %w, %ctas : index
+  // (Never without PERSISTENT: then nothing of it is left to hold.)
+  %next_exists = arith.cmpi ult, %w_next, %work : index
+  %more = arith.andi %persistent, %next_exists : i1
+  %n_seq_row, %n_q0, %next_row, %next_col, %n_h = func.call @item_place(%w_next, %sequence_heads, %causal, %last, %heads, %seq, %hd)
+      : (index, index, i1, index, index, index, index) -> (index, index, index, index, index)
 
-  // One arrival: the copy of Q raises the bytes the phase expects.
-  %loaded = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
-  tile.copy %qkv[%q_row, %q_col] to %Qs[] barrier %loaded[%c0]
-      : memref<?x?xbf16>, memref<128x?xbf16, #gpu.address_space<workgroup>>, !tile.barrier<1>
   tile.fill %O, %zero : !tile.fragment<128x?xf32>, f32
   tile.fill %m, %neg_inf : !tile.fragment<128x1xf32>, f32
   tile.fill %l, %zero : !tile.fragment<128x1xf32>, f32
-  tile.mbarrier.wait %loaded[%c0], %false : !tile.barrier<1>
+  tile.mbarrier.wait %loaded[%c0], %phase : !tile.barrier<1>
 
   tile.pipelined_for %j = %c0 to %kv_tiles step %c1 stages(STAGES) warp_specialized {
     %k0 = arith.muli %j, %bn : index
@@ -201,7 +247,16 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
     }
   }
 
-  %Ob = tile.alloc_fragment [%hd] : !tile.fragment<128x?xbf16>
+  // Every consumer's products are done (the loop waited for them): once
+  // all have said so, the next item's Q replaces this one's while this
+  // one's output is written. (The CTA's items with a next one come first,
+  // so the n-th arrival completes phase n mod 2.)
+  scf.if %more {
+    tile.mbarrier.arrive %read[%c0] : !tile.barrier<1>
+    tile.mbarrier.wait %read[%c0], %phase : !tile.barrier<1>
+    tile.copy %qkv[%next_row, %next_col] to %Qs[] barrier %loaded[%c0]
+        : memref<?x?xbf16>, memref<128x?xbf16, #gpu.address_space<workgroup>>, !tile.barrier<1>
+  }
   tile.elementwise ins(%O, %l : !tile.fragment<128x?xf32>, !tile.fragment<128x1xf32>)
                    outs(%Ob : !tile.fragment<128x?xbf16>) {
   ^bb0(%o: f32, %sum: f32):
@@ -210,4 +265,26 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
     tile.yield %y : bf16
   }
   tile.copy %Ob[] to %out_seq[%q0, %q_col] : !tile.fragment<128x?xbf16>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
+  }
+}
+
+// Where item w is: its sequence's first row, the first query of its tile
+// in the sequence (the longest rows first when causal: tile w / (B H),
+// reversed), where that tile starts in qkv (row, column) and its head
+// w mod H (sequence and head w mod (B H)).
+func.func private @item_place(%w: index, %sequence_heads: index, %causal: i1, %last: index,
+                              %heads: index, %seq: index, %hd: index)
+    -> (index, index, index, index, index) {
+  %c128 = arith.constant 128 : index
+  %rank = arith.divui %w, %sequence_heads : index
+  %bh = arith.remui %w, %sequence_heads : index
+  %reversed = arith.subi %last, %rank : index
+  %qt = arith.select %causal, %reversed, %rank : index
+  %b = arith.divui %bh, %heads : index
+  %h = arith.remui %bh, %heads : index
+  %first_row = arith.muli %b, %seq : index
+  %q0 = arith.muli %qt, %c128 : index
+  %row = arith.addi %first_row, %q0 : index
+  %col = arith.muli %h, %hd : index
+  return %first_row, %q0, %row, %col, %h : index, index, index, index, index
 }
