@@ -58,7 +58,6 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
   %bn = tile.param "BN" : index
   %zero = arith.constant 0.0 : f32
   %neg_inf = arith.constant 0xFF800000 : f32
-  %false = arith.constant false
   %tiles = arith.ceildivui %seq, %c128 : index
   // The work: a query tile of each sequence and head, the longest rows
   // first when causal (item w is query tile w / (B H), reversed, of

@@ -4,6 +4,16 @@
 // the conversion driver's "failed to legalize").
 // RUN: tile-opt %s --split-input-file --tile-attach-target=chip=sm_90a --convert-tile-kernel-to-gpu --tile-allocate-tensor-memory --tile-assign-shared-offsets --convert-tile-memory-to-gpu --convert-tile-reduce-to-gpu --verify-diagnostics -o /dev/null
 
+// A destination without a layout (tile-assign-layouts not run).
+tile.kernel @dest_without_layout() threads(128) {
+  %x = tile.alloc_fragment : !tile.fragment<4x1024xf32, #tile.blocked<threads = 128, vector = 4>>
+  %s = tile.alloc_fragment : !tile.fragment<4x1xf32>
+  // expected-error @+1 {{'tile.reduce' op destination has no layout; run tile-assign-layouts first}}
+  tile.reduce sum %x into %s dim 1 : !tile.fragment<4x1024xf32, #tile.blocked<threads = 128, vector = 4>>, !tile.fragment<4x1xf32>
+}
+
+// -----
+
 // Runs at offsets that depend on the thread (a 3-D blocked tile whose step
 // is not whole rows): the runs of one row cannot be found at compile time.
 tile.kernel @thread_dependent_offsets() threads(128) {
