@@ -59,9 +59,8 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
   %zero = arith.constant 0.0 : f32
   %neg_inf = arith.constant 0xFF800000 : f32
   %tiles = arith.ceildivui %seq, %c128 : index
-  // The work: a query tile of each sequence and head, the longest rows
-  // first when causal (item w is query tile w / (B H), reversed, of
-  // sequence and head w mod (B H)).
+  // The work: a query tile of each sequence and head (@item_place says
+  // which is item w).
   %rows = memref.dim %qkv, %c0 : memref<?x?xbf16>
   %batch = arith.divui %rows, %seq : index
   %sequence_heads = arith.muli %batch, %heads : index
@@ -83,7 +82,6 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
   tile.grid %ctas_launched
   %first = gpu.block_id x
   %ctas = gpu.grid_dim x
-  %last = arith.subi %tiles, %c1 : index
   %width = arith.muli %heads, %hd : index
   // Key and value head h / (H / Hkv), after the H query heads and after
   // the Hkv key heads.
@@ -112,8 +110,8 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
   // read Q, so that the next item's may replace it.
   %loaded = tile.alloc_barrier arrivals(1) : !tile.barrier<1>
   %read = tile.alloc_barrier arrivals(256) : !tile.barrier<1>
-  %f_seq_row, %f_q0, %q_first_row, %q_first_col, %f_h = func.call @item_place(%first, %sequence_heads, %causal, %last, %heads, %seq, %hd)
-      : (index, index, i1, index, index, index, index) -> (index, index, index, index, index)
+  %f_seq_row, %f_q0, %q_first_row, %q_first_col, %f_h = func.call @item_place(%first, %sequence_heads, %tiles, %persistent, %causal, %heads, %seq, %hd)
+      : (index, index, index, i1, i1, index, index, index) -> (index, index, index, index, index)
   tile.copy %qkv[%q_first_row, %q_first_col] to %Qs[] barrier %loaded[%c0]
       : memref<?x?xbf16>, memref<128x?xbf16, #gpu.address_space<workgroup>>, !tile.barrier<1>
 
@@ -125,8 +123,8 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
   scf.for %n = %c0 to %count step %c1 {
   %step = arith.muli %n, %ctas : index
   %w = arith.addi %first, %step : index
-  %first_row, %q0, %q_row, %q_col, %h = func.call @item_place(%w, %sequence_heads, %causal, %last, %heads, %seq, %hd)
-      : (index, index, i1, index, index, index, index) -> (index, index, index, index, index)
+  %first_row, %q0, %q_row, %q_col, %h = func.call @item_place(%w, %sequence_heads, %tiles, %persistent, %causal, %heads, %seq, %hd)
+      : (index, index, index, i1, i1, index, index, index) -> (index, index, index, index, index)
   %kv_h = arith.divui %h, %group : index
   %kv_off = arith.muli %kv_h, %hd : index
   %k_col = arith.addi %width, %kv_off : index
@@ -150,8 +148,8 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
   // (Never without PERSISTENT: then nothing of it is left to hold.)
   %next_exists = arith.cmpi ult, %w_next, %work : index
   %more = arith.andi %persistent, %next_exists : i1
-  %n_seq_row, %n_q0, %next_row, %next_col, %n_h = func.call @item_place(%w_next, %sequence_heads, %causal, %last, %heads, %seq, %hd)
-      : (index, index, i1, index, index, index, index) -> (index, index, index, index, index)
+  %n_seq_row, %n_q0, %next_row, %next_col, %n_h = func.call @item_place(%w_next, %sequence_heads, %tiles, %persistent, %causal, %heads, %seq, %hd)
+      : (index, index, index, i1, i1, index, index, index) -> (index, index, index, index, index)
 
   tile.fill %O, %zero : !tile.fragment<128x?xf32>, f32
   tile.fill %m, %neg_inf : !tile.fragment<128x1xf32>, f32
@@ -268,15 +266,26 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
 }
 
 // Where item w is: its sequence's first row, the first query of its tile
-// in the sequence (the longest rows first when causal: tile w / (B H),
-// reversed), where that tile starts in qkv (row, column) and its head
-// w mod H (sequence and head w mod (B H)).
-func.func private @item_place(%w: index, %sequence_heads: index, %causal: i1, %last: index,
-                              %heads: index, %seq: index, %hd: index)
+// in the sequence, where that tile starts in qkv (row, column) and its
+// head. One CTA per item (not `persistent`): head-major, as a 2-D grid of
+// query tiles by sequences and heads would run, so that the CTAs running
+// together share their keys and values in L2; the longest tile of each
+// head first when causal. Persistent CTAs dealt the items in turn:
+// tile-major, the longest tiles of every head first when causal, so that
+// the CTAs' loads even out.
+func.func private @item_place(%w: index, %sequence_heads: index, %tiles: index,
+                              %persistent: i1, %causal: i1, %heads: index,
+                              %seq: index, %hd: index)
     -> (index, index, index, index, index) {
+  %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index
-  %rank = arith.divui %w, %sequence_heads : index
-  %bh = arith.remui %w, %sequence_heads : index
+  %tile_major_rank = arith.divui %w, %sequence_heads : index
+  %tile_major_bh = arith.remui %w, %sequence_heads : index
+  %head_major_rank = arith.remui %w, %tiles : index
+  %head_major_bh = arith.divui %w, %tiles : index
+  %rank = arith.select %persistent, %tile_major_rank, %head_major_rank : index
+  %bh = arith.select %persistent, %tile_major_bh, %head_major_bh : index
+  %last = arith.subi %tiles, %c1 : index
   %reversed = arith.subi %last, %rank : index
   %qt = arith.select %causal, %reversed, %rank : index
   %b = arith.divui %bh, %heads : index
