@@ -121,147 +121,147 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
   %resident_items = arith.ceildivui %span, %ctas : index
   %count = arith.select %persistent, %resident_items, %c1 : index
   scf.for %n = %c0 to %count step %c1 {
-  %step = arith.muli %n, %ctas : index
-  %w = arith.addi %first, %step : index
-  %first_row, %q0, %q_row, %q_col, %h = func.call @item_place(%w, %sequence_heads, %tiles, %persistent, %causal, %heads, %seq, %hd)
-      : (index, index, index, i1, i1, index, index, index) -> (index, index, index, index, index)
-  %kv_h = arith.divui %h, %group : index
-  %kv_off = arith.muli %kv_h, %hd : index
-  %k_col = arith.addi %width, %kv_off : index
-  %v_start = arith.addi %width, %kv_width : index
-  %v_col = arith.addi %v_start, %kv_off : index
-  // The sequence's own rows of the output: a last tile's rows past S are
-  // outside the view, so its store skips them.
-  %out_seq = memref.subview %out[%first_row, 0] [%seq, %width] [1, 1]
-      : memref<?x?xbf16> to memref<?x?xbf16, strided<[?, 1], offset: ?>>
-  // Causal: the key tiles up to the query tile's last row (BN divides 128).
-  %q_end = arith.addi %q0, %c128 : index
-  %diagonal = arith.ceildivui %q_end, %bn : index
-  %kv_tiles = arith.select %causal, %diagonal, %key_tiles : index
-  // This CTA's n-th item waits for phase n mod 2.
-  %n_i1 = arith.index_cast %n : index to i64
-  %phase = arith.trunci %n_i1 : i64 to i1
+    %step = arith.muli %n, %ctas : index
+    %w = arith.addi %first, %step : index
+    %first_row, %q0, %q_row, %q_col, %h = func.call @item_place(%w, %sequence_heads, %tiles, %persistent, %causal, %heads, %seq, %hd)
+        : (index, index, index, i1, i1, index, index, index) -> (index, index, index, index, index)
+    %kv_h = arith.divui %h, %group : index
+    %kv_off = arith.muli %kv_h, %hd : index
+    %k_col = arith.addi %width, %kv_off : index
+    %v_start = arith.addi %width, %kv_width : index
+    %v_col = arith.addi %v_start, %kv_off : index
+    // The sequence's own rows of the output: a last tile's rows past S are
+    // outside the view, so its store skips them.
+    %out_seq = memref.subview %out[%first_row, 0] [%seq, %width] [1, 1]
+        : memref<?x?xbf16> to memref<?x?xbf16, strided<[?, 1], offset: ?>>
+    // Causal: the key tiles up to the query tile's last row (BN divides 128).
+    %q_end = arith.addi %q0, %c128 : index
+    %diagonal = arith.ceildivui %q_end, %bn : index
+    %kv_tiles = arith.select %causal, %diagonal, %key_tiles : index
+    // This CTA's n-th item waits for phase n mod 2.
+    %n_i1 = arith.index_cast %n : index to i64
+    %phase = arith.trunci %n_i1 : i64 to i1
 
-  // The next item's Q tile, worked out here so that only it is held
-  // through the K/V loop.
-  %w_next = arith.addi %w, %ctas : index
-  // (Never without PERSISTENT: then nothing of it is left to hold.)
-  %next_exists = arith.cmpi ult, %w_next, %work : index
-  %more = arith.andi %persistent, %next_exists : i1
-  %n_seq_row, %n_q0, %next_row, %next_col, %n_h = func.call @item_place(%w_next, %sequence_heads, %tiles, %persistent, %causal, %heads, %seq, %hd)
-      : (index, index, index, i1, i1, index, index, index) -> (index, index, index, index, index)
+    // The next item's Q tile, worked out here so that only it is held
+    // through the K/V loop.
+    %w_next = arith.addi %w, %ctas : index
+    // (Never without PERSISTENT: then nothing of it is left to hold.)
+    %next_exists = arith.cmpi ult, %w_next, %work : index
+    %more = arith.andi %persistent, %next_exists : i1
+    %n_seq_row, %n_q0, %next_row, %next_col, %n_h = func.call @item_place(%w_next, %sequence_heads, %tiles, %persistent, %causal, %heads, %seq, %hd)
+        : (index, index, index, i1, i1, index, index, index) -> (index, index, index, index, index)
 
-  tile.fill %O, %zero : !tile.fragment<128x?xf32>, f32
-  tile.fill %m, %neg_inf : !tile.fragment<128x1xf32>, f32
-  tile.fill %l, %zero : !tile.fragment<128x1xf32>, f32
-  tile.mbarrier.wait %loaded[%c0], %phase : !tile.barrier<1>
+    tile.fill %O, %zero : !tile.fragment<128x?xf32>, f32
+    tile.fill %m, %neg_inf : !tile.fragment<128x1xf32>, f32
+    tile.fill %l, %zero : !tile.fragment<128x1xf32>, f32
+    tile.mbarrier.wait %loaded[%c0], %phase : !tile.barrier<1>
 
-  tile.pipelined_for %j = %c0 to %kv_tiles step %c1 stages(STAGES) warp_specialized {
-    %k0 = arith.muli %j, %bn : index
-    %kv_row = arith.addi %first_row, %k0 : index
-    tile.copy %qkv[%kv_row, %k_col] to %Ks[]
-        : memref<?x?xbf16>, memref<?x?xbf16, #gpu.address_space<workgroup>>
-    tile.copy %qkv[%kv_row, %v_col] to %Vs[]
-        : memref<?x?xbf16>, memref<?x?xbf16, #gpu.address_space<workgroup>>
-    // In this warpgroup's turn: S = Q K^T of this tile and, one iteration
-    // late (stage 1), O += P V of the previous one, which runs while this
-    // tile's softmax is computed (FlashAttention-3's intra-warpgroup
-    // overlap); the other warpgroup issues its products in between.
-    tile.take_turn
-    tile.gemm %Qs, %Ks, %S {transpose_b, clear_accum, async}
-        : memref<128x?xbf16, #gpu.address_space<workgroup>>,
-          memref<?x?xbf16, #gpu.address_space<workgroup>>,
-          !tile.fragment<128x?xf32>
-    tile.gemm %P, %Vs, %O {async, tile.stage = 1}
-        : !tile.fragment<128x?xbf16>, memref<?x?xbf16, #gpu.address_space<workgroup>>,
-          !tile.fragment<128x?xf32>
-    tile.pass_turn
-    // S is ready; P V may still run.
-    tile.wait_gemms pending(1)
-    // Only the diagonal tile when causal (keys after the query) and a tile
-    // reaching past the sequence hold keys to mask (to -inf); the others
-    // go on unchanged.
-    %k_end = arith.addi %k0, %bn : index
-    %diagonal_tile = arith.cmpi ugt, %k_end, %q0 : index
-    %causal_tile = arith.andi %causal, %diagonal_tile : i1
-    %ragged_tile = arith.cmpi ugt, %k_end, %seq : index
-    %needs_mask = arith.ori %causal_tile, %ragged_tile : i1
-    scf.if %needs_mask {
-      tile.elementwise ins(%S : !tile.fragment<128x?xf32>) outs(%S : !tile.fragment<128x?xf32>) {
-      ^bb0(%s: f32, %r: index, %c: index):
-        %query = arith.addi %q0, %r : index
-        %key = arith.addi %k0, %c : index
-        %future = arith.cmpi ugt, %key, %query : index
-        %causal_masked = arith.andi %causal, %future : i1
-        %past_end = arith.cmpi uge, %key, %seq : index
-        %masked = arith.ori %causal_masked, %past_end : i1
-        %v = arith.select %masked, %neg_inf, %s : f32
-        tile.yield %v : f32
+    tile.pipelined_for %j = %c0 to %kv_tiles step %c1 stages(STAGES) warp_specialized {
+      %k0 = arith.muli %j, %bn : index
+      %kv_row = arith.addi %first_row, %k0 : index
+      tile.copy %qkv[%kv_row, %k_col] to %Ks[]
+          : memref<?x?xbf16>, memref<?x?xbf16, #gpu.address_space<workgroup>>
+      tile.copy %qkv[%kv_row, %v_col] to %Vs[]
+          : memref<?x?xbf16>, memref<?x?xbf16, #gpu.address_space<workgroup>>
+      // In this warpgroup's turn: S = Q K^T of this tile and, one iteration
+      // late (stage 1), O += P V of the previous one, which runs while this
+      // tile's softmax is computed (FlashAttention-3's intra-warpgroup
+      // overlap); the other warpgroup issues its products in between.
+      tile.take_turn
+      tile.gemm %Qs, %Ks, %S {transpose_b, clear_accum, async}
+          : memref<128x?xbf16, #gpu.address_space<workgroup>>,
+            memref<?x?xbf16, #gpu.address_space<workgroup>>,
+            !tile.fragment<128x?xf32>
+      tile.gemm %P, %Vs, %O {async, tile.stage = 1}
+          : !tile.fragment<128x?xbf16>, memref<?x?xbf16, #gpu.address_space<workgroup>>,
+            !tile.fragment<128x?xf32>
+      tile.pass_turn
+      // S is ready; P V may still run.
+      tile.wait_gemms pending(1)
+      // Only the diagonal tile when causal (keys after the query) and a tile
+      // reaching past the sequence hold keys to mask (to -inf); the others
+      // go on unchanged.
+      %k_end = arith.addi %k0, %bn : index
+      %diagonal_tile = arith.cmpi ugt, %k_end, %q0 : index
+      %causal_tile = arith.andi %causal, %diagonal_tile : i1
+      %ragged_tile = arith.cmpi ugt, %k_end, %seq : index
+      %needs_mask = arith.ori %causal_tile, %ragged_tile : i1
+      scf.if %needs_mask {
+        tile.elementwise ins(%S : !tile.fragment<128x?xf32>) outs(%S : !tile.fragment<128x?xf32>) {
+        ^bb0(%s: f32, %r: index, %c: index):
+          %query = arith.addi %q0, %r : index
+          %key = arith.addi %k0, %c : index
+          %future = arith.cmpi ugt, %key, %query : index
+          %causal_masked = arith.andi %causal, %future : i1
+          %past_end = arith.cmpi uge, %key, %seq : index
+          %masked = arith.ori %causal_masked, %past_end : i1
+          %v = arith.select %masked, %neg_inf, %s : f32
+          tile.yield %v : f32
+        }
+      }
+      // The scale (for exp2, and positive, so that it commutes with the
+      // maximum) is applied to the row maxima and inside each exponent's
+      // FMA, not in a pass of its own.
+      tile.reduce max %S into %m_new dim 1 : !tile.fragment<128x?xf32>, !tile.fragment<128x1xf32>
+      tile.elementwise ins(%m, %m_new : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>)
+                       outs(%m_new, %alpha : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>) {
+      ^bb0(%old: f32, %row_max: f32):
+        %scaled_max = arith.mulf %row_max, %scale : f32
+        %new = arith.maximumf %old, %scaled_max : f32
+        %d = arith.subf %old, %new : f32
+        %a = math.exp2 %d fastmath<afn> : f32
+        tile.yield %new, %a : f32, f32
+      }
+      tile.elementwise ins(%S, %m_new : !tile.fragment<128x?xf32>, !tile.fragment<128x1xf32>)
+                       outs(%S : !tile.fragment<128x?xf32>) {
+      ^bb0(%s: f32, %new: f32):
+        %neg = arith.negf %new : f32
+        %d = math.fma %s, %scale, %neg : f32
+        %p = math.exp2 %d fastmath<afn> : f32
+        tile.yield %p : f32
+      }
+      tile.reduce sum %S into %l_tile dim 1 : !tile.fragment<128x?xf32>, !tile.fragment<128x1xf32>
+      tile.elementwise ins(%l, %alpha, %l_tile, %m_new : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>,
+                           !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>)
+                       outs(%l, %m : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>) {
+      ^bb0(%lo: f32, %a: f32, %ls: f32, %new: f32):
+        %scaled = arith.mulf %lo, %a : f32
+        %sum = arith.addf %scaled, %ls : f32
+        tile.yield %sum, %new : f32, f32
+      }
+      // The previous tile's P V is done: P and O may change.
+      tile.wait_gemms pending(0) {tile.stage = 1}
+      tile.elementwise ins(%S : !tile.fragment<128x?xf32>) outs(%P : !tile.fragment<128x?xbf16>) {
+      ^bb0(%p: f32):
+        %pb = arith.truncf %p : f32 to bf16
+        tile.yield %pb : bf16
+      }
+      tile.elementwise ins(%O, %alpha : !tile.fragment<128x?xf32>, !tile.fragment<128x1xf32>)
+                       outs(%O : !tile.fragment<128x?xf32>) {
+      ^bb0(%o: f32, %a: f32):
+        %scaled = arith.mulf %o, %a : f32
+        tile.yield %scaled : f32
       }
     }
-    // The scale (for exp2, and positive, so that it commutes with the
-    // maximum) is applied to the row maxima and inside each exponent's
-    // FMA, not in a pass of its own.
-    tile.reduce max %S into %m_new dim 1 : !tile.fragment<128x?xf32>, !tile.fragment<128x1xf32>
-    tile.elementwise ins(%m, %m_new : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>)
-                     outs(%m_new, %alpha : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>) {
-    ^bb0(%old: f32, %row_max: f32):
-      %scaled_max = arith.mulf %row_max, %scale : f32
-      %new = arith.maximumf %old, %scaled_max : f32
-      %d = arith.subf %old, %new : f32
-      %a = math.exp2 %d fastmath<afn> : f32
-      tile.yield %new, %a : f32, f32
-    }
-    tile.elementwise ins(%S, %m_new : !tile.fragment<128x?xf32>, !tile.fragment<128x1xf32>)
-                     outs(%S : !tile.fragment<128x?xf32>) {
-    ^bb0(%s: f32, %new: f32):
-      %neg = arith.negf %new : f32
-      %d = math.fma %s, %scale, %neg : f32
-      %p = math.exp2 %d fastmath<afn> : f32
-      tile.yield %p : f32
-    }
-    tile.reduce sum %S into %l_tile dim 1 : !tile.fragment<128x?xf32>, !tile.fragment<128x1xf32>
-    tile.elementwise ins(%l, %alpha, %l_tile, %m_new : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>,
-                         !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>)
-                     outs(%l, %m : !tile.fragment<128x1xf32>, !tile.fragment<128x1xf32>) {
-    ^bb0(%lo: f32, %a: f32, %ls: f32, %new: f32):
-      %scaled = arith.mulf %lo, %a : f32
-      %sum = arith.addf %scaled, %ls : f32
-      tile.yield %sum, %new : f32, f32
-    }
-    // The previous tile's P V is done: P and O may change.
-    tile.wait_gemms pending(0) {tile.stage = 1}
-    tile.elementwise ins(%S : !tile.fragment<128x?xf32>) outs(%P : !tile.fragment<128x?xbf16>) {
-    ^bb0(%p: f32):
-      %pb = arith.truncf %p : f32 to bf16
-      tile.yield %pb : bf16
-    }
-    tile.elementwise ins(%O, %alpha : !tile.fragment<128x?xf32>, !tile.fragment<128x1xf32>)
-                     outs(%O : !tile.fragment<128x?xf32>) {
-    ^bb0(%o: f32, %a: f32):
-      %scaled = arith.mulf %o, %a : f32
-      tile.yield %scaled : f32
-    }
-  }
 
-  // Every consumer's products are done (the loop waited for them): once
-  // all have said so, the next item's Q replaces this one's while this
-  // one's output is written. (The CTA's items with a next one come first,
-  // so the n-th arrival completes phase n mod 2.)
-  scf.if %more {
-    tile.mbarrier.arrive %read[%c0] : !tile.barrier<1>
-    tile.mbarrier.wait %read[%c0], %phase : !tile.barrier<1>
-    tile.copy %qkv[%next_row, %next_col] to %Qs[] barrier %loaded[%c0]
-        : memref<?x?xbf16>, memref<128x?xbf16, #gpu.address_space<workgroup>>, !tile.barrier<1>
-  }
-  tile.elementwise ins(%O, %l : !tile.fragment<128x?xf32>, !tile.fragment<128x1xf32>)
-                   outs(%Ob : !tile.fragment<128x?xbf16>) {
-  ^bb0(%o: f32, %sum: f32):
-    %x = arith.divf %o, %sum : f32
-    %y = arith.truncf %x : f32 to bf16
-    tile.yield %y : bf16
-  }
-  tile.copy %Ob[] to %out_seq[%q0, %q_col] : !tile.fragment<128x?xbf16>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
+    // Every consumer's products are done (the loop waited for them): once
+    // all have said so, the next item's Q replaces this one's while this
+    // one's output is written. (The CTA's items with a next one come first,
+    // so the n-th arrival completes phase n mod 2.)
+    scf.if %more {
+      tile.mbarrier.arrive %read[%c0] : !tile.barrier<1>
+      tile.mbarrier.wait %read[%c0], %phase : !tile.barrier<1>
+      tile.copy %qkv[%next_row, %next_col] to %Qs[] barrier %loaded[%c0]
+          : memref<?x?xbf16>, memref<128x?xbf16, #gpu.address_space<workgroup>>, !tile.barrier<1>
+    }
+    tile.elementwise ins(%O, %l : !tile.fragment<128x?xf32>, !tile.fragment<128x1xf32>)
+                     outs(%Ob : !tile.fragment<128x?xbf16>) {
+    ^bb0(%o: f32, %sum: f32):
+      %x = arith.divf %o, %sum : f32
+      %y = arith.truncf %x : f32 to bf16
+      tile.yield %y : bf16
+    }
+    tile.copy %Ob[] to %out_seq[%q0, %q_col] : !tile.fragment<128x?xbf16>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
   }
 }
 
