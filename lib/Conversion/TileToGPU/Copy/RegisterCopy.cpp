@@ -307,20 +307,27 @@ bool RegisterCopy::hasInBoundsPath() const {
                to.space == MemorySpace::Global &&
                to.globalWrite == GlobalWrite::store;
   // Blocked layouts (row kernels, elementwise ones): the matrix layouts'
-  // GEMM epilogues keep one path, whose code size they are sensitive to.
-  // A run is one aligned vector access: a power of two of at most 16
-  // bytes (a run of 3 f32s is not, and keeps the guarded path).
+  // GEMM epilogues keep one path for their tiles, whose code size they
+  // are sensitive to. A run is one aligned vector access: a power of two
+  // of at most 16 bytes (a run of 3 f32s is not, and keeps the guarded
+  // path).
   int64_t bytes =
       dist.vector *
       cast<ShapedType>(globalSide().value.getType()).getElementTypeBitWidth() /
       8;
-  // Loads also into a slice of a blocked layout (a row broadcast over the
-  // tile, as layernorm's weights): threads holding copies load them alike.
+  // Loads also into a slice of any layout (a row broadcast over the tile:
+  // layernorm's weights, a GEMM epilogue's bias), whose runs are few:
+  // threads holding copies load them alike, and the guarded runs, which
+  // ptxas predicates rather than branches around, would cost a GEMM's
+  // epilogue more than its bias add.
   Attribute layout = dist.layout;
+  bool slice = false;
   if (load)
-    while (auto slice = dyn_cast<SliceLayoutAttr>(layout))
-      layout = slice.getParent();
-  return (load || store) && isa<BlockedLayoutAttr>(layout) &&
+    while (auto sliced = dyn_cast<SliceLayoutAttr>(layout)) {
+      layout = sliced.getParent();
+      slice = true;
+    }
+  return (load || store) && (isa<BlockedLayoutAttr>(layout) || slice) &&
          dist.isEven() && dist.runOffset(0).has_value() &&
          llvm::isPowerOf2_64(bytes) && bytes <= 16;
 }
@@ -347,7 +354,14 @@ static Value runsWholeOrOutside(OpBuilder &b, Location loc,
 bool RegisterCopy::hasWholeRunsPath() const {
   // The predicated vector access of GlobalRunAccess: runs of more than one
   // element of at least 16 bits.
-  return hasInBoundsPath() && dist.vector > 1 &&
+  // Not for the slices of matrix layouts (a GEMM epilogue's bias), whose
+  // third path would cost registers in the consumers that hold the
+  // accumulator (the 128 x 128 ping-pong team with GELU spilled).
+  Attribute layout = dist.layout;
+  while (auto sliced = dyn_cast<SliceLayoutAttr>(layout))
+    layout = sliced.getParent();
+  return hasInBoundsPath() && isa<BlockedLayoutAttr>(layout) &&
+         dist.vector > 1 &&
          cast<ShapedType>(globalSide().value.getType())
                  .getElementTypeBitWidth() >= 16;
 }

@@ -94,3 +94,33 @@ Value mlir::tile::lowering::sharedAddress(OpBuilder &b, Location loc,
                             constIndex(b, loc, 0));
   return elementAddress(b, loc, memref, origin);
 }
+
+Value mlir::tile::lowering::matrixDescriptor(OpBuilder &b, Location loc,
+                                             Value address, uint64_t fixed) {
+  auto i64 = [&](uint64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, static_cast<int64_t>(v), 64);
+  };
+  Value start = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, address, i64(0x3FFFF)), i64(4));
+  return arith::OrIOp::create(b, loc, start, i64(fixed));
+}
+
+Value mlir::tile::lowering::advanceDescriptor(OpBuilder &b, Location loc,
+                                              Value base, uint64_t fixed,
+                                              int64_t bytes) {
+  if (bytes == 0)
+    return base;
+  assert(bytes % 16 == 0 && bytes > 0 && "a start moves by whole 16 bytes");
+  // The start field holds a shared address below 256 KiB (a CTA has at
+  // most 227 KiB), so a start within the CTA's shared memory never carries
+  // out of bits 0-13: the sum of the low words is the low word of the
+  // descriptor, and the high word is fixed's.
+  Value low = arith::TruncIOp::create(b, loc, b.getI32Type(), base);
+  Value moved = arith::AddIOp::create(
+      b, loc, low, arith::ConstantIntOp::create(b, loc, bytes / 16, 32));
+  Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), moved);
+  return arith::OrIOp::create(
+      b, loc, wide,
+      arith::ConstantIntOp::create(
+          b, loc, static_cast<int64_t>(fixed & 0xFFFFFFFF00000000ull), 64));
+}

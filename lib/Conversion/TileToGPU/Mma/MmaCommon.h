@@ -54,6 +54,20 @@ FailureOr<SharedOperand> describeOperand(GemmOp op, StringRef name,
 /// Shared-window byte address of a shared tile's first element, as i64.
 Value sharedAddress(OpBuilder &b, Location loc, Value memref);
 
+/// A shared-memory matrix descriptor (wgmma's and tcgen05's): `fixed` (the
+/// operand's strides, swizzle and format bits) with the start address's
+/// bits 4-17 in bits 0-13, for the tile at `address` (an i64 shared-window
+/// address).
+Value matrixDescriptor(OpBuilder &b, Location loc, Value address,
+                       uint64_t fixed);
+
+/// The descriptor of the start `bytes` (a multiple of 16) past the one
+/// `base` (from matrixDescriptor with `fixed`) describes: one 32-bit add to
+/// its low word, so that the descriptors of a product's K steps and row
+/// blocks come from one address rather than each from its own.
+Value advanceDescriptor(OpBuilder &b, Location loc, Value base,
+                        uint64_t fixed, int64_t bytes);
+
 } // namespace mlir::tile::lowering
 
 #endif // TILE_LIB_CONVERSION_TILETOGPU_MMA_MMACOMMON_H

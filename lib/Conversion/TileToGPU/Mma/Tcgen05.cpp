@@ -33,20 +33,13 @@ static tcgen05::Format formatOf(Type type) {
   return type.isF32() ? tcgen05::Format::TF32 : tcgen05::Format::F32;
 }
 
-// The descriptor of the operand whose K step `kk` starts at `address` (an
-// i64 shared-window address): the address bits ORed into the constant rest.
-static Value smemDescriptor(OpBuilder &b, Location loc, Value address,
-                            const SharedOperand &operand) {
+// The constant part of the shared-memory descriptor of `operand`.
+static uint64_t fixedDescriptorBits(const SharedOperand &operand) {
   tcgen05::SmemDescriptor desc;
   desc.leadingByteOffset = operand.leadingBytes;
   desc.strideByteOffset = operand.strideBytes;
   desc.swizzle = *tcgen05::swizzleOfBytes(operand.swizzle);
-  auto i64 = [&](uint64_t v) -> Value {
-    return arith::ConstantIntOp::create(b, loc, static_cast<int64_t>(v), 64);
-  };
-  Value start = arith::ShRUIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, address, i64(0x3FFFF)), i64(4));
-  return arith::OrIOp::create(b, loc, start, i64(tcgen05::encode(desc)));
+  return tcgen05::encode(desc);
 }
 
 // tcgen05.commit of this thread's products so far to barrier `index` of a
@@ -128,16 +121,11 @@ struct Tcgen05Lowering : MechanismPattern<GemmOp, MmaMechanism::tcgen05> {
       // (a barrier wait, a CTA barrier): order the MMAs after that.
       NVVM::Tcgen05FenceOp::create(b, loc,
                                    NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+      uint64_t fixedA = fixedDescriptorBits(*opA);
+      uint64_t fixedB = fixedDescriptorBits(*opB);
+      Value baseA = matrixDescriptor(b, loc, addrA, fixedA);
+      Value baseB = matrixDescriptor(b, loc, addrB, fixedB);
       for (int64_t kk = 0; kk < k / kStep; ++kk) {
-        auto at = [&](Value base, const SharedOperand &operand) {
-          return smemDescriptor(
-              b, loc,
-              arith::AddIOp::create(
-                  b, loc, base,
-                  arith::ConstantIntOp::create(b, loc, operand.kStepOffset(kk),
-                                               64)),
-              operand);
-        };
         // The first step overwrites C when the gemm clears it.
         Value accumulate = arith::ConstantIntOp::create(
             b, loc, kk > 0 || !op.getClearAccum(), 1);
@@ -145,8 +133,10 @@ struct Tcgen05Lowering : MechanismPattern<GemmOp, MmaMechanism::tcgen05> {
             b, loc, kindAttr, group,
             NVVM::Tcgen05MMACollectorOpAttr::get(
                 b.getContext(), NVVM::Tcgen05MMACollectorOp::DISCARD),
-            /*aShift=*/UnitAttr(), adaptor.getC(), at(addrA, *opA),
-            at(addrB, *opB), instr, accumulate, /*scaleInputD=*/Value(),
+            /*aShift=*/UnitAttr(), adaptor.getC(),
+            advanceDescriptor(b, loc, baseA, fixedA, opA->kStepOffset(kk)),
+            advanceDescriptor(b, loc, baseB, fixedB, opB->kStepOffset(kk)),
+            instr, accumulate, /*scaleInputD=*/Value(),
             /*disableOutputLane=*/Value());
       }
       commitTo(b, loc, adaptor.getBarrier(), adaptor.getBarrierIndex());

@@ -24,19 +24,12 @@ using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
 
-// The wgmma matrix descriptor of an operand whose tile starts at `address`.
-static Value descriptor(OpBuilder &b, Location loc, Value address,
-                        const SharedOperand &operand) {
-  auto i64 = [&](int64_t v) -> Value {
-    return arith::ConstantIntOp::create(b, loc, v, 64);
-  };
+// The constant part of the wgmma matrix descriptor of `operand`.
+static uint64_t fixedDescriptorBits(const SharedOperand &operand) {
   // describeOperand accepted only swizzles the table has.
-  int64_t mode = swizzleEncoding(operand.swizzle)->wgmma;
-  int64_t fixed = (int64_t(operand.leadingBytes / 16) << 16) |
-                  (int64_t(operand.strideBytes / 16) << 32) | (mode << 62);
-  Value start = arith::ShRUIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, address, i64(0x3FFFF)), i64(4));
-  return arith::OrIOp::create(b, loc, start, i64(fixed));
+  uint64_t mode = swizzleEncoding(operand.swizzle)->wgmma;
+  return (uint64_t(operand.leadingBytes / 16) << 16) |
+         (uint64_t(operand.strideBytes / 16) << 32) | (mode << 62);
 }
 
 // The wgmma.mma_async of one gemm, K step after K step, as one inline-PTX
@@ -224,22 +217,21 @@ static void kStepOperands(OpBuilder &b, Location loc, const WgmmaForm &form,
                           SmallVector<SmallVector<SmallVector<Value>>> &aSteps,
                           SmallVector<Value> &bSteps) {
   aSteps.assign(form.blocks, {});
-  auto offset = [&](Value address, int64_t bytes) -> Value {
-    return arith::AddIOp::create(b, loc, address,
-                                 arith::ConstantIntOp::create(b, loc, bytes, 64));
-  };
+  uint64_t fixedA = form.aInRegisters ? 0 : fixedDescriptorBits(form.opA);
+  uint64_t fixedB = fixedDescriptorBits(form.opB);
+  Value baseA = form.aInRegisters ? Value()
+                                  : matrixDescriptor(b, loc, addrA, fixedA);
+  Value baseB = matrixDescriptor(b, loc, addrB, fixedB);
   for (int64_t kk = 0; kk < form.k / form.kStep; ++kk) {
     for (int64_t block = 0; block < form.blocks; ++block)
       aSteps[block].push_back(
           form.aInRegisters
               ? registersOfA(b, loc, registersA, kk)
-              : SmallVector<Value>{descriptor(
-                    b, loc,
-                    offset(addrA, block * form.opA.mn64Bytes +
-                                      form.opA.kStepOffset(kk)),
-                    form.opA)});
-    bSteps.push_back(descriptor(
-        b, loc, offset(addrB, form.opB.kStepOffset(kk)), form.opB));
+              : SmallVector<Value>{advanceDescriptor(
+                    b, loc, baseA, fixedA,
+                    block * form.opA.mn64Bytes + form.opA.kStepOffset(kk))});
+    bSteps.push_back(advanceDescriptor(b, loc, baseB, fixedB,
+                                       form.opB.kStepOffset(kk)));
   }
 }
 
