@@ -280,20 +280,27 @@ struct ExtendedLaunch {
   CUlaunchConfig config;
 };
 
-/// Whether dependent launches are allowed: TILE_DEPENDENT_LAUNCH=0 turns
-/// them off (to compare, or to rule them out), read once.
-bool dependentLaunchesAllowed() {
-  static const bool allowed = [] {
+/// When launches are dependent ones (TILE_DEPENDENT_LAUNCH, read once): 0
+/// never (to compare, or to rule them out), `graph` also while a stream is
+/// captured into a graph, anything else (the default) only outside
+/// captures.
+enum class DependentLaunches { never, outsideCaptures, always };
+DependentLaunches dependentLaunches() {
+  static const DependentLaunches mode = [] {
     const char *value = std::getenv("TILE_DEPENDENT_LAUNCH");
-    return !value || std::string(value) != "0";
+    if (value && std::string(value) == "0")
+      return DependentLaunches::never;
+    if (value && std::string(value) == "graph")
+      return DependentLaunches::always;
+    return DependentLaunches::outsideCaptures;
   }();
-  return allowed;
+  return mode;
 }
 
 /// Whether `stream` is being captured into a graph. Captured launches are
-/// ordinary ones: the GPT-2 forward replayed as a graph with programmatic
-/// edges ran 1-2.5% slower than with ordinary ones on an H200, where
-/// launched one by one dependent launches made it 1.5-6% faster
+/// ordinary ones by default: the GPT-2 forward replayed as a graph with
+/// programmatic edges ran 1-2.5% slower than with ordinary ones on an H200,
+/// where launched one by one dependent launches made it 1.5-6% faster
 /// (docs/measurements.md, "Dependent launches"). Asked of the driver (no
 /// synchronisation; a lookup) rather than read from a flag rt::Graph sets,
 /// so that a capture the host program began itself counts too.
@@ -422,8 +429,10 @@ void tile::rt::launch(const Kernel &kernel, const LaunchConfig &config,
 
   const Dim3 &cluster = config.cluster;
   bool clustered = cluster.x != 1 || cluster.y != 1 || cluster.z != 1;
-  bool dependent = config.dependent && dependentLaunchesAllowed() &&
-                   !capturing(config.stream);
+  DependentLaunches mode = dependentLaunches();
+  bool dependent = config.dependent && mode != DependentLaunches::never &&
+                   (mode == DependentLaunches::always ||
+                    !capturing(config.stream));
   if (!clustered && !dependent) {
     TILE_CU_CTX(context, cuLaunchKernel, function, config.grid.x,
                 config.grid.y, config.grid.z, config.block.x, config.block.y,

@@ -75,18 +75,21 @@ LogicalResult mlir::tile::outlineTileKernels(ModuleOp module,
     func.getBody().getBlocks().clear();
     func.getBody().takeBody(kernel.getBody());
     Block &entry = func.getBody().front();
-    // Dependent launches: the next kernel on the stream may launch once
-    // every CTA of this one has started, and this one waits here, before
-    // touching memory, until the kernel before it has finished and its
-    // writes are visible. Without a dependent launch both are no-ops; with
-    // one (the runtime's choice, tile::rt::launch) the next kernel's launch
-    // and start overlap this one's last CTAs.
+    // Dependent launches: this kernel waits here, before touching memory,
+    // until the kernel before it on the stream has finished and its writes
+    // are visible; then the next kernel may launch once every CTA of this
+    // one has got this far. Without a dependent launch both are no-ops;
+    // with one (the runtime's choice, tile::rt::launch) the next kernel's
+    // launch and start overlap this one's last CTAs. The trigger follows
+    // the wait so that kernels launch at most one ahead: before it, a
+    // waiting kernel's CTAs would launch the one after it, and so on down
+    // a graph, each holding SMs while it waits.
     if (chip.has(Feature::GridDependency)) {
       builder.setInsertionPointToStart(&entry);
       NVVM::GriddepcontrolOp::create(builder, kernel.getLoc(),
-                                     NVVM::GridDepActionKind::launch_dependents);
-      NVVM::GriddepcontrolOp::create(builder, kernel.getLoc(),
                                      NVVM::GridDepActionKind::wait);
+      NVVM::GriddepcontrolOp::create(builder, kernel.getLoc(),
+                                     NVVM::GridDepActionKind::launch_dependents);
     }
     Operation *terminator = entry.getTerminator();
     builder.setInsertionPoint(terminator);
