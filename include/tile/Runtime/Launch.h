@@ -106,7 +106,8 @@ struct LaunchConfig {
   /// starts it as a dependent launch (programmatic stream serialisation),
   /// whose launch overlaps the end of that kernel, unless the environment
   /// says TILE_DEPENDENT_LAUNCH=0 or the stream is being captured into a
-  /// graph (where it measured slower).
+  /// graph (where it measured slower; TILE_DEPENDENT_LAUNCH=graph keeps it
+  /// dependent there too).
   bool dependent = false;
 };
 

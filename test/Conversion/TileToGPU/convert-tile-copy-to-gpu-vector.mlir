@@ -84,3 +84,18 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     tile.copy %x[] to %view[%c0, %c0] {mechanism = #tile.copy_mechanism<vector>} : !tile.fragment<4x128xf32, #tile.blocked<threads = 128, vector = 4>>, memref<?x?xf32, strided<[?, 1], offset: ?>>
   }
 }
+
+// -----
+
+// global -> a bias row broadcast over a wgmma accumulator (a slice of a
+// matrix layout, as a GEMM epilogue's): each thread's pairs of columns
+// (8 j + 2 (lane mod 4)) load as one 32-bit word each, by plain loads at
+// constant offsets when the 1 x 64 box is in bounds and aligned, else by
+// the guarded runs; no third path of predicated whole runs.
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  tile.kernel @bias_row_of_a_matrix_layout(%g: memref<1x?xbf16>, %n0: index) threads(128) {
+    %c0 = arith.constant 0 : index
+    %b = tile.alloc_fragment : !tile.fragment<1x64xbf16, #tile.slice<dim = 0, extent = 64, parent = #tile.wgmma<warpgroups = 1>>>
+    tile.copy %g[%c0, %n0] to %b[] {mechanism = #tile.copy_mechanism<vector>} : memref<1x?xbf16>, !tile.fragment<1x64xbf16, #tile.slice<dim = 0, extent = 64, parent = #tile.wgmma<warpgroups = 1>>>
+  }
+}
