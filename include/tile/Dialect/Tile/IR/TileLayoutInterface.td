@@ -89,9 +89,11 @@ def Tile_FragmentLayoutAttrInterface
     `hasRun` are its own (the default round-robin counting below assumes
     every element is held once). Slices of different extents can hold a
     tile alike (a wgmma row does not depend on the tile's width);
-    `layoutsHoldAlike` compares two layouts element by element, and the
-    element-wise lowering reads a broadcast input laid out alike as the
-    outputs' own slice.
+    `layoutsHoldAlike` compares two layouts element by element, and is the
+    one test of layout equivalence: tile.reduce's verifier and lowering
+    (a destination holding the source's slice alike), the element-wise
+    lowering (operands of the outputs' shape, and broadcast inputs laid
+    out alike as the outputs' own slice) and tile-assign-layouts ask it.
   }];
 
   let methods = [
