@@ -300,6 +300,14 @@ static Value wholeBoxInBounds(OpBuilder &b, Location loc, const CopySide &side,
   return whole;
 }
 
+// The layout a slice (of a slice ...) of `layout` was cut from, or
+// `layout` itself.
+static Attribute unsliced(Attribute layout) {
+  while (auto sliced = dyn_cast<SliceLayoutAttr>(layout))
+    layout = sliced.getParent();
+  return layout;
+}
+
 bool RegisterCopy::hasInBoundsPath() const {
   bool load = from.space == MemorySpace::Global &&
               to.space == MemorySpace::Fragment;
@@ -320,14 +328,9 @@ bool RegisterCopy::hasInBoundsPath() const {
   // threads holding copies load them alike, and the guarded runs, which
   // ptxas predicates rather than branches around, would cost a GEMM's
   // epilogue more than its bias add.
-  Attribute layout = dist.layout;
-  bool slice = false;
-  if (load)
-    while (auto sliced = dyn_cast<SliceLayoutAttr>(layout)) {
-      layout = sliced.getParent();
-      slice = true;
-    }
-  return (load || store) && (isa<BlockedLayoutAttr>(layout) || slice) &&
+  bool slice = load && isa<SliceLayoutAttr>(dist.layout);
+  return (load || store) &&
+         (isa<BlockedLayoutAttr>(dist.layout) || slice) &&
          dist.isEven() && dist.runOffset(0).has_value() &&
          llvm::isPowerOf2_64(bytes) && bytes <= 16;
 }
@@ -357,10 +360,7 @@ bool RegisterCopy::hasWholeRunsPath() const {
   // Not for the slices of matrix layouts (a GEMM epilogue's bias), whose
   // third path would cost registers in the consumers that hold the
   // accumulator (the 128 x 128 ping-pong team with GELU spilled).
-  Attribute layout = dist.layout;
-  while (auto sliced = dyn_cast<SliceLayoutAttr>(layout))
-    layout = sliced.getParent();
-  return hasInBoundsPath() && isa<BlockedLayoutAttr>(layout) &&
+  return hasInBoundsPath() && isa<BlockedLayoutAttr>(unsliced(dist.layout)) &&
          dist.vector > 1 &&
          cast<ShapedType>(globalSide().value.getType())
                  .getElementTypeBitWidth() >= 16;
