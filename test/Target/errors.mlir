@@ -42,6 +42,16 @@
 // RUN: tile-translate --tile-to-ptx %s -o %t.ptx && cp %t.ptx %t.good
 // RUN: not tile-translate --tile-to-ptx --chip=sm_999 %s -o %t.ptx
 // RUN: cmp %t.ptx %t.good && echo 'previous output kept'
+// Inline PTX whose template LLVM's printer would abort on (found by the
+// fuzzer): a '$' that is no reference, an operand past the last, an
+// operand modifier, an unknown special, nested variants.
+// RUN: not echo 'llvm.func @k() attributes {nvvm.kernel} { %v = llvm.inline_asm has_side_effects "mov.u32 $,id;", "=r" : () -> i32 llvm.return }' | tile-translate --tile-to-ptx --chip=sm_90a
+// RUN: not echo 'llvm.func @k() attributes {nvvm.kernel} { %v = llvm.inline_asm has_side_effects "mov.u32 $1, 0;", "=r,~{memory}" : () -> i32 llvm.return }' | tile-translate --tile-to-ptx --chip=sm_90a
+// RUN: not echo 'llvm.func @k() attributes {nvvm.kernel} { %v = llvm.inline_asm has_side_effects "mov.u32 ${0:c}, 0;", "=r" : () -> i32 llvm.return }' | tile-translate --tile-to-ptx --chip=sm_90a
+// RUN: not echo 'llvm.func @k() attributes {nvvm.kernel} { llvm.inline_asm has_side_effects "${:foo}", "" : () -> () llvm.return }' | tile-translate --tile-to-ptx --chip=sm_90a
+// RUN: not echo 'llvm.func @k() attributes {nvvm.kernel} { llvm.inline_asm has_side_effects "$( $( $) $)", "" : () -> () llvm.return }' | tile-translate --tile-to-ptx --chip=sm_90a
+// Well-formed references pass: $$, ${0}, ${:uid}.
+// RUN: echo 'llvm.func @k() attributes {nvvm.kernel} { %v = llvm.inline_asm has_side_effects "// $$ ${:uid}\n mov.u32 ${0}, 1;", "=r" : () -> i32 llvm.return }' | tile-translate --tile-to-ptx --chip=sm_90a | grep -c 'mov.u32'
 
 tile.kernel @copy(%a: memref<?xf32>, %b: memref<?xf32>) threads(128) {
   %c0 = arith.constant 0 : index
