@@ -21,9 +21,9 @@
 //   - a gemm that completes on a barrier keeps its shared operands live to
 //     the barrier's last use. (A wgmma group left in flight by the pipeliner
 //     is waited for right after its loop, before the next top-level op.)
-// A tile without uses, with a use that is none of the above (an op the
-// allocator does not know, a call, a yield, a branch), or in a kernel whose
-// body has several blocks, is live over the whole kernel. mbarriers are not
+// A tile without uses takes no bytes. One with a use that is none of the
+// above (an op the allocator does not know, a call, a yield, a branch), or
+// in a kernel whose body has several blocks, is live over the whole kernel. mbarriers are not
 // placed here: they are static shared memory (nvgpu.mbarrier.create).
 //
 // Placement is first-fit in order of the first live op (ties: program
@@ -349,6 +349,13 @@ LogicalResult mlir::tile::assignSharedOffsets(Operation *root,
     SmallVector<Piece> pieces;
     func.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (auto alloc = dyn_cast<AllocSharedOp>(op)) {
+        // Nothing reads or writes a tile without uses (a family's buffer
+        // its configuration leaves unused): it takes no bytes.
+        if (alloc->use_empty()) {
+          alloc->setAttr(kSharedOffsetAttrName,
+                         IntegerAttr::get(IndexType::get(op->getContext()), 0));
+          return;
+        }
         auto type = cast<MemRefType>(alloc.getType());
         int64_t bytes =
             type.getNumElements() * type.getElementTypeBitWidth() / 8;

@@ -6,12 +6,19 @@
 // RUN: tile-opt %s --split-input-file --tile-allocate-tensor-memory --tile-assign-shared-offsets --convert-tile-memory-to-gpu
 
 // Two shared tiles: two views of the kernel's dynamic shared memory at
-// distinct 1024-byte aligned offsets; the kernel records its total.
+// distinct 1024-byte aligned offsets (their uses overlap); the kernel
+// records its total. (A tile nothing uses would take no bytes.)
 module attributes {gpu.container_module, tile.target = #tile.target<"sm_90a">} {
   gpu.module @tile_kernels {
     gpu.func @shared() kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %zero = arith.constant 0.0 : f32
+      %zero_bf16 = arith.constant 0.0 : bf16
       %a = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
       %b = tile.alloc_shared : memref<256xf32, #gpu.address_space<workgroup>>
+      memref.store %zero_bf16, %a[%c0, %c0] : memref<64x64xbf16, #gpu.address_space<workgroup>>
+      memref.store %zero, %b[%c0] : memref<256xf32, #gpu.address_space<workgroup>>
+      %back = memref.load %a[%c0, %c0] : memref<64x64xbf16, #gpu.address_space<workgroup>>
       gpu.return
     }
   }
@@ -57,6 +64,17 @@ module attributes {gpu.container_module, tile.target = #tile.target<"sm_90a">} {
       %s2 = tile.alloc_shared : memref<16x32xf32, #gpu.address_space<workgroup>>
       %s3 = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
       %full = tile.alloc_barrier arrivals(4) : !tile.barrier<1>
+      // Every tile in use from the first op to the last.
+      %c0 = arith.constant 0 : index
+      %zero = arith.constant 0.0 : f32
+      memref.store %zero, %s0[%c0, %c0] : memref<8x32xf32, #gpu.address_space<workgroup>>
+      memref.store %zero, %s1[%c0, %c0] : memref<8x32xf32, #gpu.address_space<workgroup>>
+      memref.store %zero, %s2[%c0, %c0] : memref<16x32xf32, #gpu.address_space<workgroup>>
+      memref.store %zero, %s3[%c0, %c0] : memref<8x32xf32, #gpu.address_space<workgroup>>
+      %v3 = memref.load %s3[%c0, %c0] : memref<8x32xf32, #gpu.address_space<workgroup>>
+      %v2 = memref.load %s2[%c0, %c0] : memref<16x32xf32, #gpu.address_space<workgroup>>
+      %v1 = memref.load %s1[%c0, %c0] : memref<8x32xf32, #gpu.address_space<workgroup>>
+      %v0 = memref.load %s0[%c0, %c0] : memref<8x32xf32, #gpu.address_space<workgroup>>
       gpu.return
     }
   }

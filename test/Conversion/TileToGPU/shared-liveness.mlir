@@ -144,3 +144,15 @@ tile.kernel @scratch(%g: memref<?x?xf32>) threads(128) {
   tile.copy %g[%c0, %c0] to %b[] : memref<?x?xf32>, memref<64x64xf32, #gpu.address_space<workgroup>>
   tile.copy %b[] to %g[%c0, %c0] : memref<64x64xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
 }
+
+// -----
+
+// A tile nothing uses (a family's buffer that its configuration leaves
+// unused) takes no bytes: 16 KiB + 1 KiB in all, not 32 KiB + 1 KiB.
+tile.kernel @unused(%g: memref<?x?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : memref<64x64xf32, #gpu.address_space<workgroup>>
+  %unused = tile.alloc_shared : memref<64x64xf32, #gpu.address_space<workgroup>>
+  tile.copy %g[%c0, %c0] to %a[] : memref<?x?xf32>, memref<64x64xf32, #gpu.address_space<workgroup>>
+  tile.copy %a[] to %g[%c0, %c0] : memref<64x64xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+}

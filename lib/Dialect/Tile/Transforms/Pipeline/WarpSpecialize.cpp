@@ -102,7 +102,7 @@ LogicalResult LoopPipeliner::checkSplitPlacement(WarpSplit &split) {
 // whatever has side effects (shared tiles and barriers aside), reads the
 // thread id or block size (which the split renumbers) or uses such a
 // result, nested uses included. The rest stays in front, where both roles
-// see it.
+// see it, and so does every op up to a cluster-wide barrier_all (below).
 void LoopPipeliner::partitionKernelBody(WarpSplit &split) {
   llvm::SetVector<Operation *> &moved = split.moved;
   auto usesMoved = [&](Operation &op) {
@@ -115,15 +115,33 @@ void LoopPipeliner::partitionKernelBody(WarpSplit &split) {
         })
         .wasInterrupted();
   };
-  for (Operation &op : split.top->getBlock()->without_terminator()) {
+  // A cluster-wide barrier before the split needs every thread of the CTA,
+  // the producer's too (in the consumers alone it would wait for the
+  // producer forever): it stays before the split with what precedes it,
+  // which every thread then runs before it, as written.
+  Block *body = split.top->getBlock();
+  Operation *clusterBarrier = nullptr;
+  for (Operation &op : *body) {
+    if (&op == split.top)
+      break;
+    if (auto barrier = dyn_cast<BarrierAllOp>(op);
+        barrier && barrier.getLevel() == Level::cluster)
+      clusterBarrier = &op;
+  }
+  auto perThread = [](Operation &op) {
+    return isa<AllocFragmentOp, AllocTmemOp, gpu::ThreadIdOp, gpu::BlockDimOp,
+               gpu::LaneIdOp>(op);
+  };
+  for (Operation &op : body->without_terminator()) {
     if (&op == split.top)
       continue;
+    bool beforeClusterBarrier =
+        clusterBarrier &&
+        (&op == clusterBarrier || op.isBeforeInBlock(clusterBarrier));
     bool stays = op.isBeforeInBlock(split.top) &&
                  (isa<AllocSharedOp, AllocBarrierOp>(op) ||
-                  (isMemoryEffectFree(&op) &&
-                   !isa<AllocFragmentOp, AllocTmemOp, gpu::ThreadIdOp,
-                        gpu::BlockDimOp, gpu::LaneIdOp>(op) &&
-                   !usesMoved(op)));
+                  (!perThread(op) && !usesMoved(op) &&
+                   (beforeClusterBarrier || isMemoryEffectFree(&op))));
     if (!stays)
       moved.insert(&op);
   }
