@@ -73,13 +73,8 @@ tile.kernel @attention(%qkv: memref<?x?xbf16>, %out: memref<?x?xbf16>,
   // causal sequences balance worse (tile-tune chooses).
   %persistent = tile.param "PERSISTENT" : i1
   %sms = tile.num_sms : index
-  // min(work, SMs), or min(work, SMs + work) = work (the grid takes no
-  // select).
-  %resident_only = arith.index_castui %persistent : i1 to index
-  %not_resident = arith.subi %c1, %resident_only : index
-  %beyond = arith.muli %work, %not_resident : index
-  %cap = arith.addi %sms, %beyond : index
-  %ctas_launched = arith.minui %work, %cap : index
+  %resident = arith.minui %work, %sms : index
+  %ctas_launched = arith.select %persistent, %resident, %work : index
   tile.grid %ctas_launched
   %first = gpu.block_id x
   %ctas = gpu.grid_dim x

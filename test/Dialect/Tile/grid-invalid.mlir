@@ -5,7 +5,7 @@
 tile.kernel @k(%a: memref<?xf32>) threads(128) {
   // expected-note @+1 {{computed here}}
   %bx = gpu.block_id x
-  // expected-error @+1 {{'tile.grid' op size #0 depends on 'gpu.block_id', which the host cannot evaluate at launch; a grid is computed from the kernel's integer arguments, memref.dim of its memref arguments, constants, parameters, tile.num_sms and integer arithmetic (arith add, sub, mul, div, ceildiv, rem, min, max, casts)}}
+  // expected-error @+1 {{'tile.grid' op size #0 depends on 'gpu.block_id', which the host cannot evaluate at launch; a grid is computed from the kernel's integer arguments, memref.dim of its memref arguments, constants, parameters, tile.num_sms, integer arithmetic (arith add, sub, mul, div, ceildiv, rem, min, max, casts) and arith.select by parameters}}
   tile.grid %bx
 }
 
@@ -56,6 +56,8 @@ tile.kernel @k(%a: memref<?xf32>) threads(128) {
   // expected-error @+1 {{'tile.num_sms' op is known only on the host: use it in the operands of the kernel's tile.grid, not in the kernel's own code}}
   %sms = tile.num_sms : index
   %x = tile.alloc_fragment [%sms] : !tile.fragment<?xf32>
+  %zero = arith.constant 0.0 : f32
+  tile.fill %x, %zero : !tile.fragment<?xf32>, f32
 }
 
 // -----
@@ -111,4 +113,20 @@ tile.kernel @k(%a: memref<?xf32>, %n: index) threads(128) {
   %big = arith.cmpi ugt, %n, %c1 : index
   // expected-error @+1 {{'tile.zero_before_launch' op has a condition that is not known after tile-specialize: compute it from the family's parameters and constants only}}
   tile.zero_before_launch %a if %big : memref<?xf32>
+}
+
+// -----
+
+// A select by a run-time condition: the host's grid expressions have no
+// select (only a family's choice by parameters, which tile-specialize
+// folds, may choose a grid).
+tile.kernel @k(%a: memref<?xf32>, %n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d = memref.dim %a, %c0 : memref<?xf32>
+  %big = arith.cmpi ugt, %n, %c1 : index
+  // expected-note @+1 {{computed here}}
+  %g = arith.select %big, %n, %d : index
+  // expected-error @+1 {{'tile.grid' op size #0 chooses by an arith.select whose condition the host cannot evaluate at launch (only one computed from parameters and constants, which tile-specialize folds); a grid is computed from}}
+  tile.grid %g
 }

@@ -357,3 +357,39 @@ tile.kernel @two_in_flight(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %kt: inde
     tile.gemm %As, %Bs, %acc2 {transpose_b, async} : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<64x64xf32>
   }
 }
+
+// -----
+
+// A write of a per-thread fragment into shared memory before a cluster
+// barrier that precedes a warp_specialized loop: the copy runs in the
+// consumers (it reads a fragment), which would put it after the barrier
+// that every thread runs, so its data would not be published to the peer.
+tile.kernel @publish_before_cluster_barrier(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
+                                            %C: memref<?x?xf32>) threads(128) cluster(2, 1, 1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %K = memref.dim %A, %c1 : memref<?x?xbf16>
+  %ktiles = arith.ceildivui %K, %c64 : index
+  %As = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %out = tile.alloc_shared : memref<64x64xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.fill %acc, %zero : !tile.fragment<64x64xf32>, f32
+  // expected-error @+1 {{'tile.copy' op runs in the consumers of the warp-specialised loop (it reads per-thread state) but precedes the cluster-wide tile.barrier_all before the loop, which every thread runs: it would move after the barrier; write it after the barrier}}
+  tile.copy %acc[] to %out[] : !tile.fragment<64x64xf32>, memref<64x64xf32, #gpu.address_space<workgroup>>
+  tile.barrier_all level cluster
+  tile.pipelined_for %kt = %c0 to %ktiles step %c1 stages(2) warp_specialized {
+    %k0 = arith.muli %kt, %c64 : index
+    tile.copy %A[%c0, %k0] to %As[]
+        : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %k0] to %Bs[]
+        : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs, %acc {transpose_b}
+        : memref<64x64xbf16, #gpu.address_space<workgroup>>,
+          memref<64x64xbf16, #gpu.address_space<workgroup>>,
+          !tile.fragment<64x64xf32>
+  }
+  tile.copy %acc[] to %C[%c0, %c0] : !tile.fragment<64x64xf32>, memref<?x?xf32>
+}

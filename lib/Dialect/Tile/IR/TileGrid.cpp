@@ -38,6 +38,20 @@ StringRef gridOpName(Operation *op) {
       .Default([](Operation *) { return StringRef(); });
 }
 
+/// Whether `value` is computed from parameters and constants alone, by
+/// arith ops: it is a constant once tile-specialize sets the parameters.
+bool fromParametersAlone(Value value, unsigned depth = 0) {
+  Operation *op = value.getDefiningOp();
+  if (!op || depth > 64)
+    return false;
+  if (isa<ParamOp>(op) || matchPattern(value, m_Constant()))
+    return true;
+  return isa<arith::ArithDialect>(op->getDialect()) &&
+         llvm::all_of(op->getOperands(), [&](Value operand) {
+           return fromParametersAlone(operand, depth + 1);
+         });
+}
+
 struct GridWriter {
   bool allowParams = false;
   Operation *unsupported = nullptr;
@@ -99,6 +113,20 @@ struct GridWriter {
              std::to_string(*index) + ")";
       return success();
     }
+    // A family's choice between grids: it folds away once tile-specialize
+    // sets the parameters (the host evaluates no select). Both arms are
+    // checked; the true arm is written.
+    if (auto select = dyn_cast<arith::SelectOp>(op)) {
+      if (!allowParams || !fromParametersAlone(select.getCondition()))
+        return fail(op, "chooses by an arith.select whose condition the host "
+                        "cannot evaluate at launch (only one computed from "
+                        "parameters and constants, which tile-specialize "
+                        "folds)");
+      std::string other;
+      if (failed(write(select.getFalseValue(), other)))
+        return failure();
+      return write(select.getTrueValue(), out);
+    }
     StringRef name = gridOpName(op);
     if (name.empty())
       return fail(op, "depends on '" + op->getName().getStringRef() +
@@ -157,8 +185,8 @@ LogicalResult GridOp::verify() {
         << i << " " << why
         << "; a grid is computed from the kernel's integer arguments, "
            "memref.dim of its memref arguments, constants, parameters, "
-           "tile.num_sms and integer arithmetic (arith add, sub, mul, div, "
-           "ceildiv, rem, min, max, casts)";
+           "tile.num_sms, integer arithmetic (arith add, sub, mul, div, "
+           "ceildiv, rem, min, max, casts) and arith.select by parameters";
     if (unsupported && unsupported != kernel.getOperation())
       diag.attachNote(unsupported->getLoc()) << "computed here";
     return diag;

@@ -12,6 +12,7 @@
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -113,6 +114,19 @@ LogicalResult recordGrid(KernelOp kernel) {
     // What only the grid used goes with it (nothing else of the kernel).
     eraseWithUnusedOperands({grid.getOperation()});
   }
+  // What the SM count feeds that nothing uses goes too: the arm of a
+  // select by parameters that tile-specialize folded away, say.
+  SetVector<Operation *> fed;
+  SmallVector<Operation *> unused;
+  kernel.walk([&](NumSmsOp op) {
+    if (isOpTriviallyDead(op))
+      unused.push_back(op);
+    getForwardSlice(op.getOperation(), &fed);
+  });
+  for (Operation *op : fed)
+    if (isOpTriviallyDead(op))
+      unused.push_back(op);
+  eraseWithUnusedOperands(unused);
   WalkResult leftover = kernel.walk([](NumSmsOp op) {
     op.emitOpError("is known only on the host: use it in the operands of "
                    "the kernel's tile.grid, not in the kernel's own code");

@@ -97,7 +97,9 @@ bool hasParameterizedShape(Operation *op, Type type);
 /// `value` (an operand of a tile.grid) as a grid expression of the kernel
 /// description (rt::GridRule): built from the enclosing kernel's integer
 /// arguments, memref.dim of its memref arguments, constants, tile.num_sms
-/// and integer arithmetic. On failure `unsupported` is the op (null for a
+/// and integer arithmetic; with `allowParams`, also arith.select by a
+/// condition of parameters and constants alone (tile-specialize folds it;
+/// the expression written is the true arm's). On failure `unsupported` is the op (null for a
 /// block argument that is not the kernel's) the host cannot evaluate, or a
 /// tile.param (`allowParams`: a family's value before tile-specialize,
 /// written as 1) and `why` says what is wrong.

@@ -146,8 +146,10 @@ def Tile_GridOp : Tile_Op<"grid", [HasParent<"KernelOp">]> {
     enclosing kernel, computed from what the host knows at launch: the
     kernel's scalar arguments, the sizes of its memref arguments
     (`memref.dim`), constants, parameters, `tile.num_sms` and integer
-    arithmetic (`arith` add, sub, mul, div, ceildiv, rem, min, max, casts).
-    The kernel body may use the same values. `tile-record-grid` turns the
+    arithmetic (`arith` add, sub, mul, div, ceildiv, rem, min, max, casts),
+    and `arith.select` by a condition computed from parameters and
+    constants alone (a family's choice, which `tile-specialize` folds: the
+    host evaluates no select). The kernel body may use the same values. `tile-record-grid` turns the
     op into the kernel's `tile.grid_rule`, which the kernel description
     carries and the generated launchers evaluate: a launcher function
     without a `grid` argument then launches the kernel.

@@ -114,7 +114,7 @@ private:
 
   // WarpSpecialize.cpp, in the order emitWarpSpecialized takes them.
   LogicalResult checkSplitPlacement(WarpSplit &split);
-  void partitionKernelBody(WarpSplit &split);
+  LogicalResult partitionKernelBody(WarpSplit &split);
   LogicalResult sliceTileLoop(WarpSplit &split);
   LogicalResult collectGates(WarpSplit &split, Block &block, Operation *end);
   LogicalResult checkPingpongSharing(WarpSplit &split);

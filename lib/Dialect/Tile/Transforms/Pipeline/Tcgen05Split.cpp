@@ -248,8 +248,7 @@ LogicalResult LoopPipeliner::emitTcgen05Split() {
   FillOp clear;
   if (failed(checkTcgen05Body(gemm, clear)))
     return failure();
-  partitionKernelBody(split);
-  if (failed(sliceTileLoop(split)))
+  if (failed(partitionKernelBody(split)) || failed(sliceTileLoop(split)))
     return failure();
 
   Location loc = loop.getLoc();

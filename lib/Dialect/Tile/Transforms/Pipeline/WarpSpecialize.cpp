@@ -31,8 +31,8 @@ LogicalResult LoopPipeliner::emitWarpSpecialized() {
   WarpSplit split;
   if (failed(checkSplitPlacement(split)))
     return failure();
-  partitionKernelBody(split);
-  if (failed(sliceTileLoop(split)) || failed(checkPingpongSharing(split)))
+  if (failed(partitionKernelBody(split)) || failed(sliceTileLoop(split)) ||
+      failed(checkPingpongSharing(split)))
     return failure();
   allocateSplitBarriers(split);
   split.ws = createRoles(split);
@@ -98,12 +98,27 @@ LogicalResult LoopPipeliner::checkSplitPlacement(WarpSplit &split) {
   return success();
 }
 
+// Whether `op` writes memory other than a per-thread fragment (what a
+// cluster barrier would publish).
+static bool writesMemory(Operation &op) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return !isMemoryEffectFree(&op);
+  SmallVector<MemoryEffects::EffectInstance> list;
+  effects.getEffects(list);
+  return llvm::any_of(list, [](const MemoryEffects::EffectInstance &effect) {
+    Value value = effect.getValue();
+    return isa<MemoryEffects::Write>(effect.getEffect()) &&
+           !(value && isa<FragmentType>(value.getType()));
+  });
+}
+
 // What the consumers alone run: everything after `top`, and before it
 // whatever has side effects (shared tiles and barriers aside), reads the
 // thread id or block size (which the split renumbers) or uses such a
 // result, nested uses included. The rest stays in front, where both roles
 // see it, and so does every op up to a cluster-wide barrier_all (below).
-void LoopPipeliner::partitionKernelBody(WarpSplit &split) {
+LogicalResult LoopPipeliner::partitionKernelBody(WarpSplit &split) {
   llvm::SetVector<Operation *> &moved = split.moved;
   auto usesMoved = [&](Operation &op) {
     return op
@@ -142,9 +157,19 @@ void LoopPipeliner::partitionKernelBody(WarpSplit &split) {
                  (isa<AllocSharedOp, AllocBarrierOp>(op) ||
                   (!perThread(op) && !usesMoved(op) &&
                    (beforeClusterBarrier || isMemoryEffectFree(&op))));
+    // Moved to the consumers, an op before the cluster barrier would run
+    // after it: what it writes to memory would not be published.
+    if (!stays && beforeClusterBarrier && &op != clusterBarrier &&
+        writesMemory(op))
+      return op.emitOpError(
+          "runs in the consumers of the warp-specialised loop (it reads "
+          "per-thread state) but precedes the cluster-wide tile.barrier_all "
+          "before the loop, which every thread runs: it would move after the "
+          "barrier; write it after the barrier");
     if (!stays)
       moved.insert(&op);
   }
+  return success();
 }
 
 // In a tile loop, the producer also needs the ops of its body that its
