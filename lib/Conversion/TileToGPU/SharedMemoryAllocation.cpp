@@ -23,8 +23,9 @@
 //     is waited for right after its loop, before the next top-level op.)
 // A tile without uses takes no bytes. One with a use that is none of the
 // above (an op the allocator does not know, a call, a yield, a branch), or
-// in a kernel whose body has several blocks, is live over the whole kernel. mbarriers are not
-// placed here: they are static shared memory (nvgpu.mbarrier.create).
+// in a kernel whose body has several blocks, is live over the whole
+// kernel. mbarriers are not placed here: they are static shared memory
+// (nvgpu.mbarrier.create).
 //
 // Placement is first-fit in order of the first live op (ties: program
 // order): each piece goes at the lowest offset, a multiple of its alignment

@@ -99,10 +99,10 @@ bool hasParameterizedShape(Operation *op, Type type);
 /// arguments, memref.dim of its memref arguments, constants, tile.num_sms
 /// and integer arithmetic; with `allowParams`, also arith.select by a
 /// condition of parameters and constants alone (tile-specialize folds it;
-/// the expression written is the true arm's). On failure `unsupported` is the op (null for a
-/// block argument that is not the kernel's) the host cannot evaluate, or a
-/// tile.param (`allowParams`: a family's value before tile-specialize,
-/// written as 1) and `why` says what is wrong.
+/// the expression written is the true arm's). On failure `unsupported` is
+/// the op (null for a block argument that is not the kernel's) the host
+/// cannot evaluate, or a tile.param (`allowParams`: a family's value before
+/// tile-specialize, written as 1) and `why` says what is wrong.
 FailureOr<std::string> buildGridExpression(Value value, bool allowParams,
                                            Operation *&unsupported,
                                            std::string &why);

@@ -149,10 +149,11 @@ def Tile_GridOp : Tile_Op<"grid", [HasParent<"KernelOp">]> {
     arithmetic (`arith` add, sub, mul, div, ceildiv, rem, min, max, casts),
     and `arith.select` by a condition computed from parameters and
     constants alone (a family's choice, which `tile-specialize` folds: the
-    host evaluates no select). The kernel body may use the same values. `tile-record-grid` turns the
-    op into the kernel's `tile.grid_rule`, which the kernel description
-    carries and the generated launchers evaluate: a launcher function
-    without a `grid` argument then launches the kernel.
+    host evaluates no select). The kernel body may use the same values.
+    `tile-record-grid` turns the op into the kernel's `tile.grid_rule`,
+    which the kernel description carries and the generated launchers
+    evaluate: a launcher function without a `grid` argument then launches
+    the kernel.
 
     Example (a persistent GEMM: a CTA per tile, no more than SMs):
 
