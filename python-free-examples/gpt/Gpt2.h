@@ -172,20 +172,24 @@ public:
     tokenIds.upload(ids);
   }
 
-  /// Launches the steps of layers [first, last] on `stream`.
-  void run(int first, int last, CUstream stream = nullptr) {
+  /// Launches the steps of layers [first, last] on `stream`, but for those
+  /// named `leaveOut` (the benchmark's graphs without one kind of kernel).
+  void run(int first, int last, CUstream stream = nullptr,
+           const std::string &leaveOut = "") {
     for (Step &step : steps)
-      if (step.layer >= first && step.layer <= last)
+      if (step.layer >= first && step.layer <= last && step.name != leaveOut)
         step.launch(stream);
   }
 
-  /// The steps of layers [first, last] captured once as a CUDA graph on
-  /// `stream` (one of its own: rt::Stream), replayed with one call. A
-  /// replay reads the buffers as they are then (new tokens from
-  /// setTokens, say); the weights and shapes are those bound here.
-  rt::Graph capture(CUstream stream, int first, int last) {
+  /// The steps of layers [first, last] (less those named `leaveOut`)
+  /// captured once as a CUDA graph on `stream` (one of its own:
+  /// rt::Stream), replayed with one call. A replay reads the buffers as
+  /// they are then (new tokens from setTokens, say); the weights and
+  /// shapes are those bound here.
+  rt::Graph capture(CUstream stream, int first, int last,
+                    const std::string &leaveOut = "") {
     return rt::Graph::capture(
-        stream, [&](CUstream on) { run(first, last, on); });
+        stream, [&](CUstream on) { run(first, last, on, leaveOut); });
   }
 
   const Gpt2Config config;

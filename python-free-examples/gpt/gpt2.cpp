@@ -277,12 +277,26 @@ void bench(const Gpt2Config &c, const Gpt2Weights &weights,
       if (kind.count++ == 0)
         kind.each = timer.timeMs([&] { step.launch(nullptr); }, 3, 10);
     }
-    std::printf("  %-16s %6s %10s %10s %7s\n", "kernel", "count", "ms each",
-                "ms total", "share");
+    // What each kind costs inside the graph: the whole graph against the
+    // graph without that kind's launches, interleaved (a launch timed alone
+    // also pays its launch latency, which a graph partly hides).
+    std::deque<rt::Graph> without; // (the replays below hold references)
+    std::vector<std::function<void()>> graphs{[&] { graph.launch(nullptr); }};
+    for (auto &[name, kind] : kinds) {
+      rt::Graph &less = without.emplace_back(forward.capture(
+          stream.handle(), Gpt2Forward::kEmbedding, forward.finalLayer(),
+          name));
+      graphs.push_back([&less] { less.launch(nullptr); });
+    }
+    std::vector<float> graphMs = rt::interleavedMedianMs(graphs, 3, 10);
+    std::printf("  %-20s %6s %10s %10s %7s %14s\n", "kernel", "count",
+                "ms each", "ms total", "share", "ms in graph");
+    size_t i = 1;
     for (auto &[name, kind] : kinds)
-      std::printf("  %-16s %6d %10.4f %10.3f %6.1f%%\n", name.c_str(),
+      std::printf("  %-20s %6d %10.4f %10.3f %6.1f%% %14.3f\n", name.c_str(),
                   kind.count, kind.each, kind.each * kind.count,
-                  100.0 * kind.each * kind.count / ms);
+                  100.0 * kind.each * kind.count / ms,
+                  graphMs[0] - graphMs[i++]);
 
     // The linear layers beside cuBLAS on the same shapes.
     std::printf("  %-16s %18s %10s %10s %7s\n", "GEMM", "M x N x K", "tile ms",

@@ -31,6 +31,27 @@ tile.kernel @cluster(%X: memref<?xf32>) threads(128) cluster(2, 1, 1) {
 
 // -----
 
+// The alignment a cluster put's runs may assume (16-byte runs of 4 f32: a
+// 512-element tile over 128 threads): 16 at element 512 of the peer's
+// buffer (shared tiles start on 1024 bytes); only the element's 4 at
+// element 1 (a static offset off the run) and at an offset known only at
+// run time.
+tile.kernel @cluster_alignment() threads(128) cluster(2, 1, 1) {
+  %c1 = arith.constant 1 : index
+  %c512 = arith.constant 512 : index
+  %me = tile.rank level cluster : i32
+  %peer = arith.xori %me, %me : i32
+  %me_index = arith.index_cast %me : i32 to index
+  %src = tile.alloc_shared : memref<512xf32, #gpu.address_space<workgroup>>
+  %dst = tile.alloc_shared : memref<1024xf32, #gpu.address_space<workgroup>>
+  tile.put %src to %dst[%c512] peer %peer scope block level cluster : memref<512xf32, #gpu.address_space<workgroup>>, memref<1024xf32, #gpu.address_space<workgroup>>
+  tile.put %src to %dst[%c1] peer %peer scope block level cluster : memref<512xf32, #gpu.address_space<workgroup>>, memref<1024xf32, #gpu.address_space<workgroup>>
+  tile.put %src to %dst[%me_index] peer %peer scope block level cluster : memref<512xf32, #gpu.address_space<workgroup>>, memref<1024xf32, #gpu.address_space<workgroup>>
+  tile.barrier_all level cluster
+}
+
+// -----
+
 // World level: NVSHMEM device calls on symmetric buffers, declared in the
 // gpu.module. A 4 x 64 tile put with a signal (mechanism nvshmem written by
 // hand: selection would give this tile p2p, below): three rows by

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../SharedMemoryAllocation.h"
 #include "PeerAccess.h"
 #include "tile/Conversion/TileToGPU/TileToGPU.h"
 
@@ -48,17 +49,51 @@ static void signalPeer(OpBuilder &b, Location loc, Value signal, Value index,
   createInlinePtx(b, loc, Type(), ValueRange{address, value}, text, "l,l");
 }
 
+// Whether every run of `bytes` in `type` at element `offsets` (the tile's
+// place in it; none for the tile itself) starts on a multiple of `bytes`:
+// shared tiles start on kSharedAlignment, so it is where the layout's
+// offset, its outer strides and the offsets are static multiples of it.
+static bool runsAligned(MemRefType type, ValueRange offsets, int64_t bytes) {
+  SmallVector<int64_t> strides;
+  int64_t start;
+  if (failed(type.getStridesAndOffset(strides, start)) ||
+      ShapedType::isDynamic(start) || strides.empty() || strides.back() != 1)
+    return false;
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  auto multiple = [&](int64_t elements) {
+    return !ShapedType::isDynamic(elements) &&
+           elements * elementBytes % bytes == 0;
+  };
+  if (!multiple(start) ||
+      !llvm::all_of(ArrayRef(strides).drop_back(), multiple))
+    return false;
+  for (auto [offset, stride] : llvm::zip(offsets, strides)) {
+    std::optional<int64_t> known = getConstantIntValue(offset);
+    if (!known || !multiple(*known * stride))
+      return false;
+  }
+  return true;
+}
+
 // Moves the tile between local memory and the peer's shared tile, each
-// thread of the scope its runs; `toPeer` for a put.
+// thread of the scope its runs; `toPeer` for a put. Runs are whole vector
+// accesses (16-byte `st/ld.shared::cluster`) where the layouts and offsets
+// show them aligned, else element by element (run-time offsets).
 static void moveTile(OpBuilder &b, Location loc, Value local, Value remote,
                      ValueRange offsets, Value peer, const ScopeThreads &scope,
                      bool toPeer) {
   auto remotePointer = [&](OpBuilder &b, Location loc, ValueRange indices) {
     return peerPointer(b, loc, remote, indices, peer);
   };
-  // Offsets are run-time values: only element alignment is known.
-  unsigned align =
-      cast<MemRefType>(local.getType()).getElementTypeBitWidth() / 8;
+  auto type = cast<MemRefType>(local.getType());
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  int64_t runBytes =
+      Distribution::forMemRef(type, scope.count).vector * elementBytes;
+  bool aligned = runBytes <= kSharedAlignment &&
+                 runsAligned(type, ValueRange{}, runBytes) &&
+                 runsAligned(cast<MemRefType>(remote.getType()), offsets,
+                             runBytes);
+  unsigned align = static_cast<unsigned>(aligned ? runBytes : elementBytes);
   moveRuns(b, loc, local, offsets, scope, toPeer,
            {/*localPointer=*/nullptr, remotePointer, align});
 }
