@@ -16,7 +16,7 @@
 //
 // and the pass ends with the final layernorm (GPT2Model's output) and the
 // logits, linear(h) with the token embedding as the weight. Each residual
-// add runs fused into the layernorm after it (residual_layernorm_1024: x
+// add runs fused into the layernorm after it (residual_layernorm: x
 // updated in place, then normalised), so a block's last add happens at
 // the start of the next block, and the last one in the final layernorm.
 //

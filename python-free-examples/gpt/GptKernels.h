@@ -49,8 +49,9 @@ struct KernelSpec {
 inline constexpr int64_t kAnyLength = INT64_MAX;
 
 // The kernel table. Row kernels of one op are chosen by N: the one with the
-// smallest maxN >= N (so layernorm_1024 for N = 768, layernorm_4096 for
-// N = 4096); the check tests each on the N it is chosen for.
+// smallest maxN >= N (so layernorm's COLS1024 for N = 768, its COLS4096 for
+// N = 4096, residual_layernorm's COLS768 for N = 768); the check tests each
+// on the N it is chosen for.
 inline constexpr KernelSpec kKernels[] = {
     // name              op             threads perCta maxN
     {"layernorm__ROWS4_COLS1024_THREADS128", Op::LayerNorm, 128, 4, 1024},
@@ -63,7 +64,10 @@ inline constexpr KernelSpec kKernels[] = {
     {"softmax_tuned", Op::Softmax, 0, 0, 16384},
     {"gelu", Op::Gelu, 128, 2048, 0},
     {"residual_add", Op::Residual, 128, 2048, 0},
-    {"residual_layernorm_1024", Op::ResidualLayerNorm, 128, 4, 1024},
+    {"residual_layernorm__ROWS4_COLS768_THREADS128", Op::ResidualLayerNorm,
+     128, 4, 768},
+    {"residual_layernorm__ROWS4_COLS1024_THREADS128", Op::ResidualLayerNorm,
+     128, 4, 1024},
     {"rmsnorm__ROWS4_COLS1024_THREADS128", Op::RmsNorm, 128, 4, 1024},
     {"rmsnorm__ROWS2_COLS4096_THREADS512", Op::RmsNorm, 512, 2, 4096},
     {"rmsnorm_rows", Op::RmsNorm, 512, 1, kAnyLength},

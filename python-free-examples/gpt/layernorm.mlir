@@ -249,17 +249,34 @@ tile.kernel @rmsnorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>,
 // The residual add fused into the layernorm that follows it in a GPT
 // block: x = x + res (written back, bf16), then y = layernorm(x) as
 // @layernorm computes it. One launch and one pass over x instead of
-// two; x and res are M x n, n <= 1024.
-tile.kernel @residual_layernorm_1024(%x: memref<?x?xbf16>, %res: memref<?x?xbf16>,
-                                 %w: memref<?xbf16>, %b: memref<?xbf16>,
-                                 %y: memref<?x?xbf16>, %eps: f32) threads(128) {
+// two; x and res are M x n. The same tiles as @layernorm: ROWS rows of at
+// most COLS columns per CTA of THREADS threads; GPT-2 small's 768-wide
+// rows take COLS = 768 (no masked lanes: 24 elements a thread, not 32),
+// wider ones up to 1024 the other configuration.
+tile.kernel @residual_layernorm(%x: memref<?x?xbf16>, %res: memref<?x?xbf16>,
+                                %w: memref<?xbf16>, %b: memref<?xbf16>,
+                                %y: memref<?x?xbf16>, %eps: f32)
+    params(ROWS: index = 4, COLS: index = 1024,
+           THREADS: i32 = 128)
+    configs([ROWS = 4, COLS = 768, THREADS = 128],
+            [ROWS = 4, COLS = 1024, THREADS = 128])
+    threads(THREADS) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %rows = arith.constant 4 : index
+  %rows = tile.param "ROWS" : index
+  %cols = tile.param "COLS" : index
   %zero = arith.constant 0.0 : f32
+  // The grid, for the host: as @layernorm's (none for rows longer than
+  // COLS).
+  %M = memref.dim %x, %c0 : memref<?x?xbf16>
+  %n = memref.dim %x, %c1 : memref<?x?xbf16>
+  %row_ctas = arith.ceildivui %M, %rows : index
+  %fit = arith.divui %cols, %n : index
+  %fits = arith.minui %fit, %c1 : index
+  %ctas = arith.muli %row_ctas, %fits : index
+  tile.grid %ctas
   %bx = gpu.block_id x
   %row = arith.muli %bx, %rows : index
-  %n = memref.dim %x, %c1 : memref<?x?xbf16>
   %n_i32 = arith.index_cast %n : index to i32
   %n_f32 = arith.sitofp %n_i32 : i32 to f32
   %one = arith.constant 1.0 : f32
@@ -269,15 +286,15 @@ tile.kernel @residual_layernorm_1024(%x: memref<?x?xbf16>, %res: memref<?x?xbf16
   %b_row = memref.expand_shape %b [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
 
   // Columns past n (and rows past the end) read as 0.
-  %xs = tile.alloc_fragment : !tile.fragment<4x1024xbf16>
-  %ws = tile.alloc_fragment : !tile.fragment<1x1024xbf16>
-  %bs = tile.alloc_fragment : !tile.fragment<1x1024xbf16>
-  %rs = tile.alloc_fragment : !tile.fragment<4x1024xbf16>
-  tile.copy %x[%row, %c0] to %xs[] : memref<?x?xbf16>, !tile.fragment<4x1024xbf16>
-  tile.copy %res[%row, %c0] to %rs[] : memref<?x?xbf16>, !tile.fragment<4x1024xbf16>
+  %xs = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xbf16>
+  %ws = tile.alloc_fragment [%cols] : !tile.fragment<1x?xbf16>
+  %bs = tile.alloc_fragment [%cols] : !tile.fragment<1x?xbf16>
+  %rs = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xbf16>
+  tile.copy %x[%row, %c0] to %xs[] : memref<?x?xbf16>, !tile.fragment<?x?xbf16>
+  tile.copy %res[%row, %c0] to %rs[] : memref<?x?xbf16>, !tile.fragment<?x?xbf16>
   // x += res, rounded to bf16 as the residual stream is kept, and written back.
-  tile.elementwise ins(%xs, %rs : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1024xbf16>)
-                   outs(%xs : !tile.fragment<4x1024xbf16>) {
+  tile.elementwise ins(%xs, %rs : !tile.fragment<?x?xbf16>, !tile.fragment<?x?xbf16>)
+                   outs(%xs : !tile.fragment<?x?xbf16>) {
   ^bb0(%u: bf16, %v: bf16):
     %uf = arith.extf %u : bf16 to f32
     %vf = arith.extf %v : bf16 to f32
@@ -285,24 +302,24 @@ tile.kernel @residual_layernorm_1024(%x: memref<?x?xbf16>, %res: memref<?x?xbf16
     %sb = arith.truncf %s : f32 to bf16
     tile.yield %sb : bf16
   }
-  tile.copy %xs[] to %x[%row, %c0] : !tile.fragment<4x1024xbf16>, memref<?x?xbf16>
-  tile.copy %w_row[%c0, %c0] to %ws[] : memref<1x?xbf16>, !tile.fragment<1x1024xbf16>
-  tile.copy %b_row[%c0, %c0] to %bs[] : memref<1x?xbf16>, !tile.fragment<1x1024xbf16>
+  tile.copy %xs[] to %x[%row, %c0] : !tile.fragment<?x?xbf16>, memref<?x?xbf16>
+  tile.copy %w_row[%c0, %c0] to %ws[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+  tile.copy %b_row[%c0, %c0] to %bs[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
 
   // mean = sum(x) / n, accumulated in fp32.
-  %sum = tile.alloc_fragment : !tile.fragment<4x1xf32>
-  %mean = tile.alloc_fragment : !tile.fragment<4x1xf32>
-  tile.reduce sum %xs into %sum dim 1 : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1xf32>
-  tile.elementwise ins(%sum : !tile.fragment<4x1xf32>) outs(%mean : !tile.fragment<4x1xf32>) {
+  %sum = tile.alloc_fragment [%rows] : !tile.fragment<?x1xf32>
+  %mean = tile.alloc_fragment [%rows] : !tile.fragment<?x1xf32>
+  tile.reduce sum %xs into %sum dim 1 : !tile.fragment<?x?xbf16>, !tile.fragment<?x1xf32>
+  tile.elementwise ins(%sum : !tile.fragment<?x1xf32>) outs(%mean : !tile.fragment<?x1xf32>) {
   ^bb0(%s: f32):
     %m = arith.mulf %s, %inv_n : f32
     tile.yield %m : f32
   }
 
   // (x - mean)^2, 0 past column n so that the variance ignores padding.
-  %d2 = tile.alloc_fragment : !tile.fragment<4x1024xf32>
-  tile.elementwise ins(%xs, %mean : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1xf32>)
-                   outs(%d2 : !tile.fragment<4x1024xf32>) {
+  %d2 = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xf32>
+  tile.elementwise ins(%xs, %mean : !tile.fragment<?x?xbf16>, !tile.fragment<?x1xf32>)
+                   outs(%d2 : !tile.fragment<?x?xf32>) {
   ^bb0(%v: bf16, %m: f32, %i: index, %j: index):
     %vf = arith.extf %v : bf16 to f32
     %diff = arith.subf %vf, %m : f32
@@ -313,10 +330,10 @@ tile.kernel @residual_layernorm_1024(%x: memref<?x?xbf16>, %res: memref<?x?xbf16
   }
 
   // rstd = 1 / sqrt(sum(d^2) / n + eps).
-  %ssq = tile.alloc_fragment : !tile.fragment<4x1xf32>
-  %rstd = tile.alloc_fragment : !tile.fragment<4x1xf32>
-  tile.reduce sum %d2 into %ssq dim 1 : !tile.fragment<4x1024xf32>, !tile.fragment<4x1xf32>
-  tile.elementwise ins(%ssq : !tile.fragment<4x1xf32>) outs(%rstd : !tile.fragment<4x1xf32>) {
+  %ssq = tile.alloc_fragment [%rows] : !tile.fragment<?x1xf32>
+  %rstd = tile.alloc_fragment [%rows] : !tile.fragment<?x1xf32>
+  tile.reduce sum %d2 into %ssq dim 1 : !tile.fragment<?x?xf32>, !tile.fragment<?x1xf32>
+  tile.elementwise ins(%ssq : !tile.fragment<?x1xf32>) outs(%rstd : !tile.fragment<?x1xf32>) {
   ^bb0(%s: f32):
     %var = arith.mulf %s, %inv_n : f32
     %ve = arith.addf %var, %eps : f32
@@ -326,8 +343,8 @@ tile.kernel @residual_layernorm_1024(%x: memref<?x?xbf16>, %res: memref<?x?xbf16
 
   // y = (x - mean) * rstd * w + b, rounded to bf16 (x is read again from
   // its registers rather than kept in fp32).
-  tile.elementwise ins(%xs, %mean, %rstd, %ws, %bs : !tile.fragment<4x1024xbf16>, !tile.fragment<4x1xf32>, !tile.fragment<4x1xf32>, !tile.fragment<1x1024xbf16>, !tile.fragment<1x1024xbf16>)
-                   outs(%xs : !tile.fragment<4x1024xbf16>) {
+  tile.elementwise ins(%xs, %mean, %rstd, %ws, %bs : !tile.fragment<?x?xbf16>, !tile.fragment<?x1xf32>, !tile.fragment<?x1xf32>, !tile.fragment<1x?xbf16>, !tile.fragment<1x?xbf16>)
+                   outs(%xs : !tile.fragment<?x?xbf16>) {
   ^bb0(%v: bf16, %m: f32, %r: f32, %wv: bf16, %bv: bf16):
     %vf = arith.extf %v : bf16 to f32
     %dv = arith.subf %vf, %m : f32
@@ -338,7 +355,7 @@ tile.kernel @residual_layernorm_1024(%x: memref<?x?xbf16>, %res: memref<?x?xbf16
     %o = arith.truncf %u : f32 to bf16
     tile.yield %o : bf16
   }
-  tile.copy %xs[] to %y[%row, %c0] : !tile.fragment<4x1024xbf16>, memref<?x?xbf16>
+  tile.copy %xs[] to %y[%row, %c0] : !tile.fragment<?x?xbf16>, memref<?x?xbf16>
 }
 
 // Rows of any length: one row per CTA of 512 threads, walked in chunks of
