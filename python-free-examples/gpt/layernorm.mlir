@@ -8,16 +8,20 @@
 // weight and bias rows broadcast over the tile (tile.elementwise with
 // 1 x COLS inputs), one copy out. Columns past n read as 0 and are masked
 // out of the variance with the element's column index; rows past M are
-// never written. Two sizes: n <= 1024 (4 rows per CTA of 128 threads,
-// layernorm__ROWS4_COLS1024_THREADS128) and n <= 4096 (2 rows per CTA of
-// 512 threads, layernorm__ROWS2_COLS4096_THREADS512).
+// never written. Configurations: n <= 768 (4 rows per CTA of 128 threads,
+// a row per warp), 1024 (the same CTA, each row over its four warps),
+// 4096 (2 rows per CTA of 512 or 256 threads) and 32768 (a row per CTA
+// of 1024 threads); gpt/GptKernels.h says which it runs for each n.
 
 tile.kernel @layernorm(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref<?xbf16>,
                        %y: memref<?x?xbf16>, %eps: f32)
     params(ROWS: index = 4, COLS: index = 1024,
            THREADS: i32 = 128)
-    configs([ROWS = 4, COLS = 1024, THREADS = 128],
-            [ROWS = 2, COLS = 4096, THREADS = 512])
+    configs([ROWS = 4, COLS = 768, THREADS = 128],
+            [ROWS = 4, COLS = 1024, THREADS = 128],
+            [ROWS = 2, COLS = 4096, THREADS = 512],
+            [ROWS = 2, COLS = 4096, THREADS = 256],
+            [ROWS = 1, COLS = 32768, THREADS = 1024])
     threads(THREADS) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -115,8 +119,10 @@ tile.kernel @rmsnorm(%x: memref<?x?xbf16>, %w: memref<?xbf16>,
                      %y: memref<?x?xbf16>, %eps: f32)
     params(ROWS: index = 4, COLS: index = 1024,
            THREADS: i32 = 128)
-    configs([ROWS = 4, COLS = 1024, THREADS = 128],
-            [ROWS = 2, COLS = 4096, THREADS = 512])
+    configs([ROWS = 4, COLS = 768, THREADS = 128],
+            [ROWS = 4, COLS = 1024, THREADS = 128],
+            [ROWS = 2, COLS = 4096, THREADS = 512],
+            [ROWS = 1, COLS = 32768, THREADS = 1024])
     threads(THREADS) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -251,15 +257,16 @@ tile.kernel @rmsnorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>,
 // @layernorm computes it. One launch and one pass over x instead of
 // two; x and res are M x n. The same tiles as @layernorm: ROWS rows of at
 // most COLS columns per CTA of THREADS threads; GPT-2 small's 768-wide
-// rows take COLS = 768 (no masked lanes: 24 elements a thread, not 32),
-// wider ones up to 1024 the other configuration.
+// rows take COLS = 768 (a row per warp, no masked lanes: 24 elements a
+// thread, not 32), wider ones the 1024- or 4096-column configuration.
 tile.kernel @residual_layernorm(%x: memref<?x?xbf16>, %res: memref<?x?xbf16>,
                                 %w: memref<?xbf16>, %b: memref<?xbf16>,
                                 %y: memref<?x?xbf16>, %eps: f32)
     params(ROWS: index = 4, COLS: index = 1024,
            THREADS: i32 = 128)
     configs([ROWS = 4, COLS = 768, THREADS = 128],
-            [ROWS = 4, COLS = 1024, THREADS = 128])
+            [ROWS = 4, COLS = 1024, THREADS = 128],
+            [ROWS = 2, COLS = 4096, THREADS = 256])
     threads(THREADS) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -4,15 +4,19 @@
 // Each CTA of the @softmax family holds ROWS consecutive rows of at most
 // COLS columns in registers: one max and one sum reduction (tile.reduce),
 // the row results broadcast back (tile.elementwise with n x 1 inputs);
-// columns past n are masked to -inf with the element's column index. Two
-// sizes: n <= 1024 (4 rows per CTA of 128 threads,
-// softmax__ROWS4_COLS1024_THREADS128) and n <= 4096 (2 rows per CTA of 512
-// threads, softmax__ROWS2_COLS4096_THREADS512).
+// columns past n are masked to -inf with the element's column index.
+// Configurations: n <= 768 (4 rows per CTA of 128 threads, a row per warp),
+// 1024 (the same CTA), 4096 (2 rows per CTA of 512 threads, or 1 per CTA
+// of 256) and 32768 (a row per CTA of 1024 threads); gpt/GptKernels.h
+// says which it runs for each n.
 
 tile.kernel @softmax(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>)
     params(ROWS: index = 4, COLS: index = 1024, THREADS: i32 = 128)
-    configs([ROWS = 4, COLS = 1024, THREADS = 128],
-            [ROWS = 2, COLS = 4096, THREADS = 512])
+    configs([ROWS = 4, COLS = 768, THREADS = 128],
+            [ROWS = 4, COLS = 1024, THREADS = 128],
+            [ROWS = 2, COLS = 4096, THREADS = 512],
+            [ROWS = 1, COLS = 4096, THREADS = 256],
+            [ROWS = 1, COLS = 32768, THREADS = 1024])
     threads(THREADS) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
