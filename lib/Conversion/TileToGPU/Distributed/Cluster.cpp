@@ -21,6 +21,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -60,16 +61,19 @@ static bool runsAligned(MemRefType type, ValueRange offsets, int64_t bytes) {
       ShapedType::isDynamic(start) || strides.empty() || strides.back() != 1)
     return false;
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-  auto multiple = [&](int64_t elements) {
-    return !ShapedType::isDynamic(elements) &&
-           elements * elementBytes % bytes == 0;
+  auto multiple = [&](std::optional<int64_t> elements) {
+    if (!elements || ShapedType::isDynamic(*elements))
+      return false;
+    std::optional<int64_t> at = llvm::checkedMul(*elements, elementBytes);
+    return at && *at % bytes == 0;
   };
   if (!multiple(start) ||
-      !llvm::all_of(ArrayRef(strides).drop_back(), multiple))
+      !llvm::all_of(ArrayRef(strides).drop_back(),
+                    [&](int64_t stride) { return multiple(stride); }))
     return false;
   for (auto [offset, stride] : llvm::zip(offsets, strides)) {
     std::optional<int64_t> known = getConstantIntValue(offset);
-    if (!known || !multiple(*known * stride))
+    if (!known || !multiple(llvm::checkedMul(*known, stride)))
       return false;
   }
   return true;
@@ -89,7 +93,7 @@ static void moveTile(OpBuilder &b, Location loc, Value local, Value remote,
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
   int64_t runBytes =
       Distribution::forMemRef(type, scope.count).vector * elementBytes;
-  bool aligned = runBytes <= kSharedAlignment &&
+  bool aligned = runBytes > elementBytes && runBytes <= kSharedAlignment &&
                  runsAligned(type, ValueRange{}, runBytes) &&
                  runsAligned(cast<MemRefType>(remote.getType()), offsets,
                              runBytes);
