@@ -7,8 +7,9 @@
 // peer's address `mapa` gives for its local one, a barrier, then thread 0
 // adds to the peer's signal word with release semantics at cluster scope;
 // the wait spins thread 0 on acquire loads of the local word, then the
-// barrier; a warp-scope get loads the runs through `mapa` (32 lanes, 8
-// elements each), then the warp synchronises; fence is fence.acq_rel.cluster;
+// barrier; a warp-scope get synchronises the warp (what its lanes read of
+// the destination is read), loads the runs through `mapa` (32 lanes, 8
+// elements each), then synchronises the warp again; fence is fence.acq_rel.cluster;
 // barrier_all publishes mbarrier initialisations (fence.mbarrier_init), then
 // barrier.cluster arrive + wait.
 tile.kernel @cluster(%X: memref<?xf32>) threads(128) cluster(2, 1, 1) {

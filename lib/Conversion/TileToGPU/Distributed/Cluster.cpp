@@ -9,7 +9,7 @@
 // synchronises and one thread updates the peer's word with release
 // semantics at cluster scope (`st.release` / `red.release ... add`), which
 // orders every thread's stores before it. A get loads through `mapa`
-// likewise. A wait spins one thread on acquire loads of the local word,
+// likewise, between two synchronisations of the scope. A wait spins one thread on acquire loads of the local word,
 // then the scope synchronises; a signal is one thread's release after the
 // scope's synchronisation; barrier_all is `barrier.cluster`.
 //
@@ -150,6 +150,9 @@ struct GetLowering : ClusterPattern<GetOp> {
              ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     ScopeThreads scope = scopeThreads(rewriter, loc, op, op.getScope());
+    // What the scope's threads read of the destination before is read (a
+    // get in a loop reusing it), as p2p's gets and NVSHMEM's begin.
+    syncScope(rewriter, loc, scope);
     moveTile(rewriter, loc, adaptor.getDest(), adaptor.getSource(),
              adaptor.getSourceOffsets(), adaptor.getPeer(), scope,
              /*toPeer=*/false);
