@@ -9,9 +9,13 @@
 // synchronises and one thread updates the peer's word with release
 // semantics at cluster scope (`st.release` / `red.release ... add`), which
 // orders every thread's stores before it. A get loads through `mapa`
-// likewise, between two synchronisations of the scope. A wait spins one thread on acquire loads of the local word,
-// then the scope synchronises; a signal is one thread's release after the
-// scope's synchronisation; barrier_all is `barrier.cluster`.
+// likewise, between two synchronisations of the scope. A wait spins one
+// thread on acquire loads of the local word, then the scope synchronises;
+// a signal is one thread's release after the scope's synchronisation;
+// barrier_all is `barrier.cluster`. Runs are 16-byte accesses where the
+// tiles' static layouts and offsets show them aligned (the p2p mechanism
+// tests its addresses at run time instead: a shared tile's base is known
+// aligned here, a symmetric buffer's peer address is not).
 //
 //===----------------------------------------------------------------------===//
 
