@@ -101,3 +101,24 @@ tile.kernel @cluster_sync(%B: memref<?x?xbf16>)
     threads(128) cluster(CLUSTER, 1, 1) {
   tile.barrier_all level cluster
 }
+
+// Views of a parameter-sized shared tile (a row of CHUNK columns of a
+// staged buffer) take the static types their source implies, the cast that
+// folding the view's constant size left removed: the copy sees a
+// contiguous static tile.
+tile.kernel @staged_rows(%x: memref<?x?xbf16>)
+    params(CHUNK: index = 512)
+    configs([CHUNK = 512], [CHUNK = 1024])
+    threads(64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %chunk = tile.param "CHUNK" : index
+  %staged = tile.alloc_shared [%c4, %chunk] : memref<?x?xbf16, #gpu.address_space<workgroup>>
+  %row = gpu.block_id x
+  scf.for %i = %c0 to %c4 step %c1 {
+    %c = arith.muli %i, %chunk : index
+    %part = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %x[%row, %c] to %part[] : memref<?x?xbf16>, memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+  }
+}

@@ -12,6 +12,8 @@
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -226,12 +228,67 @@ LogicalResult makeStatic(AllocOp alloc, ShapedType type,
   return success();
 }
 
+/// Gives the views of a refined shared tile (memref.subview, through views
+/// of views) the types their static source and constant operands say.
+/// A view's type must be the one its source implies, so a `?` stride left
+/// in place would not verify; and the copy lowerings need the static
+/// strides to see a contiguous tile (a row of a parameter-sized buffer).
+void refineViews(Value tile) {
+  // Users that take a view of any static type: tile ops, views, sizes.
+  auto takesAnyType = [](Operation *op) {
+    return isa<TileDialect>(op->getDialect()) ||
+           isa<memref::SubViewOp, memref::DimOp>(op);
+  };
+  SmallVector<Value> worklist{tile};
+  while (!worklist.empty()) {
+    Value source = worklist.pop_back_val();
+    for (Operation *user : llvm::make_early_inc_range(source.getUsers())) {
+      // A cast back to the `?` type that folding a view's constant sizes
+      // left goes when its users take the static view itself.
+      if (auto cast = dyn_cast<memref::CastOp>(user);
+          cast && llvm::all_of(cast->getUsers(), takesAnyType)) {
+        cast.getResult().replaceAllUsesWith(source);
+        cast.erase();
+        worklist.push_back(source);
+        continue;
+      }
+      auto view = dyn_cast<memref::SubViewOp>(user);
+      if (!view || view.getSource() != source)
+        continue;
+      auto folded = [](SmallVector<OpFoldResult> mixed) {
+        for (OpFoldResult &entry : mixed)
+          if (auto value = dyn_cast<Value>(entry))
+            entry = getAsOpFoldResult(value);
+        return mixed;
+      };
+      SmallVector<OpFoldResult> offsets = folded(view.getMixedOffsets());
+      SmallVector<OpFoldResult> sizes = folded(view.getMixedSizes());
+      SmallVector<OpFoldResult> strides = folded(view.getMixedStrides());
+      llvm::SmallBitVector dropped = view.getDroppedDims();
+      SmallVector<int64_t> shape;
+      for (auto [dim, size] : llvm::enumerate(sizes))
+        if (!dropped.test(dim))
+          shape.push_back(
+              getConstantIntValue(size).value_or(ShapedType::kDynamic));
+      MemRefType type = memref::SubViewOp::inferRankReducedResultType(
+          shape, view.getSourceType(), offsets, sizes, strides);
+      OpBuilder builder(view);
+      auto refined = memref::SubViewOp::create(builder, view.getLoc(), type,
+                                               source, offsets, sizes, strides);
+      view.getResult().replaceAllUsesWith(refined.getResult());
+      view.erase();
+      worklist.push_back(refined.getResult());
+    }
+  }
+}
+
 /// Gives every allocation with `?` dimensions the static type its folded
-/// sizes say; what read the sizes (memref.dim) then folds too.
+/// sizes say, and its views theirs; what read the sizes (memref.dim) then
+/// folds too.
 LogicalResult refineAllocations(KernelOp kernel,
                                 const FrozenRewritePatternSet &patterns) {
   MLIRContext *ctx = kernel.getContext();
-  SmallVector<Value> refined;
+  SmallVector<Value> refined, sharedTiles;
   WalkResult walked = kernel.walk([&](Operation *op) {
     LogicalResult result = success();
     if (auto alloc = dyn_cast<AllocSharedOp>(op);
@@ -243,6 +300,7 @@ LogicalResult refineAllocations(KernelOp kernel,
                                       type.getLayout(), type.getMemorySpace());
       });
       refined.push_back(alloc.getResult());
+      sharedTiles.push_back(alloc.getResult());
     } else if (auto alloc = dyn_cast<AllocFragmentOp>(op);
                alloc && !alloc.getSizes().empty()) {
       FragmentType type = alloc.getType();
@@ -257,6 +315,8 @@ LogicalResult refineAllocations(KernelOp kernel,
   });
   if (walked.wasInterrupted())
     return failure();
+  for (Value tile : sharedTiles)
+    refineViews(tile);
   if (!refined.empty())
     (void)foldOps(usersOf(refined), patterns);
   return success();
