@@ -216,7 +216,7 @@ bool check(const GptModules &modules, const char *filter) {
   const int64_t rowCounts[] = {1, 3, 37, 130};
   const int64_t rowLengths[] = {1,    7,    64,    768,   1000,
                                 1024, 1025, 3000,  4096,  4097,
-                                8192, 10000, 65536};
+                                8192, 10000, 32768, 40001, 65536};
   const int64_t vectorLengths[] = {1, 100, 2047, 2048, 2049, 1000003};
   bool ok = true;
   for (const KernelSpec &spec : kKernels) {
@@ -288,7 +288,7 @@ void bench(const rt::Device &device, const GptModules &modules,
   struct Size {
     int64_t rows, cols;
   };
-  // The three sizes, and rows past 4096 (the chunked kernels).
+  // The four sizes (1024 x 32768: the staged kernels).
   const Size sizes[] = {{8192, 768}, {8192, 4096}, {65536, 768}, {1024, 32768}};
   size_t maxElements = 0;
   for (Size size : sizes)

@@ -10,8 +10,8 @@
 // out of the variance with the element's column index; rows past M are
 // never written. Configurations: n <= 768 (4 rows per CTA of 128 threads,
 // a row per warp), 1024 (the same CTA, each row over its four warps),
-// 4096 (2 rows per CTA of 512 or 256 threads) and 32768 (a row per CTA
-// of 1024 threads); gpt/GptKernels.h says which it runs for each n.
+// and 4096 (2 rows per CTA of 512 or 256 threads); gpt/GptKernels.h says
+// which it runs for each n. Longer rows: @layernorm_staged.
 
 tile.kernel @layernorm(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref<?xbf16>,
                        %y: memref<?x?xbf16>, %eps: f32)
@@ -20,8 +20,7 @@ tile.kernel @layernorm(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref<?xbf
     configs([ROWS = 4, COLS = 768, THREADS = 128],
             [ROWS = 4, COLS = 1024, THREADS = 128],
             [ROWS = 2, COLS = 4096, THREADS = 512],
-            [ROWS = 2, COLS = 4096, THREADS = 256],
-            [ROWS = 1, COLS = 32768, THREADS = 1024])
+            [ROWS = 2, COLS = 4096, THREADS = 256])
     threads(THREADS) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -121,8 +120,7 @@ tile.kernel @rmsnorm(%x: memref<?x?xbf16>, %w: memref<?xbf16>,
            THREADS: i32 = 128)
     configs([ROWS = 4, COLS = 768, THREADS = 128],
             [ROWS = 4, COLS = 1024, THREADS = 128],
-            [ROWS = 2, COLS = 4096, THREADS = 512],
-            [ROWS = 1, COLS = 32768, THREADS = 1024])
+            [ROWS = 2, COLS = 4096, THREADS = 512])
     threads(THREADS) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -473,5 +471,454 @@ tile.kernel @layernorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
       tile.yield %o : bf16
     }
     tile.copy %xs[] to %y[%row, %c] : !tile.fragment<1x4096xbf16>, memref<?x?xbf16>
+  }
+}
+
+
+
+// Rows of up to COLS columns staged in shared memory: a CTA of THREADS
+// threads takes one row in by cp.async (every chunk of CHUNK columns in
+// flight at once, no registers held), then walks the staged row twice:
+// sum(x - K) and sum((x - K)^2) about a pivot K, the row's first element
+// (accumulated per thread across chunks, one tile.reduce each), then the
+// output. x is read from memory once. At 32768 columns a row takes 64 KB,
+// so three CTAs share an SM and one's load overlaps the others' walks;
+// @layernorm's whole-row registers held one CTA an SM and left each row's
+// load latency exposed. The walks are what bound the kernel (ncu:
+// issue-bound), so each does as little as it can: 16 columns a thread a
+// chunk and the mask only in the partial chunk (docs/design.md, "Long rows
+// staged in shared memory").
+// var = sum((x - K)^2) / n - (sum(x - K) / n)^2 does not cancel as the plain
+// sum(x^2) / n - mean^2 does on rows whose mean is far from zero against
+// their spread: both sums are of deviations from K, which lies within
+// sqrt(n - 1) spreads of the mean (an element of the row: Samuelson's
+// inequality), so the rounding error of the difference is about n fp32
+// epsilons of the variance at worst (2e-3 at n = 32768, below bf16's
+// rounding of the output), whatever the mean.
+tile.kernel @layernorm_staged(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref<?xbf16>,
+                             %y: memref<?x?xbf16>, %eps: f32)
+    params(COLS: index = 32768, CHUNK: index = 4096, THREADS: i32 = 256)
+    configs([COLS = 32768, CHUNK = 4096, THREADS = 256])
+    threads(THREADS) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cols = tile.param "COLS" : index
+  %chunk = tile.param "CHUNK" : index
+  %chunks = arith.divui %cols, %chunk : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %chunk2 = arith.muli %chunk, %c2 : index
+  %chunk4 = arith.muli %chunk, %c4 : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  // The grid: a CTA a row, none for rows longer than COLS.
+  %M = memref.dim %x, %c0 : memref<?x?xbf16>
+  %n = memref.dim %x, %c1 : memref<?x?xbf16>
+  %fit = arith.divui %cols, %n : index
+  %fits = arith.minui %fit, %c1 : index
+  %ctas = arith.muli %M, %fits : index
+  tile.grid %ctas
+  %row = gpu.block_id x
+  // Whole chunks, then the partial one (if any) whose columns past n
+  // read as 0 and are masked: masks only where needed.
+  %whole = arith.divui %n, %chunk : index
+  %whole_cols = arith.muli %whole, %chunk : index
+  %partial = arith.cmpi ult, %whole_cols, %n : index
+  %tail = arith.subi %n, %whole_cols : index
+  %n_i32 = arith.index_cast %n : index to i32
+  %n_f32 = arith.sitofp %n_i32 : i32 to f32
+  %inv_n = arith.divf %one, %n_f32 : f32
+  %w_row = memref.expand_shape %w [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
+  %b_row = memref.expand_shape %b [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
+
+  // The row, chunk by chunk into the rows of %staged, all in flight.
+  %staged = tile.alloc_shared [%chunks, %chunk] : memref<?x?xbf16, #gpu.address_space<workgroup>>
+  scf.for %c = %c0 to %n step %chunk {
+    %i = arith.divui %c, %chunk : index
+    %part = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %x[%row, %c] to %part[] {async} : memref<?x?xbf16>, memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+  }
+  nvvm.cp.async.commit.group
+  // The pivot K = x[0] (see @layernorm_rows: sums of deviations from an
+  // element of the row), read while the row is on its way.
+  %x0 = tile.alloc_fragment : !tile.fragment<1x1xbf16>
+  tile.copy %x[%row, %c0] to %x0[] : memref<?x?xbf16>, !tile.fragment<1x1xbf16>
+  %pivot = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  tile.elementwise ins(%x0 : !tile.fragment<1x1xbf16>) outs(%pivot : !tile.fragment<1x1xf32>) {
+  ^bb0(%u: bf16):
+    %k = arith.extf %u : bf16 to f32
+    tile.yield %k : f32
+  }
+  nvvm.cp.async.wait.group 0
+  gpu.barrier
+
+  // sum(x - K) and sum((x - K)^2) in one walk.
+  %xs = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  %acc = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xf32>
+  %acc2 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xf32>
+  tile.fill %acc, %zero : !tile.fragment<1x?xf32>, f32
+  tile.fill %acc2, %zero : !tile.fragment<1x?xf32>, f32
+  scf.for %c = %c0 to %whole_cols step %chunk {
+    %i = arith.divui %c, %chunk : index
+    %part = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
+    tile.elementwise ins(%xs, %pivot, %acc, %acc2 : !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xf32>, !tile.fragment<1x?xf32>) outs(%acc, %acc2 : !tile.fragment<1x?xf32>, !tile.fragment<1x?xf32>) {
+    ^bb0(%v: bf16, %k: f32, %a: f32, %q: f32):
+      %vf = arith.extf %v : bf16 to f32
+      %d = arith.subf %vf, %k : f32
+      %s = arith.addf %a, %d : f32
+      %s2 = math.fma %d, %d, %q : f32
+      tile.yield %s, %s2 : f32, f32
+    }
+  }
+  scf.if %partial {
+    %c = arith.addi %whole_cols, %c0 : index
+    %part = memref.subview %staged[%whole, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
+    tile.elementwise ins(%xs, %pivot, %acc, %acc2 : !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xf32>, !tile.fragment<1x?xf32>) outs(%acc, %acc2 : !tile.fragment<1x?xf32>, !tile.fragment<1x?xf32>) {
+    ^bb0(%v: bf16, %k: f32, %a: f32, %q: f32, %r: index, %j: index):
+      %vf = arith.extf %v : bf16 to f32
+      %d0 = arith.subf %vf, %k : f32
+      %inside = arith.cmpi ult, %j, %tail : index
+      %d = arith.select %inside, %d0, %zero : f32
+      %s = arith.addf %a, %d : f32
+      %s2 = math.fma %d, %d, %q : f32
+      tile.yield %s, %s2 : f32, f32
+    }
+  }
+  %s1 = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  %s2 = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  tile.reduce sum %acc into %s1 dim 1 : !tile.fragment<1x?xf32>, !tile.fragment<1x1xf32>
+  tile.reduce sum %acc2 into %s2 dim 1 : !tile.fragment<1x?xf32>, !tile.fragment<1x1xf32>
+  // mean = K + s1 / n, var = s2 / n - (s1 / n)^2 (at least 0).
+  %mean = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  %rstd = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  tile.elementwise ins(%s1, %s2, %pivot : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>) outs(%mean, %rstd : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>) {
+  ^bb0(%a: f32, %q: f32, %k: f32):
+    %d = arith.mulf %a, %inv_n : f32
+    %m = arith.addf %k, %d : f32
+    %q1 = arith.mulf %q, %inv_n : f32
+    %var0 = math.fma %d, %d, %q1 : f32
+    %d2 = arith.mulf %d, %d : f32
+    %var1 = arith.subf %q1, %d2 : f32
+    %var = arith.maximumf %var1, %zero : f32
+    %ve = arith.addf %var, %eps : f32
+    %r = math.rsqrt %ve : f32
+    tile.yield %m, %r : f32, f32
+  }
+
+  // y = (x - mean) * rstd * w + b, chunk by chunk.
+  %xs_0 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  %ws_0 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  %bs_0 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  scf.for %c = %c0 to %n step %chunk {
+    %i = arith.divui %c, %chunk : index
+    %c_0 = arith.addi %c, %c0 : index
+    %part_0 = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %w_row[%c0, %c_0] to %ws_0[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.copy %b_row[%c0, %c_0] to %bs_0[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.copy %part_0[] to %xs_0[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
+    tile.elementwise ins(%xs_0, %mean, %rstd, %ws_0, %bs_0 : !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xbf16>, !tile.fragment<1x?xbf16>)
+                     outs(%xs_0 : !tile.fragment<1x?xbf16>) {
+    ^bb0(%v: bf16, %m: f32, %r: f32, %wv: bf16, %bv: bf16):
+      %vf = arith.extf %v : bf16 to f32
+      %dv = arith.subf %vf, %m : f32
+      %wf = arith.extf %wv : bf16 to f32
+      %bf = arith.extf %bv : bf16 to f32
+      %t = arith.mulf %dv, %r : f32
+      %u = math.fma %t, %wf, %bf : f32
+      %o = arith.truncf %u : f32 to bf16
+      tile.yield %o : bf16
+    }
+    tile.copy %xs_0[] to %y[%row, %c_0] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
+  }
+}
+
+// @rmsnorm for rows of up to COLS columns, staged as @layernorm_staged
+// stages them: the row in by cp.async, sum(x^2) over it (columns past n are
+// 0 and add nothing: no mask), then y = x * rstd * w two chunks a step, so
+// that both chunks' w loads are in flight together (91% of the copy's
+// bandwidth at 1024 x 32768, against 85% a chunk a step).
+tile.kernel @rmsnorm_staged(%x: memref<?x?xbf16>, %w: memref<?xbf16>,
+                           %y: memref<?x?xbf16>, %eps: f32)
+    params(COLS: index = 32768, CHUNK: index = 4096, THREADS: i32 = 256)
+    configs([COLS = 32768, CHUNK = 4096, THREADS = 256])
+    threads(THREADS) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cols = tile.param "COLS" : index
+  %chunk = tile.param "CHUNK" : index
+  %chunks = arith.divui %cols, %chunk : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %chunk2 = arith.muli %chunk, %c2 : index
+  %chunk4 = arith.muli %chunk, %c4 : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  // The grid: a CTA a row, none for rows longer than COLS.
+  %M = memref.dim %x, %c0 : memref<?x?xbf16>
+  %n = memref.dim %x, %c1 : memref<?x?xbf16>
+  %fit = arith.divui %cols, %n : index
+  %fits = arith.minui %fit, %c1 : index
+  %ctas = arith.muli %M, %fits : index
+  tile.grid %ctas
+  %row = gpu.block_id x
+  // Whole chunks, then the partial one (if any) whose columns past n
+  // read as 0 and are masked: masks only where needed.
+  %whole = arith.divui %n, %chunk : index
+  %whole_cols = arith.muli %whole, %chunk : index
+  %partial = arith.cmpi ult, %whole_cols, %n : index
+  %tail = arith.subi %n, %whole_cols : index
+  %n_i32 = arith.index_cast %n : index to i32
+  %n_f32 = arith.sitofp %n_i32 : i32 to f32
+  %inv_n = arith.divf %one, %n_f32 : f32
+  %w_row = memref.expand_shape %w [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
+
+  // The row, chunk by chunk into the rows of %staged, all in flight.
+  %staged = tile.alloc_shared [%chunks, %chunk] : memref<?x?xbf16, #gpu.address_space<workgroup>>
+  scf.for %c = %c0 to %n step %chunk {
+    %i = arith.divui %c, %chunk : index
+    %part = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %x[%row, %c] to %part[] {async} : memref<?x?xbf16>, memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+  }
+  nvvm.cp.async.commit.group
+  nvvm.cp.async.wait.group 0
+  gpu.barrier
+
+  // rstd = 1 / sqrt(sum(x^2) / n + eps) (columns past n are 0 and add
+  // nothing: no mask).
+  %xs = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  %acc = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xf32>
+  tile.fill %acc, %zero : !tile.fragment<1x?xf32>, f32
+  scf.for %c = %c0 to %n step %chunk {
+    %i = arith.divui %c, %chunk : index
+    %part = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
+    tile.elementwise ins(%xs, %acc : !tile.fragment<1x?xbf16>, !tile.fragment<1x?xf32>) outs(%acc : !tile.fragment<1x?xf32>) {
+    ^bb0(%v: bf16, %a: f32):
+      %vf = arith.extf %v : bf16 to f32
+      %s = math.fma %vf, %vf, %a : f32
+      tile.yield %s : f32
+    }
+  }
+  %ssq = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  tile.reduce sum %acc into %ssq dim 1 : !tile.fragment<1x?xf32>, !tile.fragment<1x1xf32>
+  %rstd = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  tile.elementwise ins(%ssq : !tile.fragment<1x1xf32>) outs(%rstd : !tile.fragment<1x1xf32>) {
+  ^bb0(%q: f32):
+    %ms = arith.mulf %q, %inv_n : f32
+    %ve = arith.addf %ms, %eps : f32
+    %r = math.rsqrt %ve : f32
+    tile.yield %r : f32
+  }
+
+  // y = x * rstd * w, two chunks a step (their w loads in flight
+  // together).
+  %xs_0 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  %ws_0 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  %xs_1 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  %ws_1 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  scf.for %c = %c0 to %n step %chunk2 {
+    %i = arith.divui %c, %chunk : index
+    %c_0 = arith.addi %c, %c0 : index
+    %part_0 = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    %c_1 = arith.addi %c_0, %chunk : index
+    %i_1 = arith.addi %i, %c1 : index
+    %part_1 = memref.subview %staged[%i_1, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %w_row[%c0, %c_0] to %ws_0[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.copy %part_0[] to %xs_0[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
+    tile.copy %w_row[%c0, %c_1] to %ws_1[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.copy %part_1[] to %xs_1[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
+    tile.elementwise ins(%xs_0, %rstd, %ws_0 : !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xbf16>)
+                     outs(%xs_0 : !tile.fragment<1x?xbf16>) {
+    ^bb0(%v: bf16, %r: f32, %wv: bf16):
+      %vf = arith.extf %v : bf16 to f32
+      %wf = arith.extf %wv : bf16 to f32
+      %t = arith.mulf %vf, %r : f32
+      %u = arith.mulf %t, %wf : f32
+      %o = arith.truncf %u : f32 to bf16
+      tile.yield %o : bf16
+    }
+    tile.copy %xs_0[] to %y[%row, %c_0] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
+    tile.elementwise ins(%xs_1, %rstd, %ws_1 : !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xbf16>)
+                     outs(%xs_1 : !tile.fragment<1x?xbf16>) {
+    ^bb0(%v: bf16, %r: f32, %wv: bf16):
+      %vf = arith.extf %v : bf16 to f32
+      %wf = arith.extf %wv : bf16 to f32
+      %t = arith.mulf %vf, %r : f32
+      %u = arith.mulf %t, %wf : f32
+      %o = arith.truncf %u : f32 to bf16
+      tile.yield %o : bf16
+    }
+    tile.copy %xs_1[] to %y[%row, %c_1] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
+  }
+}
+
+// @residual_layernorm for rows of up to COLS columns, staged as
+// @layernorm_staged stages them: the first walk also adds res (x written
+// back, the staged row updated), the pivot x[0] + res[0].
+tile.kernel @residual_layernorm_staged(%x: memref<?x?xbf16>, %res: memref<?x?xbf16>,
+                                      %w: memref<?xbf16>, %b: memref<?xbf16>,
+                                      %y: memref<?x?xbf16>, %eps: f32)
+    params(COLS: index = 32768, CHUNK: index = 4096, THREADS: i32 = 256)
+    configs([COLS = 32768, CHUNK = 4096, THREADS = 256])
+    threads(THREADS) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cols = tile.param "COLS" : index
+  %chunk = tile.param "CHUNK" : index
+  %chunks = arith.divui %cols, %chunk : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %chunk2 = arith.muli %chunk, %c2 : index
+  %chunk4 = arith.muli %chunk, %c4 : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  // The grid: a CTA a row, none for rows longer than COLS.
+  %M = memref.dim %x, %c0 : memref<?x?xbf16>
+  %n = memref.dim %x, %c1 : memref<?x?xbf16>
+  %fit = arith.divui %cols, %n : index
+  %fits = arith.minui %fit, %c1 : index
+  %ctas = arith.muli %M, %fits : index
+  tile.grid %ctas
+  %row = gpu.block_id x
+  // Whole chunks, then the partial one (if any) whose columns past n
+  // read as 0 and are masked: masks only where needed.
+  %whole = arith.divui %n, %chunk : index
+  %whole_cols = arith.muli %whole, %chunk : index
+  %partial = arith.cmpi ult, %whole_cols, %n : index
+  %tail = arith.subi %n, %whole_cols : index
+  %n_i32 = arith.index_cast %n : index to i32
+  %n_f32 = arith.sitofp %n_i32 : i32 to f32
+  %inv_n = arith.divf %one, %n_f32 : f32
+  %w_row = memref.expand_shape %w [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
+  %b_row = memref.expand_shape %b [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
+
+  // The row, chunk by chunk into the rows of %staged, all in flight.
+  %staged = tile.alloc_shared [%chunks, %chunk] : memref<?x?xbf16, #gpu.address_space<workgroup>>
+  scf.for %c = %c0 to %n step %chunk {
+    %i = arith.divui %c, %chunk : index
+    %part = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %x[%row, %c] to %part[] {async} : memref<?x?xbf16>, memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+  }
+  nvvm.cp.async.commit.group
+  // The pivot K = x[0] + res[0], rounded as the updated row is (see
+  // @layernorm_rows: sums of deviations from an element of the row).
+  %x0 = tile.alloc_fragment : !tile.fragment<1x1xbf16>
+  %r0 = tile.alloc_fragment : !tile.fragment<1x1xbf16>
+  tile.copy %x[%row, %c0] to %x0[] : memref<?x?xbf16>, !tile.fragment<1x1xbf16>
+  tile.copy %res[%row, %c0] to %r0[] : memref<?x?xbf16>, !tile.fragment<1x1xbf16>
+  %pivot = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  tile.elementwise ins(%x0, %r0 : !tile.fragment<1x1xbf16>, !tile.fragment<1x1xbf16>) outs(%pivot : !tile.fragment<1x1xf32>) {
+  ^bb0(%u: bf16, %v: bf16):
+    %uf = arith.extf %u : bf16 to f32
+    %vf = arith.extf %v : bf16 to f32
+    %t = arith.addf %uf, %vf : f32
+    %tb = arith.truncf %t : f32 to bf16
+    %k = arith.extf %tb : bf16 to f32
+    tile.yield %k : f32
+  }
+  nvvm.cp.async.wait.group 0
+  gpu.barrier
+
+  // x += res (rounded to bf16 as the residual stream is kept), written
+  // back to memory and to the staged row, and sum(x - K) and
+  // sum((x - K)^2) in the same walk.
+  %xs = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  %rs = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  %acc = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xf32>
+  %acc2 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xf32>
+  tile.fill %acc, %zero : !tile.fragment<1x?xf32>, f32
+  tile.fill %acc2, %zero : !tile.fragment<1x?xf32>, f32
+  scf.for %c = %c0 to %whole_cols step %chunk {
+    %i = arith.divui %c, %chunk : index
+    %part = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
+    tile.copy %res[%row, %c] to %rs[] : memref<?x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.elementwise ins(%xs, %rs, %pivot, %acc, %acc2 : !tile.fragment<1x?xbf16>, !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xf32>, !tile.fragment<1x?xf32>) outs(%xs, %acc, %acc2 : !tile.fragment<1x?xbf16>, !tile.fragment<1x?xf32>, !tile.fragment<1x?xf32>) {
+    ^bb0(%v: bf16, %rv: bf16, %k: f32, %a: f32, %q: f32):
+      %uf = arith.extf %v : bf16 to f32
+      %rf = arith.extf %rv : bf16 to f32
+      %t = arith.addf %uf, %rf : f32
+      %tb = arith.truncf %t : f32 to bf16
+      %vf = arith.extf %tb : bf16 to f32
+      %d = arith.subf %vf, %k : f32
+      %s = arith.addf %a, %d : f32
+      %s2 = math.fma %d, %d, %q : f32
+      tile.yield %tb, %s, %s2 : bf16, f32, f32
+    }
+    tile.copy %xs[] to %part[] : !tile.fragment<1x?xbf16>, memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %xs[] to %x[%row, %c] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
+  }
+  scf.if %partial {
+    %c = arith.addi %whole_cols, %c0 : index
+    %part = memref.subview %staged[%whole, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
+    tile.copy %res[%row, %c] to %rs[] : memref<?x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.elementwise ins(%xs, %rs, %pivot, %acc, %acc2 : !tile.fragment<1x?xbf16>, !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xf32>, !tile.fragment<1x?xf32>) outs(%xs, %acc, %acc2 : !tile.fragment<1x?xbf16>, !tile.fragment<1x?xf32>, !tile.fragment<1x?xf32>) {
+    ^bb0(%v: bf16, %rv: bf16, %k: f32, %a: f32, %q: f32, %r: index, %j: index):
+      %uf = arith.extf %v : bf16 to f32
+      %rf = arith.extf %rv : bf16 to f32
+      %t = arith.addf %uf, %rf : f32
+      %tb = arith.truncf %t : f32 to bf16
+      %vf = arith.extf %tb : bf16 to f32
+      %d0 = arith.subf %vf, %k : f32
+      %inside = arith.cmpi ult, %j, %tail : index
+      %d = arith.select %inside, %d0, %zero : f32
+      %s = arith.addf %a, %d : f32
+      %s2 = math.fma %d, %d, %q : f32
+      tile.yield %tb, %s, %s2 : bf16, f32, f32
+    }
+    tile.copy %xs[] to %part[] : !tile.fragment<1x?xbf16>, memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %xs[] to %x[%row, %c] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
+  }
+  %s1 = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  %s2 = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  tile.reduce sum %acc into %s1 dim 1 : !tile.fragment<1x?xf32>, !tile.fragment<1x1xf32>
+  tile.reduce sum %acc2 into %s2 dim 1 : !tile.fragment<1x?xf32>, !tile.fragment<1x1xf32>
+  // mean = K + s1 / n, var = s2 / n - (s1 / n)^2 (at least 0).
+  %mean = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  %rstd = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  tile.elementwise ins(%s1, %s2, %pivot : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>) outs(%mean, %rstd : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>) {
+  ^bb0(%a: f32, %q: f32, %k: f32):
+    %d = arith.mulf %a, %inv_n : f32
+    %m = arith.addf %k, %d : f32
+    %q1 = arith.mulf %q, %inv_n : f32
+    %var0 = math.fma %d, %d, %q1 : f32
+    %d2 = arith.mulf %d, %d : f32
+    %var1 = arith.subf %q1, %d2 : f32
+    %var = arith.maximumf %var1, %zero : f32
+    %ve = arith.addf %var, %eps : f32
+    %r = math.rsqrt %ve : f32
+    tile.yield %m, %r : f32, f32
+  }
+
+  // y = (x - mean) * rstd * w + b, chunk by chunk.
+  %xs_0 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  %ws_0 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  %bs_0 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  scf.for %c = %c0 to %n step %chunk {
+    %i = arith.divui %c, %chunk : index
+    %c_0 = arith.addi %c, %c0 : index
+    %part_0 = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %w_row[%c0, %c_0] to %ws_0[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.copy %b_row[%c0, %c_0] to %bs_0[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.copy %part_0[] to %xs_0[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
+    tile.elementwise ins(%xs_0, %mean, %rstd, %ws_0, %bs_0 : !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xbf16>, !tile.fragment<1x?xbf16>)
+                     outs(%xs_0 : !tile.fragment<1x?xbf16>) {
+    ^bb0(%v: bf16, %m: f32, %r: f32, %wv: bf16, %bv: bf16):
+      %vf = arith.extf %v : bf16 to f32
+      %dv = arith.subf %vf, %m : f32
+      %wf = arith.extf %wv : bf16 to f32
+      %bf = arith.extf %bv : bf16 to f32
+      %t = arith.mulf %dv, %r : f32
+      %u = math.fma %t, %wf, %bf : f32
+      %o = arith.truncf %u : f32 to bf16
+      tile.yield %o : bf16
+    }
+    tile.copy %xs_0[] to %y[%row, %c_0] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
   }
 }

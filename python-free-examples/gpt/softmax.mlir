@@ -6,17 +6,16 @@
 // the row results broadcast back (tile.elementwise with n x 1 inputs);
 // columns past n are masked to -inf with the element's column index.
 // Configurations: n <= 768 (4 rows per CTA of 128 threads, a row per warp),
-// 1024 (the same CTA), 4096 (2 rows per CTA of 512 threads, or 1 per CTA
-// of 256) and 32768 (a row per CTA of 1024 threads); gpt/GptKernels.h
-// says which it runs for each n.
+// 1024 (the same CTA) and 4096 (2 rows per CTA of 512 threads, or 1 per
+// CTA of 256); gpt/GptKernels.h says which it runs for each n. Longer
+// rows: @softmax_staged.
 
 tile.kernel @softmax(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>)
     params(ROWS: index = 4, COLS: index = 1024, THREADS: i32 = 128)
     configs([ROWS = 4, COLS = 768, THREADS = 128],
             [ROWS = 4, COLS = 1024, THREADS = 128],
             [ROWS = 2, COLS = 4096, THREADS = 512],
-            [ROWS = 1, COLS = 4096, THREADS = 256],
-            [ROWS = 1, COLS = 32768, THREADS = 1024])
+            [ROWS = 1, COLS = 4096, THREADS = 256])
     threads(THREADS) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -168,5 +167,154 @@ tile.kernel @softmax_rows(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) threads(51
       tile.yield %o : bf16
     }
     tile.copy %xs[] to %y[%row, %c] : !tile.fragment<1x4096xbf16>, memref<?x?xbf16>
+  }
+}
+
+
+
+// Rows of up to COLS columns staged in shared memory, as gpt/layernorm.mlir's
+// @layernorm_staged stages them: a CTA of THREADS threads takes one row in
+// by cp.async, then walks it three times: the maximum, sum(2^(s - max))
+// (both accumulated per thread across chunks of CHUNK columns, one
+// tile.reduce each, the mask only in the partial chunk), and the output.
+// Three 64 KB rows share an SM at 32768 columns.
+tile.kernel @softmax_staged(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>)
+    params(COLS: index = 32768, CHUNK: index = 4096, THREADS: i32 = 256)
+    configs([COLS = 32768, CHUNK = 4096, THREADS = 256])
+    threads(THREADS) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cols = tile.param "COLS" : index
+  %chunk = tile.param "CHUNK" : index
+  %chunks = arith.divui %cols, %chunk : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %chunk2 = arith.muli %chunk, %c2 : index
+  %chunk4 = arith.muli %chunk, %c4 : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %neg_inf = arith.constant 0xFF800000 : f32
+  %log2e = arith.constant 1.44269504 : f32
+  // The grid: a CTA a row, none for rows longer than COLS.
+  %M = memref.dim %x, %c0 : memref<?x?xbf16>
+  %n = memref.dim %x, %c1 : memref<?x?xbf16>
+  %fit = arith.divui %cols, %n : index
+  %fits = arith.minui %fit, %c1 : index
+  %ctas = arith.muli %M, %fits : index
+  tile.grid %ctas
+  %row = gpu.block_id x
+  // Whole chunks, then the partial one (if any) whose columns past n
+  // read as 0 and are masked: masks only where needed.
+  %whole = arith.divui %n, %chunk : index
+  %whole_cols = arith.muli %whole, %chunk : index
+  %partial = arith.cmpi ult, %whole_cols, %n : index
+  %tail = arith.subi %n, %whole_cols : index
+
+  // The row, chunk by chunk into the rows of %staged, all in flight.
+  %staged = tile.alloc_shared [%chunks, %chunk] : memref<?x?xbf16, #gpu.address_space<workgroup>>
+  scf.for %c = %c0 to %n step %chunk {
+    %i = arith.divui %c, %chunk : index
+    %part = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %x[%row, %c] to %part[] {async} : memref<?x?xbf16>, memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+  }
+  nvvm.cp.async.commit.group
+  nvvm.cp.async.wait.group 0
+  gpu.barrier
+
+  // The maximum of s = x * log2(e) (-inf past column n).
+  %xs = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  %acc = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xf32>
+  tile.fill %acc, %neg_inf : !tile.fragment<1x?xf32>, f32
+  scf.for %c = %c0 to %whole_cols step %chunk {
+    %i = arith.divui %c, %chunk : index
+    %part = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
+    tile.elementwise ins(%xs, %acc : !tile.fragment<1x?xbf16>, !tile.fragment<1x?xf32>) outs(%acc : !tile.fragment<1x?xf32>) {
+    ^bb0(%v: bf16, %a: f32):
+      %vf = arith.extf %v : bf16 to f32
+      %s = arith.mulf %vf, %log2e : f32
+      %m = arith.maximumf %a, %s : f32
+      tile.yield %m : f32
+    }
+  }
+  scf.if %partial {
+    %c = arith.addi %whole_cols, %c0 : index
+    %part = memref.subview %staged[%whole, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
+    tile.elementwise ins(%xs, %acc : !tile.fragment<1x?xbf16>, !tile.fragment<1x?xf32>) outs(%acc : !tile.fragment<1x?xf32>) {
+    ^bb0(%v: bf16, %a: f32, %r: index, %j: index):
+      %vf = arith.extf %v : bf16 to f32
+      %s = arith.mulf %vf, %log2e : f32
+      %inside = arith.cmpi ult, %j, %tail : index
+      %sm = arith.select %inside, %s, %neg_inf : f32
+      %m = arith.maximumf %a, %sm : f32
+      tile.yield %m : f32
+    }
+  }
+  %max = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  tile.reduce max %acc into %max dim 1 : !tile.fragment<1x?xf32>, !tile.fragment<1x1xf32>
+  %negmax = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  tile.elementwise ins(%max : !tile.fragment<1x1xf32>) outs(%negmax : !tile.fragment<1x1xf32>) {
+  ^bb0(%m: f32):
+    %nm = arith.negf %m : f32
+    tile.yield %nm : f32
+  }
+
+  // sum(2^(s - max)), 0 past column n (approximate exp2: @softmax's).
+  tile.fill %acc, %zero : !tile.fragment<1x?xf32>, f32
+  scf.for %c = %c0 to %whole_cols step %chunk {
+    %i = arith.divui %c, %chunk : index
+    %part = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
+    tile.elementwise ins(%xs, %negmax, %acc : !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xf32>) outs(%acc : !tile.fragment<1x?xf32>) {
+    ^bb0(%v: bf16, %nm: f32, %a: f32):
+      %vf = arith.extf %v : bf16 to f32
+      %d = math.fma %vf, %log2e, %nm : f32
+      %p = math.exp2 %d fastmath<afn> : f32
+      %t = arith.addf %a, %p : f32
+      tile.yield %t : f32
+    }
+  }
+  scf.if %partial {
+    %c = arith.addi %whole_cols, %c0 : index
+    %part = memref.subview %staged[%whole, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
+    tile.elementwise ins(%xs, %negmax, %acc : !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xf32>) outs(%acc : !tile.fragment<1x?xf32>) {
+    ^bb0(%v: bf16, %nm: f32, %a: f32, %r: index, %j: index):
+      %vf = arith.extf %v : bf16 to f32
+      %d = math.fma %vf, %log2e, %nm : f32
+      %p = math.exp2 %d fastmath<afn> : f32
+      %inside = arith.cmpi ult, %j, %tail : index
+      %pm = arith.select %inside, %p, %zero : f32
+      %t = arith.addf %a, %pm : f32
+      tile.yield %t : f32
+    }
+  }
+  %sum = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  tile.reduce sum %acc into %sum dim 1 : !tile.fragment<1x?xf32>, !tile.fragment<1x1xf32>
+  %inv = tile.alloc_fragment : !tile.fragment<1x1xf32>
+  tile.elementwise ins(%sum : !tile.fragment<1x1xf32>) outs(%inv : !tile.fragment<1x1xf32>) {
+  ^bb0(%t: f32):
+    %i = arith.divf %one, %t : f32
+    tile.yield %i : f32
+  }
+
+  // y = 2^(s - max) / sum, chunk by chunk.
+  scf.for %c = %c0 to %n step %chunk {
+    %i = arith.divui %c, %chunk : index
+    %part = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
+    tile.elementwise ins(%xs, %negmax, %inv : !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>)
+                     outs(%xs : !tile.fragment<1x?xbf16>) {
+    ^bb0(%v: bf16, %nm: f32, %t: f32):
+      %vf = arith.extf %v : bf16 to f32
+      %d = math.fma %vf, %log2e, %nm : f32
+      %p = math.exp2 %d fastmath<afn> : f32
+      %q = arith.mulf %p, %t : f32
+      %o = arith.truncf %q : f32 to bf16
+      tile.yield %o : bf16
+    }
+    tile.copy %xs[] to %y[%row, %c] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
   }
 }
