@@ -509,11 +509,7 @@ tile.kernel @layernorm_staged(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memr
   %cols = tile.param "COLS" : index
   %chunk = tile.param "CHUNK" : index
   %chunks = arith.divui %cols, %chunk : index
-  %c2 = arith.constant 2 : index
-  %c3 = arith.constant 3 : index
   %c4 = arith.constant 4 : index
-  %chunk2 = arith.muli %chunk, %c2 : index
-  %chunk4 = arith.muli %chunk, %c4 : index
   %zero = arith.constant 0.0 : f32
   %one = arith.constant 1.0 : f32
   // The grid: a CTA a row, none for rows longer than COLS.
@@ -577,7 +573,6 @@ tile.kernel @layernorm_staged(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memr
     }
   }
   scf.if %partial {
-    %c = arith.addi %whole_cols, %c0 : index
     %part = memref.subview %staged[%whole, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
     tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
     tile.elementwise ins(%xs, %pivot, %acc, %acc2 : !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xf32>, !tile.fragment<1x?xf32>) outs(%acc, %acc2 : !tile.fragment<1x?xf32>, !tile.fragment<1x?xf32>) {
@@ -603,7 +598,6 @@ tile.kernel @layernorm_staged(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memr
     %d = arith.mulf %a, %inv_n : f32
     %m = arith.addf %k, %d : f32
     %q1 = arith.mulf %q, %inv_n : f32
-    %var0 = math.fma %d, %d, %q1 : f32
     %d2 = arith.mulf %d, %d : f32
     %var1 = arith.subf %q1, %d2 : f32
     %var = arith.maximumf %var1, %zero : f32
@@ -613,18 +607,16 @@ tile.kernel @layernorm_staged(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memr
   }
 
   // y = (x - mean) * rstd * w + b, chunk by chunk.
-  %xs_0 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
-  %ws_0 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
-  %bs_0 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  %ws = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  %bs = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
   scf.for %c = %c0 to %n step %chunk {
     %i = arith.divui %c, %chunk : index
-    %c_0 = arith.addi %c, %c0 : index
-    %part_0 = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
-    tile.copy %w_row[%c0, %c_0] to %ws_0[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
-    tile.copy %b_row[%c0, %c_0] to %bs_0[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
-    tile.copy %part_0[] to %xs_0[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
-    tile.elementwise ins(%xs_0, %mean, %rstd, %ws_0, %bs_0 : !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xbf16>, !tile.fragment<1x?xbf16>)
-                     outs(%xs_0 : !tile.fragment<1x?xbf16>) {
+    %part = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %w_row[%c0, %c] to %ws[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.copy %b_row[%c0, %c] to %bs[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
+    tile.elementwise ins(%xs, %mean, %rstd, %ws, %bs : !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xbf16>, !tile.fragment<1x?xbf16>)
+                     outs(%xs : !tile.fragment<1x?xbf16>) {
     ^bb0(%v: bf16, %m: f32, %r: f32, %wv: bf16, %bv: bf16):
       %vf = arith.extf %v : bf16 to f32
       %dv = arith.subf %vf, %m : f32
@@ -635,7 +627,7 @@ tile.kernel @layernorm_staged(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memr
       %o = arith.truncf %u : f32 to bf16
       tile.yield %o : bf16
     }
-    tile.copy %xs_0[] to %y[%row, %c_0] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
+    tile.copy %xs[] to %y[%row, %c] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
   }
 }
 
@@ -643,7 +635,7 @@ tile.kernel @layernorm_staged(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memr
 // stages them: the row in by cp.async, sum(x^2) over it (columns past n are
 // 0 and add nothing: no mask), then y = x * rstd * w two chunks a step, so
 // that both chunks' w loads are in flight together (91% of the copy's
-// bandwidth at 1024 x 32768, against 85% a chunk a step).
+// bandwidth at 1024 x 32768, against 84% a chunk a step).
 tile.kernel @rmsnorm_staged(%x: memref<?x?xbf16>, %w: memref<?xbf16>,
                            %y: memref<?x?xbf16>, %eps: f32)
     params(COLS: index = 32768, CHUNK: index = 4096, THREADS: i32 = 256)
@@ -656,10 +648,8 @@ tile.kernel @rmsnorm_staged(%x: memref<?x?xbf16>, %w: memref<?xbf16>,
   %chunk = tile.param "CHUNK" : index
   %chunks = arith.divui %cols, %chunk : index
   %c2 = arith.constant 2 : index
-  %c3 = arith.constant 3 : index
   %c4 = arith.constant 4 : index
   %chunk2 = arith.muli %chunk, %c2 : index
-  %chunk4 = arith.muli %chunk, %c4 : index
   %zero = arith.constant 0.0 : f32
   %one = arith.constant 1.0 : f32
   // The grid: a CTA a row, none for rows longer than COLS.
@@ -727,12 +717,11 @@ tile.kernel @rmsnorm_staged(%x: memref<?x?xbf16>, %w: memref<?xbf16>,
   %ws_1 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
   scf.for %c = %c0 to %n step %chunk2 {
     %i = arith.divui %c, %chunk : index
-    %c_0 = arith.addi %c, %c0 : index
     %part_0 = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
-    %c_1 = arith.addi %c_0, %chunk : index
+    %c_1 = arith.addi %c, %chunk : index
     %i_1 = arith.addi %i, %c1 : index
     %part_1 = memref.subview %staged[%i_1, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
-    tile.copy %w_row[%c0, %c_0] to %ws_0[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.copy %w_row[%c0, %c] to %ws_0[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
     tile.copy %part_0[] to %xs_0[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
     tile.copy %w_row[%c0, %c_1] to %ws_1[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
     tile.copy %part_1[] to %xs_1[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
@@ -746,7 +735,7 @@ tile.kernel @rmsnorm_staged(%x: memref<?x?xbf16>, %w: memref<?xbf16>,
       %o = arith.truncf %u : f32 to bf16
       tile.yield %o : bf16
     }
-    tile.copy %xs_0[] to %y[%row, %c_0] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
+    tile.copy %xs_0[] to %y[%row, %c] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
     tile.elementwise ins(%xs_1, %rstd, %ws_1 : !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xbf16>)
                      outs(%xs_1 : !tile.fragment<1x?xbf16>) {
     ^bb0(%v: bf16, %r: f32, %wv: bf16):
@@ -776,11 +765,7 @@ tile.kernel @residual_layernorm_staged(%x: memref<?x?xbf16>, %res: memref<?x?xbf
   %cols = tile.param "COLS" : index
   %chunk = tile.param "CHUNK" : index
   %chunks = arith.divui %cols, %chunk : index
-  %c2 = arith.constant 2 : index
-  %c3 = arith.constant 3 : index
   %c4 = arith.constant 4 : index
-  %chunk2 = arith.muli %chunk, %c2 : index
-  %chunk4 = arith.muli %chunk, %c4 : index
   %zero = arith.constant 0.0 : f32
   %one = arith.constant 1.0 : f32
   // The grid: a CTA a row, none for rows longer than COLS.
@@ -860,10 +845,9 @@ tile.kernel @residual_layernorm_staged(%x: memref<?x?xbf16>, %res: memref<?x?xbf
     tile.copy %xs[] to %x[%row, %c] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
   }
   scf.if %partial {
-    %c = arith.addi %whole_cols, %c0 : index
     %part = memref.subview %staged[%whole, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
     tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
-    tile.copy %res[%row, %c] to %rs[] : memref<?x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.copy %res[%row, %whole_cols] to %rs[] : memref<?x?xbf16>, !tile.fragment<1x?xbf16>
     tile.elementwise ins(%xs, %rs, %pivot, %acc, %acc2 : !tile.fragment<1x?xbf16>, !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xf32>, !tile.fragment<1x?xf32>) outs(%xs, %acc, %acc2 : !tile.fragment<1x?xbf16>, !tile.fragment<1x?xf32>, !tile.fragment<1x?xf32>) {
     ^bb0(%v: bf16, %rv: bf16, %k: f32, %a: f32, %q: f32, %r: index, %j: index):
       %uf = arith.extf %v : bf16 to f32
@@ -879,7 +863,7 @@ tile.kernel @residual_layernorm_staged(%x: memref<?x?xbf16>, %res: memref<?x?xbf
       tile.yield %tb, %s, %s2 : bf16, f32, f32
     }
     tile.copy %xs[] to %part[] : !tile.fragment<1x?xbf16>, memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
-    tile.copy %xs[] to %x[%row, %c] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
+    tile.copy %xs[] to %x[%row, %whole_cols] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
   }
   %s1 = tile.alloc_fragment : !tile.fragment<1x1xf32>
   %s2 = tile.alloc_fragment : !tile.fragment<1x1xf32>
@@ -893,7 +877,6 @@ tile.kernel @residual_layernorm_staged(%x: memref<?x?xbf16>, %res: memref<?x?xbf
     %d = arith.mulf %a, %inv_n : f32
     %m = arith.addf %k, %d : f32
     %q1 = arith.mulf %q, %inv_n : f32
-    %var0 = math.fma %d, %d, %q1 : f32
     %d2 = arith.mulf %d, %d : f32
     %var1 = arith.subf %q1, %d2 : f32
     %var = arith.maximumf %var1, %zero : f32
@@ -903,18 +886,16 @@ tile.kernel @residual_layernorm_staged(%x: memref<?x?xbf16>, %res: memref<?x?xbf
   }
 
   // y = (x - mean) * rstd * w + b, chunk by chunk.
-  %xs_0 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
-  %ws_0 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
-  %bs_0 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  %ws = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
+  %bs = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
   scf.for %c = %c0 to %n step %chunk {
     %i = arith.divui %c, %chunk : index
-    %c_0 = arith.addi %c, %c0 : index
-    %part_0 = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
-    tile.copy %w_row[%c0, %c_0] to %ws_0[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
-    tile.copy %b_row[%c0, %c_0] to %bs_0[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
-    tile.copy %part_0[] to %xs_0[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
-    tile.elementwise ins(%xs_0, %mean, %rstd, %ws_0, %bs_0 : !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xbf16>, !tile.fragment<1x?xbf16>)
-                     outs(%xs_0 : !tile.fragment<1x?xbf16>) {
+    %part = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %w_row[%c0, %c] to %ws[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.copy %b_row[%c0, %c] to %bs[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
+    tile.elementwise ins(%xs, %mean, %rstd, %ws, %bs : !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xbf16>, !tile.fragment<1x?xbf16>)
+                     outs(%xs : !tile.fragment<1x?xbf16>) {
     ^bb0(%v: bf16, %m: f32, %r: f32, %wv: bf16, %bv: bf16):
       %vf = arith.extf %v : bf16 to f32
       %dv = arith.subf %vf, %m : f32
@@ -925,6 +906,6 @@ tile.kernel @residual_layernorm_staged(%x: memref<?x?xbf16>, %res: memref<?x?xbf
       %o = arith.truncf %u : f32 to bf16
       tile.yield %o : bf16
     }
-    tile.copy %xs_0[] to %y[%row, %c_0] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
+    tile.copy %xs[] to %y[%row, %c] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
   }
 }

@@ -189,11 +189,7 @@ tile.kernel @softmax_staged(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>)
   %cols = tile.param "COLS" : index
   %chunk = tile.param "CHUNK" : index
   %chunks = arith.divui %cols, %chunk : index
-  %c2 = arith.constant 2 : index
-  %c3 = arith.constant 3 : index
   %c4 = arith.constant 4 : index
-  %chunk2 = arith.muli %chunk, %c2 : index
-  %chunk4 = arith.muli %chunk, %c4 : index
   %zero = arith.constant 0.0 : f32
   %one = arith.constant 1.0 : f32
   %neg_inf = arith.constant 0xFF800000 : f32
@@ -241,7 +237,6 @@ tile.kernel @softmax_staged(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>)
     }
   }
   scf.if %partial {
-    %c = arith.addi %whole_cols, %c0 : index
     %part = memref.subview %staged[%whole, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
     tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
     tile.elementwise ins(%xs, %acc : !tile.fragment<1x?xbf16>, !tile.fragment<1x?xf32>) outs(%acc : !tile.fragment<1x?xf32>) {
@@ -279,7 +274,6 @@ tile.kernel @softmax_staged(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>)
     }
   }
   scf.if %partial {
-    %c = arith.addi %whole_cols, %c0 : index
     %part = memref.subview %staged[%whole, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
     tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
     tile.elementwise ins(%xs, %negmax, %acc : !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xf32>) outs(%acc : !tile.fragment<1x?xf32>) {
