@@ -50,14 +50,15 @@ inline constexpr int64_t kAnyLength = INT64_MAX;
 
 // The kernel table. Row kernels of one op are chosen by N: the one with the
 // smallest maxN >= N (so the COLS768 configurations for N = 768, COLS4096
-// for N = 4096, the *_staged kernels up to 8192 and 32768, the chunked
-// *_rows kernels past it); the check tests each on the N it is chosen for.
-// The 768-column ones hold a row per warp (reductions by shuffles alone,
-// no masked lanes), the 256-thread 4096-column ones fewer warps a row than
-// 512 threads would, and the staged ones a row in shared memory (up to
-// 8192 columns in CTAs of two warps and chunks of 1024, which divide
-// LLaMA's 5120- and 8192-wide rows, so that many CTAs share an SM):
-// measured faster (docs/measurements.md, 2026-11-29).
+// for N = 4096, the *_staged kernels up to 8192, 16384 and 32768, the
+// chunked *_rows kernels past it); the check tests each on the N it is
+// chosen for. The 768-column ones hold a row per warp (reductions by
+// shuffles alone, no masked lanes), the 256-thread 4096-column ones fewer
+// warps a row than 512 threads would, and the staged ones a row in shared
+// memory (the smaller the row, the smaller the buffer, the CTA and the
+// chunk: chunks of 1024 and 2048 divide LLaMA's 5120- and GPT-3's
+// 12288-wide rows, and more CTAs share an SM): measured faster
+// (docs/measurements.md, 2026-11-29).
 inline constexpr KernelSpec kKernels[] = {
     // name              op             threads perCta maxN
     {"layernorm__ROWS4_COLS768_THREADS128", Op::LayerNorm, 128, 4, 768},
@@ -65,6 +66,8 @@ inline constexpr KernelSpec kKernels[] = {
     {"layernorm__ROWS2_COLS4096_THREADS256", Op::LayerNorm, 256, 2, 4096},
     {"layernorm_staged__COLS8192_CHUNK1024_THREADS64", Op::LayerNorm, 64, 1,
      8192},
+    {"layernorm_staged__COLS16384_CHUNK2048_THREADS128",
+     Op::LayerNorm, 128, 1, 16384},
     {"layernorm_staged__COLS32768_CHUNK4096_THREADS256", Op::LayerNorm, 256, 1,
      32768},
     {"layernorm_rows", Op::LayerNorm, 512, 1, kAnyLength},
@@ -72,6 +75,8 @@ inline constexpr KernelSpec kKernels[] = {
     {"softmax__ROWS4_COLS1024_THREADS128", Op::Softmax, 128, 4, 1024},
     {"softmax__ROWS1_COLS4096_THREADS256", Op::Softmax, 256, 1, 4096},
     {"softmax_staged__COLS8192_CHUNK1024_THREADS64", Op::Softmax, 64, 1, 8192},
+    {"softmax_staged__COLS16384_CHUNK2048_THREADS128",
+     Op::Softmax, 128, 1, 16384},
     {"softmax_staged__COLS32768_CHUNK4096_THREADS256", Op::Softmax, 256, 1,
      32768},
     {"softmax_rows", Op::Softmax, 512, 1, kAnyLength},
@@ -87,6 +92,8 @@ inline constexpr KernelSpec kKernels[] = {
      256, 2, 4096},
     {"residual_layernorm_staged__COLS8192_CHUNK1024_THREADS64",
      Op::ResidualLayerNorm, 64, 1, 8192},
+    {"residual_layernorm_staged__COLS16384_CHUNK2048_THREADS128",
+     Op::ResidualLayerNorm, 128, 1, 16384},
     {"residual_layernorm_staged__COLS32768_CHUNK4096_THREADS256",
      Op::ResidualLayerNorm, 256, 1, 32768},
     {"rmsnorm__ROWS4_COLS768_THREADS128", Op::RmsNorm, 128, 4, 768},
@@ -94,6 +101,8 @@ inline constexpr KernelSpec kKernels[] = {
     {"rmsnorm__ROWS2_COLS4096_THREADS512", Op::RmsNorm, 512, 2, 4096},
     {"rmsnorm_staged__COLS8192_CHUNK1024_THREADS64", Op::RmsNorm, 64, 1,
      8192},
+    {"rmsnorm_staged__COLS16384_CHUNK2048_THREADS128",
+     Op::RmsNorm, 128, 1, 16384},
     {"rmsnorm_staged__COLS32768_CHUNK4096_THREADS256", Op::RmsNorm, 256, 1,
      32768},
     {"rmsnorm_rows", Op::RmsNorm, 512, 1, kAnyLength},

@@ -216,7 +216,7 @@ bool check(const GptModules &modules, const char *filter) {
   const int64_t rowCounts[] = {1, 3, 37, 130};
   const int64_t rowLengths[] = {1,    7,    64,    768,   1000,
                                 1024, 1025, 3000,  4096,  4097,
-                                8192, 10000, 32768, 40001, 65536, 65537};
+                                8192, 10000, 12288, 32768, 40001, 65536, 65537};
   const int64_t vectorLengths[] = {1, 100, 2047, 2048, 2049, 1000003};
   bool ok = true;
   for (const KernelSpec &spec : kKernels) {
@@ -288,10 +288,11 @@ void bench(const rt::Device &device, const GptModules &modules,
   struct Size {
     int64_t rows, cols;
   };
-  // The four sizes, and two of models' (LLaMA-13B's 5120-wide
-  // rows, GPT-2's 50257-token vocabulary for the softmax).
-  const Size sizes[] = {{8192, 768},  {8192, 4096},  {65536, 768},
-                        {1024, 32768}, {8192, 5120}, {1024, 50257}};
+  // The four sizes, and three of models' (LLaMA-13B's 5120-wide
+  // rows, GPT-3's 12288, GPT-2's 50257-token vocabulary for the softmax).
+  const Size sizes[] = {{8192, 768},   {8192, 4096}, {65536, 768},
+                        {1024, 32768}, {8192, 5120}, {4096, 12288},
+                        {1024, 50257}};
   size_t maxElements = 0;
   for (Size size : sizes)
     maxElements = std::max(maxElements, size_t(size.rows) * size.cols);

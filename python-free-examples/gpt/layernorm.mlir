@@ -489,8 +489,9 @@ tile.kernel @layernorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
 // chunk and the mask only in the partial chunk (docs/design.md, "Long rows
 // staged in shared memory"). Configurations: rows of up to 8192 columns in
 // CTAs of 64 threads and chunks of 1024, which divide LLaMA's 5120- and
-// 8192-wide rows (16 KB a row: many CTAs share an SM), and of up to 32768
-// in CTAs of 256 threads and chunks of 4096.
+// 8192-wide rows (16 KB a row: many CTAs share an SM), of up to 16384 in
+// CTAs of 128 threads and chunks of 2048 (GPT-3's 12288), and of up to
+// 32768 in CTAs of 256 threads and chunks of 4096.
 // var = sum((x - K)^2) / n - (sum(x - K) / n)^2 does not cancel as the plain
 // sum(x^2) / n - mean^2 does on rows whose mean is far from zero against
 // their spread: both sums are of deviations from K, which lies within
@@ -502,6 +503,7 @@ tile.kernel @layernorm_staged(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memr
                              %y: memref<?x?xbf16>, %eps: f32)
     params(COLS: index = 32768, CHUNK: index = 4096, THREADS: i32 = 256)
     configs([COLS = 8192, CHUNK = 1024, THREADS = 64],
+            [COLS = 16384, CHUNK = 2048, THREADS = 128],
             [COLS = 32768, CHUNK = 4096, THREADS = 256])
     threads(THREADS) {
   %c0 = arith.constant 0 : index
@@ -640,6 +642,7 @@ tile.kernel @rmsnorm_staged(%x: memref<?x?xbf16>, %w: memref<?xbf16>,
                            %y: memref<?x?xbf16>, %eps: f32)
     params(COLS: index = 32768, CHUNK: index = 4096, THREADS: i32 = 256)
     configs([COLS = 8192, CHUNK = 1024, THREADS = 64],
+            [COLS = 16384, CHUNK = 2048, THREADS = 128],
             [COLS = 32768, CHUNK = 4096, THREADS = 256])
     threads(THREADS) {
   %c0 = arith.constant 0 : index
@@ -758,6 +761,7 @@ tile.kernel @residual_layernorm_staged(%x: memref<?x?xbf16>, %res: memref<?x?xbf
                                       %y: memref<?x?xbf16>, %eps: f32)
     params(COLS: index = 32768, CHUNK: index = 4096, THREADS: i32 = 256)
     configs([COLS = 8192, CHUNK = 1024, THREADS = 64],
+            [COLS = 16384, CHUNK = 2048, THREADS = 128],
             [COLS = 32768, CHUNK = 4096, THREADS = 256])
     threads(THREADS) {
   %c0 = arith.constant 0 : index

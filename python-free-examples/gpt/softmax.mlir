@@ -177,11 +177,12 @@ tile.kernel @softmax_rows(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) threads(51
 // by cp.async, then walks it three times: the maximum, sum(2^(s - max))
 // (both accumulated per thread across chunks of CHUNK columns, one
 // tile.reduce each, the mask only in the partial chunk), and the output.
-// Three 64 KB rows share an SM at 32768 columns; up to 8192 columns, CTAs
-// of 64 threads and chunks of 1024 (16 KB a row), as @layernorm_staged's.
+// Three 64 KB rows share an SM at 32768 columns; smaller rows take smaller
+// buffers, CTAs and chunks, as @layernorm_staged's configurations do.
 tile.kernel @softmax_staged(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>)
     params(COLS: index = 32768, CHUNK: index = 4096, THREADS: i32 = 256)
     configs([COLS = 8192, CHUNK = 1024, THREADS = 64],
+            [COLS = 16384, CHUNK = 2048, THREADS = 128],
             [COLS = 32768, CHUNK = 4096, THREADS = 256])
     threads(THREADS) {
   %c0 = arith.constant 0 : index
