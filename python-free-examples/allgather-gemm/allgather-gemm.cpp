@@ -27,13 +27,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../common/Collective.h"
+#include "../common/OverlapRun.h"
 #include "../gemm/GemmBench.h"
 #include "allgather-gemm_launcher.h"
-
-#include "tile/Runtime/Float.h"
-
-#include <cuda_runtime.h>
 
 #include <cmath>
 
@@ -41,12 +37,6 @@ using namespace tile;
 using namespace tile::examples;
 
 namespace {
-
-void checkCuda(cudaError_t result, const char *call) {
-  if (result != cudaSuccess)
-    throw rt::Error(std::string(call) +
-                    " failed: " + cudaGetErrorString(result));
-}
 
 /// A layer's shape: rows of A per PE, the output columns per PE, K.
 struct LayerShape {
@@ -79,83 +69,14 @@ std::vector<LayerShape> benchShapes(int n) {
   return shapes;
 }
 
-float bf16Value(uint64_t seed, int pe, size_t i) {
-  return rt::bf16ToFloat(rt::floatToBf16(collective::inputValue(seed, pe, i)));
-}
-
-using collective::FromPe0;
-
 class AllgatherGemm {
 public:
   AllgatherGemm(int64_t maxRows, int64_t maxN, int64_t maxK)
-      : device(rt::Device::open(rt::nvshmemDeviceOrdinal())),
-        me(rt::nvshmemMyPe()), n(rt::nvshmemNumPes()),
-        a(size_t(maxRows) * maxK * 2), flags(size_t(n) * 8 + 8),
-        shared(sizeof(FromPe0)), verdicts(size_t(n) * 8),
-        b(size_t(maxN) * maxK * 2), c(size_t(maxRows) * maxN * 2) {
-    // Between GPUs that do not map each other's memory NVSHMEM's put on a
-    // stream is a proxy kernel, which would find no SM once the GEMM
-    // spins waiting for it.
-    for (int pe = 0; pe < n; ++pe)
-      if (!rt::nvshmemPeerMapped(a.ptr(), pe))
-        throw rt::Error("PE " + std::to_string(me) + " cannot reach PE " +
-                        std::to_string(pe) +
-                        "'s memory by load/store (another node?): the "
-                        "all-gather's puts need the copy engine between "
-                        "GPUs of one node");
-    module.module();
-    flags.fillBytes(0);
-    checkCuda(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking),
-              "cudaStreamCreateWithFlags");
-    checkCuda(cudaStreamCreateWithFlags(&comm, cudaStreamNonBlocking),
-              "cudaStreamCreateWithFlags");
-    for (cudaEvent_t *event : {&started, &met, &sent})
-      checkCuda(cudaEventCreateWithFlags(event, cudaEventDisableTiming),
-                "cudaEventCreateWithFlags");
+      : run(allgather_gemm_kernels::module()), me(run.me), n(run.n),
+        a(size_t(maxRows) * maxK * 2), b(size_t(maxN) * maxK * 2),
+        c(size_t(maxRows) * maxN * 2) {
+    run.requirePeersMapped(a.ptr());
     rt::nvshmemBarrierAll();
-  }
-  ~AllgatherGemm() {
-    for (cudaEvent_t event : {started, met, sent})
-      cudaEventDestroy(event);
-    cudaStreamDestroy(compute);
-    cudaStreamDestroy(comm);
-  }
-
-  /// PE 0's `data` on every PE: PE 0 puts it to each.
-  FromPe0 shareFromPe0(FromPe0 data) {
-    if (me == 0) {
-      shared.upload(&data, sizeof(data));
-      for (int pe = 1; pe < n; ++pe)
-        rt::nvshmemPutSignalOnStream(shared.ptr(), shared.ptr(), sizeof(data),
-                                     flags.ptr() + size_t(n) * 8, 1, pe, comm);
-      checkCuda(cudaStreamSynchronize(comm), "cudaStreamSynchronize");
-    }
-    rt::nvshmemBarrierAll();
-    shared.download(&data, sizeof(data));
-    if (data.magic != FromPe0::kMagic)
-      throw rt::Error("nothing from PE 0 in the shared buffer");
-    return data;
-  }
-
-  /// Whether `ok` holds on every PE (each puts its verdict to every PE),
-  /// so that all go on, or stop, together.
-  bool onEveryPe(bool ok) {
-    uint64_t mine = ok ? 1 : 0;
-    CUdeviceptr slot = verdicts.ptr() + size_t(me) * 8;
-    checkCuda(cudaMemcpy(reinterpret_cast<void *>(slot), &mine, 8,
-                         cudaMemcpyHostToDevice),
-              "cudaMemcpy");
-    for (int pe = 0; pe < n; ++pe)
-      if (pe != me)
-        rt::nvshmemPutSignalOnStream(slot, slot, 8, flags.ptr() + size_t(n) * 8,
-                                     1, pe, comm);
-    checkCuda(cudaStreamSynchronize(comm), "cudaStreamSynchronize");
-    rt::nvshmemBarrierAll();
-    std::vector<uint64_t> all(n);
-    verdicts.download(all);
-    rt::nvshmemBarrierAll(); // read before the next round's puts land
-    return std::all_of(all.begin(), all.end(),
-                       [](uint64_t v) { return v == 1; });
   }
 
   /// One all-gather + GEMM of configuration `config` (see the file
@@ -163,24 +84,18 @@ public:
   /// (epoch 0, which every word satisfies). The puts are enqueued before
   /// the GEMM is launched (with the launch first, runs hung inside it:
   /// docs/design.md, "All-gather + GEMM").
-  void run(size_t config, const LayerShape &s, bool overlap = true) {
+  void call(size_t config, const LayerShape &s, bool overlap = true) {
     int64_t m = s.part * n;
-    uint64_t word = overlap ? ++epoch : 0;
+    uint64_t word = 0;
     if (overlap) {
-      checkCuda(cudaEventRecord(started, compute), "cudaEventRecord");
-      checkCuda(cudaStreamWaitEvent(comm, started), "cudaStreamWaitEvent");
-      rt::nvshmemBarrierAllOnStream(comm);
-      checkCuda(cudaEventRecord(met, comm), "cudaEventRecord");
-      checkCuda(cudaStreamWaitEvent(compute, met), "cudaStreamWaitEvent");
+      word = run.beginCall();
       size_t bytes = size_t(s.part) * s.k * 2;
       CUdeviceptr mine = a.ptr() + size_t(me) * bytes;
       // Peer me - i takes this PE's part as its i-th (it walks its own
       // first).
       for (int i = 1; i < n; ++i)
-        rt::nvshmemPutSignalOnStream(mine, mine, bytes,
-                                     flags.ptr() + size_t(me) * 8, word,
-                                     (me - i + n) % n, comm);
-      checkCuda(cudaEventRecord(sent, comm), "cudaEventRecord");
+        rt::nvshmemPutSignalOnStream(mine, mine, bytes, run.word(me), word,
+                                     (me - i + n) % n, run.comm);
     }
     // Bound once per configuration and shape; only the epoch is set anew.
     auto key = std::make_tuple(config, s.part, s.n, s.k);
@@ -194,12 +109,12 @@ public:
                        rt::MemRef<rt::bf16, 2>::rowMajor(a.ptr(), {m, s.k}),
                        rt::MemRef<rt::bf16, 2>::rowMajor(b.ptr(), {s.n, s.k}),
                        rt::MemRef<rt::bf16, 2>::rowMajor(c.ptr(), {m, s.n}),
-                       rt::MemRef<int64_t, 1>::rowMajor(flags.ptr(), {n}), 0,
-                       int32_t(me), int32_t(n), compute))
+                       rt::MemRef<int64_t, 1>::rowMajor(run.flags.ptr(), {n}),
+                       0, int32_t(me), int32_t(n), run.compute))
                .first;
     it->second.set(4, int64_t(word)).launch();
     if (overlap)
-      checkCuda(cudaStreamWaitEvent(compute, sent), "cudaStreamWaitEvent");
+      run.computeWaitsComm(); // the next call overwrites nothing in flight
   }
 
   /// This PE's part of A and its B from `seed`, the peers' parts of A and
@@ -221,16 +136,16 @@ public:
     rt::nvshmemBarrierAll(); // no peer puts before A is poisoned
     // Two calls back to back: the second's barrier and puts follow the
     // first's GEMM on every PE without the host in between.
-    run(config, s);
-    run(config, s);
-    checkCuda(cudaStreamSynchronize(compute), "cudaStreamSynchronize");
+    call(config, s);
+    call(config, s);
+    checkCuda(cudaStreamSynchronize(run.compute), "cudaStreamSynchronize");
     rt::nvshmemBarrierAll();
     std::vector<float> got = c.downloadBf16(size_t(m) * s.n);
     // The reference: every PE's part from the seed, in fp32.
     std::vector<float> fullA(size_t(m) * s.k), fullB(hostB.size());
     for (int pe = 0; pe < n; ++pe)
       for (size_t i = 0; i < partElems; ++i)
-        fullA[size_t(pe) * partElems + i] = bf16Value(seed, pe, i);
+        fullA[size_t(pe) * partElems + i] = bf16InputValue(seed, pe, i);
     for (size_t i = 0; i < fullB.size(); ++i)
       fullB[i] = rt::bf16ToFloat(hostB[i]);
     size_t wrong = 0, first = 0;
@@ -258,14 +173,10 @@ public:
     return wrong == 0;
   }
 
-  rt::Device device;
-  rt::EmbeddedModule &module = allgather_gemm_kernels::module();
+  OverlapRun run;
   int me, n;
-  rt::SymmetricBuffer a, flags, shared, verdicts;
+  rt::SymmetricBuffer a;
   rt::DeviceBuffer b, c;
-  cudaStream_t compute = nullptr, comm = nullptr;
-  cudaEvent_t started = nullptr, met = nullptr, sent = nullptr;
-  uint64_t epoch = 0;
   // The launches bound so far, by configuration and shape.
   std::map<std::tuple<size_t, int64_t, int64_t, int64_t>, rt::BoundLaunch>
       bound;
@@ -290,20 +201,10 @@ int runAll(bool checkOnly) {
     maxN = std::max(maxN, s.n);
     maxK = std::max(maxK, s.k);
   }
-  AllgatherGemm run(maxRows, maxN, maxK);
+  AllgatherGemm gemm(maxRows, maxN, maxK);
+  OverlapRun &run = gemm.run;
   int me = run.me;
-  FromPe0 data;
-  if (me == 0) {
-    data.seed = collective::splitmix64(uint64_t(time(nullptr)));
-#if TILE_EXAMPLES_NCCL
-    ncclUniqueId id;
-    if (!checkOnly && ncclGetUniqueId(&id) == ncclSuccess) {
-      std::memcpy(data.ncclId, &id, sizeof(id));
-      data.hasNcclId = 1;
-    }
-#endif
-  }
-  data = run.shareFromPe0(data);
+  collective::FromPe0 data = run.startRun(checkOnly);
   if (me == 0)
     std::printf("allgather-gemm: %d PE(s), C = gather(A) B^T in bf16, "
                 "%zu configurations\n",
@@ -315,9 +216,9 @@ int runAll(bool checkOnly) {
     bool pass = true;
     for (const LayerShape &s : kCheckShapes)
       for (uint64_t repeat = 0; repeat < 2; ++repeat)
-        pass &= run.check(config, s,
-                          collective::splitmix64(data.seed + config * 7919 +
-                                                 s.part * 31 + repeat));
+        pass &= gemm.check(config, s,
+                           collective::splitmix64(data.seed + config * 7919 +
+                                                  s.part * 31 + repeat));
     pass = run.onEveryPe(pass);
     if (me == 0)
       std::printf("  %-40s parts of 128, 200 and 384 rows, twice each: "
@@ -333,17 +234,10 @@ int runAll(bool checkOnly) {
   cublas.setStream(run.compute);
 #if TILE_EXAMPLES_NCCL
   collective::Nccl nccl;
-  if (data.hasNcclId) {
-    ncclUniqueId id;
-    std::memcpy(&id, data.ncclId, sizeof(id));
-    if (ncclCommInitRank(&nccl.comm, n, id, me) != ncclSuccess)
-      nccl.comm = nullptr;
-  }
-  if (me == 0 && !nccl.comm)
-    std::printf("NCCL did not start: timing tile alone\n");
+  run.startNccl(data, nccl);
   rt::DeviceBuffer ncclA(size_t(maxRows) * maxK * 2);
 #endif
-  rt::DeviceBuffer cublasC(run.c.size());
+  rt::DeviceBuffer cublasC(gemm.c.size());
   if (me == 0)
     std::printf("\nmicroseconds, PE 0's medians of three interleaved rounds; "
                 "rows = tokens (all PEs), N = columns per PE\n"
@@ -357,15 +251,15 @@ int runAll(bool checkOnly) {
     std::vector<std::function<void()>> configs;
     for (size_t config = 0;
          config < allgather_gemm_kernels::allgather_gemm_config_count; ++config)
-      configs.push_back([&, config] { run.run(config, s); });
+      configs.push_back([&, config] { gemm.call(config, s); });
     std::vector<float> each =
         collective::interleavedMedianMs(run.compute, configs, iters);
     size_t best =
         size_t(std::min_element(each.begin(), each.end()) - each.begin());
     std::vector<std::function<void()>> contenders = {
-        configs[best], [&] { run.run(best, s, /*overlap=*/false); },
+        configs[best], [&] { gemm.call(best, s, /*overlap=*/false); },
         [&] {
-          cublas.run(run.a.ptr(), run.b.ptr(), cublasC.ptr(), m, s.n, s.k,
+          cublas.run(gemm.a.ptr(), gemm.b.ptr(), cublasC.ptr(), m, s.n, s.k,
                      CUDA_R_16BF);
         }};
 #if TILE_EXAMPLES_NCCL
@@ -380,7 +274,7 @@ int runAll(bool checkOnly) {
     if (nccl.comm) {
       contenders.push_back([&] {
         allGather();
-        cublas.run(ncclA.ptr(), run.b.ptr(), cublasC.ptr(), m, s.n, s.k,
+        cublas.run(ncclA.ptr(), gemm.b.ptr(), cublasC.ptr(), m, s.n, s.k,
                    CUDA_R_16BF);
       });
       contenders.push_back(allGather);
@@ -410,25 +304,5 @@ int runAll(bool checkOnly) {
 } // namespace
 
 int main(int argc, char **argv) {
-  // Line by line: under tile-run several processes share the output.
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  bool checkOnly = argc > 1 && std::strcmp(argv[1], "--check") == 0;
-  if (argc > 2 || (argc == 2 && !checkOnly)) {
-    std::fprintf(stderr, "usage: allgather-gemm [--check]\n");
-    return 2;
-  }
-  requireGpu("allgather-gemm");
-  std::string why;
-  if (!rt::nvshmemAvailable(&why)) {
-    std::printf("allgather-gemm: skipped, no NVSHMEM: %s\n", why.c_str());
-    return kSkipped;
-  }
-  try {
-    return runAll(checkOnly);
-  } catch (const rt::Error &error) {
-    std::fprintf(stderr, "allgather-gemm: PE %d: %s\n",
-                 rt::nvshmemInitialized() ? rt::nvshmemMyPe() : -1,
-                 error.what());
-    return 1;
-  }
+  return overlapMain(argc, argv, "allgather-gemm", runAll);
 }
