@@ -60,6 +60,7 @@
   X(cuLaunchKernel)                                                            \
   X(cuLaunchKernelEx)                                                          \
   X(cuOccupancyMaxActiveClusters)                                              \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                               \
   X(cuEventCreate)                                                             \
   X(cuEventDestroy)                                                            \
   X(cuEventRecord)                                                             \

@@ -89,6 +89,8 @@ tile::rt::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
       os << kLink << ' ' << k.name << ' ' << kNvshmem << '\n';
     if (k.dependentLaunch)
       os << kLaunch << ' ' << k.name << ' ' << kDependent << '\n';
+    if (k.collectiveLaunch)
+      os << kLaunch << ' ' << k.name << ' ' << kCollective << '\n';
     if (k.paramBytes) {
       os << kParams << ' ' << k.name;
       for (uint32_t bytes : *k.paramBytes)
@@ -302,27 +304,34 @@ PendingTma parseTmaRecord(LineParser &p, unsigned line) {
 }
 
 /// A link or launch record, resolved like a tma record: the kernel it
-/// names (its word checked).
+/// names and its word (one of those the record takes).
 struct PendingKernelWord {
   std::string kernel;
+  std::string word;
   unsigned line;
 };
 
 /// The rest of a link or launch record, after its record name: a kernel
-/// and the one word the record takes so far (`expected`: NVSHMEM is the
-/// only library a kernel can ask for, a dependent launch the only kind of
-/// launch). `word` names what the word is, for messages.
-PendingKernelWord parseKernelWordRecord(LineParser &p, unsigned line,
-                                  const std::string &record,
-                                  const std::string &word,
-                                  const std::string &expected) {
+/// and one of the words the record takes (`expected`: NVSHMEM is the only
+/// library a kernel can ask for; a launch is dependent or collective).
+/// `word` names what the word is, for messages.
+PendingKernelWord
+parseKernelWordRecord(LineParser &p, unsigned line, const std::string &record,
+                      const std::string &word,
+                      const std::vector<std::string> &expected) {
   PendingKernelWord link;
   link.line = line;
   link.kernel = p.next("a kernel name");
-  const std::string &value = p.next("a " + word);
-  if (value != expected)
-    p.fail("unknown " + word + " '" + value + "' in a " + record +
-           " record (expected '" + expected + "')");
+  link.word = p.next("a " + word);
+  if (std::find(expected.begin(), expected.end(), link.word) ==
+      expected.end()) {
+    std::string choices;
+    for (size_t i = 0; i < expected.size(); ++i)
+      choices += (i == 0 ? "'" : i + 1 == expected.size() ? " or '" : ", '") +
+                 expected[i] + "'";
+    p.fail("unknown " + word + " '" + link.word + "' in a " + record +
+           " record (expected " + choices + ")");
+  }
   p.end();
   return link;
 }
@@ -555,11 +564,13 @@ void resolveRecords(std::vector<KernelInfo> &kernels,
   for (const PendingKernelWord &launch : launches) {
     KernelInfo &kernel =
         kernelOfRecord(kernels, launch.kernel, kinfo::kLaunch, launch.line);
-    if (kernel.dependentLaunch)
+    bool &kind = launch.word == kinfo::kDependent ? kernel.dependentLaunch
+                                                  : kernel.collectiveLaunch;
+    if (kind)
       LineParser({}, launch.line)
           .fail("kernel '" + launch.kernel + "' has two '" + kinfo::kLaunch +
-                " " + kinfo::kDependent + "' records");
-    kernel.dependentLaunch = true;
+                " " + launch.word + "' records");
+    kind = true;
   }
 }
 } // namespace
@@ -619,10 +630,11 @@ static std::vector<KernelInfo> parseRecords(const std::string &text) {
       tmas.push_back(parseTmaRecord(p, lineNo));
     } else if (record == kinfo::kLink) {
       links.push_back(parseKernelWordRecord(p, lineNo, kinfo::kLink, "library",
-                                            kinfo::kNvshmem));
+                                            {kinfo::kNvshmem}));
     } else if (record == kinfo::kLaunch) {
-      launches.push_back(parseKernelWordRecord(
-          p, lineNo, kinfo::kLaunch, "kind of launch", kinfo::kDependent));
+      launches.push_back(
+          parseKernelWordRecord(p, lineNo, kinfo::kLaunch, "kind of launch",
+                                {kinfo::kDependent, kinfo::kCollective}));
     } else if (record == kinfo::kParams) {
       params.push_back(parseNumbersRecord(p, lineNo, "a parameter size in bytes",
                                          1, 4096, /*atLeastOne=*/false));

@@ -243,7 +243,8 @@ namespace {
 /// dependent launch (which it points into, so it is not copied).
 struct ExtendedLaunch {
   ExtendedLaunch(const Kernel &kernel, const LaunchConfig &launch,
-                 bool clustered, bool dependent, const std::string &context) {
+                 bool clustered, bool dependent, const std::string &context,
+                 bool cooperative = false) {
     std::memset(attributes, 0, sizeof(attributes));
     std::memset(&config, 0, sizeof(config));
     if (clustered) {
@@ -264,6 +265,11 @@ struct ExtendedLaunch {
       attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
       attribute.value.programmaticStreamSerializationAllowed = 1;
     }
+    if (cooperative) {
+      CUlaunchAttribute &attribute = attributes[config.numAttrs++];
+      attribute.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+      attribute.value.cooperative = 1;
+    }
     config.gridDimX = launch.grid.x;
     config.gridDimY = launch.grid.y;
     config.gridDimZ = launch.grid.z;
@@ -276,7 +282,7 @@ struct ExtendedLaunch {
   }
   ExtendedLaunch(const ExtendedLaunch &) = delete;
   ExtendedLaunch &operator=(const ExtendedLaunch &) = delete;
-  CUlaunchAttribute attributes[2];
+  CUlaunchAttribute attributes[3];
   CUlaunchConfig config;
 };
 
@@ -409,6 +415,33 @@ unsigned tile::rt::maxActiveClusters(const Kernel &kernel,
   return static_cast<unsigned>(clusters);
 }
 
+/// What nvshmemx_collective_launch checks first: every CTA of the grid
+/// resident at once (NVSHMEM's barriers and waits inside a kernel wait for
+/// CTAs that would otherwise never start), else an Error that says how many
+/// fit.
+static void requireResident(const Kernel &kernel, const LaunchConfig &config,
+                            const std::string &context) {
+  int perSm = 0;
+  TILE_CU_CTX(context + " (occupancy)",
+              cuOccupancyMaxActiveBlocksPerMultiprocessor, &perSm,
+              kernel.handle(), int(config.block.x * config.block.y *
+                                   config.block.z),
+              config.dynamicSharedBytes);
+  uint64_t sms = uint64_t(detail::currentDeviceAttribute(
+      CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
+  uint64_t resident = uint64_t(perSm) * sms;
+  uint64_t ctas = uint64_t(config.grid.x) * config.grid.y * config.grid.z;
+  if (ctas > resident)
+    throw Error("launch: kernel '" + kernel.name() +
+                "' synchronises PEs inside (NVSHMEM's barriers or waits: a "
+                "collective launch), so all " + std::to_string(ctas) +
+                " CTAs of its grid " + dimsToString(config.grid) +
+                " must be resident at once, and this GPU holds at most " +
+                std::to_string(resident) + " (" + std::to_string(perSm) +
+                " an SM x " + std::to_string(sms) +
+                " SMs): launch a grid of at most that many");
+}
+
 void tile::rt::launch(const Kernel &kernel, const LaunchConfig &config,
                       ArgPack &args) {
   if (!kernel.handle())
@@ -433,7 +466,10 @@ void tile::rt::launch(const Kernel &kernel, const LaunchConfig &config,
   bool dependent = config.dependent && mode != DependentLaunches::never &&
                    (mode == DependentLaunches::always ||
                     !capturing(config.stream));
-  if (!clustered && !dependent) {
+  bool cooperative = config.collective;
+  if (cooperative)
+    requireResident(kernel, config, context);
+  if (!clustered && !dependent && !cooperative) {
     TILE_CU_CTX(context, cuLaunchKernel, function, config.grid.x,
                 config.grid.y, config.grid.z, config.block.x, config.block.y,
                 config.block.z, config.dynamicSharedBytes, config.stream,
@@ -446,10 +482,12 @@ void tile::rt::launch(const Kernel &kernel, const LaunchConfig &config,
     throw Error("launch: grid " + dimsToString(config.grid) +
                 " of kernel '" + kernel.name() +
                 "' is not a multiple of its cluster " + dimsToString(cluster));
-  ExtendedLaunch extended(kernel, config, clustered, dependent, context);
+  ExtendedLaunch extended(kernel, config, clustered, dependent, context,
+                          cooperative);
   TILE_CU_CTX(context + (clustered ? " with cluster " + dimsToString(cluster)
                                    : std::string()) +
-                  (dependent ? " as a dependent launch" : ""),
+                  (dependent ? " as a dependent launch" : "") +
+                  (cooperative ? " as a collective launch" : ""),
               cuLaunchKernelEx, &extended.config, function, args.params(),
               nullptr);
 }
@@ -465,5 +503,6 @@ LaunchConfig tile::rt::launchConfigFor(const KernelInfo &info, Dim3 grid,
   config.stream = stream;
   config.paramBytes = info.paramBytes;
   config.dependent = info.dependentLaunch;
+  config.collective = info.collectiveLaunch;
   return config;
 }

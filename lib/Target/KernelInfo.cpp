@@ -221,6 +221,8 @@ mlir::tile::collectKernelInfo(ModuleOp module) {
     // Calls into NVSHMEM's device library (level world): the runtime links
     // it in before loading (the cubin is relocatable).
     kernels.back().linksNvshmem = callsNvshmem(func);
+    // NVSHMEM's barriers and waits: a collective launch, as NVSHMEM asks.
+    kernels.back().collectiveLaunch = callsNvshmemSynchronisation(func);
     // Waits for the kernel before it (outlining put griddepcontrol.wait at
     // its entry on chips that have it): it may be a dependent launch.
     kernels.back().dependentLaunch =

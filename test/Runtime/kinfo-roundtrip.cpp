@@ -47,6 +47,7 @@ bool sameKernel(const KernelInfo &a, const KernelInfo &b) {
       !sameDims(a.cluster, b.cluster) || a.sharedBytes != b.sharedBytes ||
       a.tmas.size() != b.tmas.size() || a.linksNvshmem != b.linksNvshmem ||
       a.dependentLaunch != b.dependentLaunch ||
+      a.collectiveLaunch != b.collectiveLaunch ||
       a.paramBytes != b.paramBytes || a.family != b.family ||
       a.config != b.config || a.configTypes != b.configTypes ||
       bool(a.args) != bool(b.args) || bool(a.grid) != bool(b.grid))
@@ -138,6 +139,7 @@ const std::string kLinkText =
     kCompilerLine +
     "kernel ring block 128 1 1 cluster 1 1 1 smem 0\n"
     "link ring nvshmem\n"
+    "launch ring collective\n"
     "kernel scale block 128 1 1 cluster 1 1 1 smem 0\n"
     "launch scale dependent\n"
     "params scale 8 8 8 8 8 1\n";
@@ -147,6 +149,8 @@ void testLinkRecord() {
   ring.name = "ring";
   ring.block = {128, 1, 1};
   ring.linksNvshmem = true;
+  // It waits with NVSHMEM's call: a collective launch.
+  ring.collectiveLaunch = true;
   KernelInfo scale;
   scale.name = "scale";
   scale.block = {128, 1, 1};
@@ -166,6 +170,15 @@ void testLinkRecord() {
          "link record reads back onto its kernel only");
   expect(!parsed[0].dependentLaunch && parsed[1].dependentLaunch,
          "launch record reads back onto its kernel only");
+  expect(parsed[0].collectiveLaunch && !parsed[1].collectiveLaunch,
+         "collective launch record reads back onto its kernel only");
+  // Both kinds of launch on one kernel, in either order.
+  std::vector<KernelInfo> both = parseKernelInfo(
+      "launch k collective\nkernel k block 1 1 1 cluster 1 1 1 smem 0\n"
+      "launch k dependent\n");
+  expect(both.size() == 1 && both[0].collectiveLaunch &&
+             both[0].dependentLaunch,
+         "a kernel may be both a dependent and a collective launch");
   expect(needsNvshmem(parsed), "needsNvshmem sees the link record");
   expect(!needsNvshmem(sampleKernels()), "no link record, no NVSHMEM");
   expect(serializeKernelInfo(parsed) == text, "write(read(link text)) == text");
@@ -319,12 +332,15 @@ void testMalformed() {
        "kinfo:3: kernel 'k' has two 'link nvshmem' records"},
       {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nlaunch k eager",
        "kinfo:2: unknown kind of launch 'eager' in a launch record "
-       "(expected 'dependent')"},
+       "(expected 'dependent' or 'collective')"},
       {"launch k", "kinfo:1: expected a kind of launch but the line ends"},
       {"launch k dependent", "kinfo:1: launch record names unknown kernel 'k'"},
       {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nlaunch k dependent\n"
        "launch k dependent",
        "kinfo:3: kernel 'k' has two 'launch dependent' records"},
+      {"kernel k block 1 1 1 cluster 1 1 1 smem 0\nlaunch k collective\n"
+       "launch k dependent\nlaunch k collective",
+       "kinfo:4: kernel 'k' has two 'launch collective' records"},
       {"linker k nvshmem", "kinfo:1: unknown record 'linker' (expected "
                            "'kernel', 'tma', 'link', 'launch', 'params', 'args', "
                            "'config', 'grid', 'zero' or 'compiler') (written by a "

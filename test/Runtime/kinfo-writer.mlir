@@ -24,4 +24,18 @@ module {
   llvm.func @plain() attributes {nvvm.kernel} {
     llvm.return
   }
+  // NVSHMEM's barrier inside: linked with NVSHMEM, a collective launch.
+  llvm.func @nvshmemx_barrier_all_block()
+  llvm.func @barrier() attributes {nvvm.kernel} {
+    llvm.call @nvshmemx_barrier_all_block() : () -> ()
+    llvm.return
+  }
+  // An NVSHMEM put without a barrier or wait: linked, launched as usual.
+  llvm.func @nvshmemx_putmem_signal_nbi_block(!llvm.ptr, !llvm.ptr, i64, !llvm.ptr, i64, i32, i32)
+  llvm.func @put(%d: !llvm.ptr, %s: !llvm.ptr) attributes {nvvm.kernel} {
+    %n = llvm.mlir.constant(16 : i64) : i64
+    %one = llvm.mlir.constant(1 : i32) : i32
+    llvm.call @nvshmemx_putmem_signal_nbi_block(%d, %s, %n, %d, %n, %one, %one) : (!llvm.ptr, !llvm.ptr, i64, !llvm.ptr, i64, i32, i32) -> ()
+    llvm.return
+  }
 }

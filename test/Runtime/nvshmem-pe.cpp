@@ -11,7 +11,8 @@
 // which writes nvshmem_my_pe() and nvshmem_n_pes() to peInfo, puts `count`
 // ints of this PE's symmetric `src` into the next PE's `dst` with a signal
 // (nvshmemx_putmem_signal_nbi_block) and waits for the previous PE's
-// signal (nvshmem_signal_wait_until). Prints one line per step, exits 0
+// signal (nvshmem_signal_wait_until), as a collective launch (its
+// description says so), after a grid too large for one is refused. Prints one line per step, exits 0
 // when every check passed, 77 (skipped) without NVSHMEM or a GPU.
 // --no-finalize leaves NVSHMEM to be finalised at exit; --fail-on-pe makes
 // that PE exit with status 3 once initialised, while the others wait for it
@@ -44,6 +45,9 @@ void runRing(int pe, int numPes, const std::string &cubin,
   Module module = Module::loadCubinFile(cubin, infos);
   expect(module.usesNvshmem(), "the module was linked with NVSHMEM");
   Kernel ring = module.kernel("ring");
+  const KernelInfo &ringInfo = findKernel(infos, "ring");
+  // It waits with nvshmem_signal_wait_until: a collective launch.
+  expect(ringInfo.collectiveLaunch, "the description asks a collective launch");
   DeviceBuffer peInfo(2 * sizeof(int));
   peInfo.fillBytes(0xff);
 
@@ -53,8 +57,19 @@ void runRing(int pe, int numPes, const std::string &cubin,
       .addPointer(signal.ptr())
       .addScalar<uint64_t>(kCount)
       .addPointer(peInfo.ptr());
-  launch(ring, launchConfigFor(findKernel(infos, "ring"), Dim3{1, 1, 1}),
-         args);
+  // More CTAs than the GPU holds at once: refused before anything runs
+  // (nothing is launched, so no PE waits for this one's put).
+  std::string refusal;
+  try {
+    launch(ring, launchConfigFor(ringInfo, Dim3{1u << 24, 1, 1}), args);
+  } catch (const Error &error) {
+    refusal = error.what();
+  }
+  expect(refusal.find("must be resident at once") != std::string::npos,
+         "a collective launch of 2^24 CTAs is refused: '" + refusal + "'");
+  std::printf("PE %d: collective launch of 2^24 CTAs refused: %s\n", pe,
+              refusal.c_str());
+  launch(ring, launchConfigFor(ringInfo, Dim3{1, 1, 1}), args);
   synchronize();
   nvshmemBarrierAll();
 

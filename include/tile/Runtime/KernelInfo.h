@@ -15,6 +15,9 @@
 //   link <kernel> nvshmem
 //   launch <kernel> dependent           (it waits for the kernel before it
 //                                        at its entry: a dependent launch)
+//   launch <kernel> collective          (it calls NVSHMEM's synchronising
+//                                        or collective device functions: a
+//                                        collective launch)
 //   params <kernel> <bytes>...
 //   args <kernel> <name>:<type>...      (type: a scalar type, or
 //                                        memref:<element type>:<rank>)
@@ -88,6 +91,9 @@ inline constexpr char kNvshmem[] = "nvshmem";
 // What a launch record says: the kernel may be launched as a dependent
 // launch (it waits for the kernel before it at its entry).
 inline constexpr char kDependent[] = "dependent";
+// ... or must be launched as NVSHMEM requires of kernels that synchronise
+// PEs inside (every CTA resident at once, a cooperative launch).
+inline constexpr char kCollective[] = "collective";
 } // namespace kinfo
 
 struct Dim3 {
@@ -189,6 +195,12 @@ struct KernelInfo {
   /// so that launch() may start it as a dependent launch, overlapping its
   /// launch with the end of that kernel.
   bool dependentLaunch = false;
+  /// The kernel calls NVSHMEM's synchronising or collective device
+  /// functions (barrier_all, signal_wait_until, ...; a `launch <name>
+  /// collective` record), which NVSHMEM allows only in a collective launch
+  /// (nvshmemx_collective_launch): launch() refuses a grid whose CTAs
+  /// cannot all be resident at once and launches it cooperatively.
+  bool collectiveLaunch = false;
   /// Each parameter's size in bytes, as the kernel declares it (a
   /// `params <name> <bytes>...` record; the expanded memrefs, scalars and
   /// the TMA tensor maps at the end): launchConfigFor passes them on and

@@ -109,6 +109,11 @@ struct LaunchConfig {
   /// graph (where it measured slower; TILE_DEPENDENT_LAUNCH=graph keeps it
   /// dependent there too).
   bool dependent = false;
+  /// The kernel synchronises PEs inside with NVSHMEM's device functions
+  /// (KernelInfo::collectiveLaunch, set by launchConfigFor): launch() then
+  /// starts it as nvshmemx_collective_launch would, refusing a grid whose
+  /// CTAs cannot all be resident at once and launching it cooperatively.
+  bool collective = false;
 };
 
 /// Builds the `void **kernelParams` array for a launch. Every value gets its
@@ -164,8 +169,10 @@ private:
 };
 
 /// Launches `kernel`. Uses cuLaunchKernelEx with a cluster-dimension
-/// attribute when config.cluster is not 1x1x1 and with programmatic stream
-/// serialisation when config.dependent, and opts into more than
+/// attribute when config.cluster is not 1x1x1, with programmatic stream
+/// serialisation when config.dependent, as a cooperative launch when
+/// config.collective (after checking that the whole grid fits on the
+/// device at once: an Error says how many CTAs would), and opts into more than
 /// 48 KiB of dynamic shared memory when requested. Throws Error, before
 /// launching, when `args` do not match the kernel's parameters
 /// (config.paramBytes, else the driver's sizes: then a missing trailing

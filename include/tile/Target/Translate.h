@@ -95,6 +95,13 @@ std::optional<std::string> mergePtx(ArrayRef<std::string> parts);
 /// link NVSHMEM in.
 bool callsNvshmem(Operation *op);
 
+/// Whether `op` calls NVSHMEM's device functions that synchronise PEs
+/// (barriers, syncs, waits) or are collectives: NVSHMEM allows them only
+/// in a kernel launched collectively (nvshmemx_collective_launch), which
+/// the kernel description asks of the runtime. (tile's own world-level
+/// waits spin without a call and need no such launch.)
+bool callsNvshmemSynchronisation(Operation *op);
+
 /// CUDA's ptxas; its diagnostics are passed on as an error at `loc`, or,
 /// when `source` (the module the PTX came from) is given and ptxas names a
 /// PTX line or an entry function, at that kernel's location, with the
