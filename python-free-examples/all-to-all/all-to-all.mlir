@@ -1,9 +1,9 @@
 // All-to-all across GPUs with put + signal + wait: X on rank r holds one
 // part for every rank (part p at X[p * part ..]); rank r puts part p into
-// slot r of rank p's Y, Y[r * part ..], setting rank p's signal word for
-// (r, chunk) to `epoch`, then waits for every rank's word for its chunks.
-// CTA b moves chunk b (CHUNK floats) of each part, peers in turn from the
-// next one. A family over the chunk and the threads of a CTA and SPREAD
+// slot r of peer p's Y, Y[r * part ..], setting p's signal word for
+// (r, chunk) to `epoch`, copies its own part r into its own slot through
+// registers, then waits for every peer's word for its chunks. CTA b moves
+// chunk b (CHUNK floats) of each part, peers in turn from the next one. A family over the chunk and the threads of a CTA and SPREAD
 // (each warp puts to its own peers), as allgather.mlir.
 //
 // X, Y and the signal words (ranks x chunks) are symmetric buffers; the
@@ -44,8 +44,10 @@ tile.kernel @all_to_all(%X: memref<?xf32> {tile.symmetric},
   %warps = arith.divui %threads, %c32 : index
   %first = arith.select %spread, %warp, %c0 : index
   %step = arith.select %spread, %warps, %c1 : index
-  scf.for %i = %first to %n step %step {
-    %j = arith.addi %me, %i : index
+  %peers = arith.subi %n, %c1 : index
+  scf.for %i = %first to %peers step %step {
+    %j0 = arith.addi %me, %i : index
+    %j = arith.addi %j0, %c1 : index
     %peer = arith.remui %j, %n : index
     %peer32 = arith.index_castui %peer : index to i32
     %from0 = arith.muli %peer, %part : index
@@ -63,7 +65,15 @@ tile.kernel @all_to_all(%X: memref<?xf32> {tile.symmetric},
           : memref<?xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
     }
   }
-  scf.for %q = %c0 to %n step %c1 {
+  // The own block, while the puts are in flight (a put to itself would
+  // cost a signal and a wait).
+  %own_from = arith.addi %mine, %off : index
+  %own = tile.alloc_fragment [%size] : !tile.fragment<?xf32>
+  tile.copy %X[%own_from] to %own[] : memref<?xf32>, !tile.fragment<?xf32>
+  tile.copy %own[] to %Y[%to] : !tile.fragment<?xf32>, memref<?xf32>
+  scf.for %i = %c1 to %n step %c1 {
+    %q0 = arith.addi %me, %i : index
+    %q = arith.remui %q0, %n : index
     %w = arith.muli %q, %chunks : index
     %at = arith.addi %w, %b : index
     tile.wait %flags[%at] ge %epoch level world : memref<?xi64>

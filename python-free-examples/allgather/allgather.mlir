@@ -1,10 +1,11 @@
 // All-gather across GPUs with put + signal + wait: every rank (one process
 // per GPU, an NVSHMEM processing element) puts its part X (the same size on
-// every rank) into slot `me` of every rank's Y, Y[me * part ..], and each
-// put sets that rank's signal word for (me, chunk) to `epoch`. Then each
-// rank waits for the words of every rank's chunk. CTA b moves chunk b
-// (CHUNK floats) of the part, to every peer in turn starting with the next
-// one (so the ranks do not all write to rank 0 first).
+// every rank) into slot `me` of every peer's Y, Y[me * part ..], and each
+// put sets that peer's signal word for (me, chunk) to `epoch`; its own slot
+// it copies through registers, with no signal. Then each rank waits for the
+// words of every peer's chunk. CTA b moves chunk b (CHUNK floats) of the
+// part, to every peer in turn starting with the next one (so the ranks do
+// not all write to rank 0 first).
 //
 // A family over the chunk a CTA moves and its threads: small chunks give
 // small parts many CTAs, large ones pay each CTA's fixed costs (the calls'
@@ -47,9 +48,8 @@ tile.kernel @allgather(%X: memref<?xf32> {tile.symmetric},
   // The chunk is put straight from X (puts with a signal return once
   // issued, so their source must stay until tile.quiet).
   %chunk = memref.subview %X[%off] [%size] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
-  // Peers from the next one, its own slot last (a put to itself, like any
-  // other): in turn by the whole CTA, or warp w taking every warps-th from
-  // the w-th.
+  // Peers from the next one: in turn by the whole CTA, or warp w taking
+  // every warps-th from the w-th.
   %spread = tile.param "SPREAD" : i1
   %c32 = arith.constant 32 : index
   %tid = gpu.thread_id x
@@ -58,7 +58,8 @@ tile.kernel @allgather(%X: memref<?xf32> {tile.symmetric},
   %warps = arith.divui %threads, %c32 : index
   %first = arith.select %spread, %warp, %c0 : index
   %step = arith.select %spread, %warps, %c1 : index
-  scf.for %i = %first to %n step %step {
+  %peers = arith.subi %n, %c1 : index
+  scf.for %i = %first to %peers step %step {
     %j0 = arith.addi %me, %i : index
     %j = arith.addi %j0, %c1 : index
     %peer = arith.remui %j, %n : index
@@ -73,7 +74,14 @@ tile.kernel @allgather(%X: memref<?xf32> {tile.symmetric},
           : memref<?xf32, strided<[1], offset: ?>>, memref<?xf32>, memref<?xi64>
     }
   }
-  scf.for %q = %c0 to %n step %c1 {
+  // The own slot, while the puts are in flight (a put to itself would
+  // cost a signal and a wait).
+  %own = tile.alloc_fragment [%size] : !tile.fragment<?xf32>
+  tile.copy %X[%off] to %own[] : memref<?xf32>, !tile.fragment<?xf32>
+  tile.copy %own[] to %Y[%to] : !tile.fragment<?xf32>, memref<?xf32>
+  scf.for %i = %c1 to %n step %c1 {
+    %q0 = arith.addi %me, %i : index
+    %q = arith.remui %q0, %n : index
     %w = arith.muli %q, %chunks : index
     %at = arith.addi %w, %b : index
     tile.wait %flags[%at] ge %epoch level world : memref<?xi64>
