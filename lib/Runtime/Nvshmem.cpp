@@ -287,6 +287,12 @@ void initLocked(PeState &state) {
   // machines a multicast object can take the GPUs out of service (tile-run
   // sets it too; this covers programs started by mpirun/srun or alone).
   setenv("NVSHMEM_DISABLE_NVLS", "1", /*overwrite=*/0);
+  // Nor does NVSHMEM load NCCL for its host-side collectives unless asked
+  // (NVSHMEM_DISABLE_NCCL=0): loading and starting NCCL took about 1 s of
+  // each process's start on an H200 (1.8 -> 0.85 s with the device
+  // functions cached), and the barriers tile calls work without it at the
+  // same speed (docs/measurements.md, "Start-up of an NVSHMEM program").
+  setenv("NVSHMEM_DISABLE_NCCL", "1", /*overwrite=*/0);
   NvshmemInitAttr attr = defaultInitAttr();
   NvshmemUniqueId id;
   int status = 0;

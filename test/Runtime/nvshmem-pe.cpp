@@ -101,7 +101,12 @@ struct Options {
 void run(const Options &options) {
   const std::string &cubin = options.cubin, &kinfo = options.kinfo;
   Device device = Device::open(nvshmemDeviceOrdinal());
+  bool ncclChosen = std::getenv("NVSHMEM_DISABLE_NCCL") != nullptr;
   nvshmemInit();
+  // The runtime keeps NVSHMEM from starting NCCL unless the user chose.
+  const char *nccl = std::getenv("NVSHMEM_DISABLE_NCCL");
+  expect(ncclChosen || (nccl && std::string(nccl) == "1"),
+         "NVSHMEM_DISABLE_NCCL=1 set by nvshmemInit");
   int pe = nvshmemMyPe(), numPes = nvshmemNumPes();
   if (pe == options.failingPe) {
     std::printf("PE %d: failing on purpose\n", pe);
