@@ -38,21 +38,16 @@ using namespace tile::examples;
 
 namespace {
 
-/// A layer's shape: rows of A per PE, the output columns per PE, K.
-struct LayerShape {
-  int64_t part, n, k;
-  const char *what;
-};
-
 /// Rows a part holds at least: a 128-row tile then spans at most two parts,
 /// the two the kernel waits for.
 constexpr int64_t kMinPartRows = 128;
 
-/// The check's shapes: tiles that straddle parts (200), a partial column
-/// tile (N = 384 with BN = 256) and a K of five steps.
-constexpr LayerShape kCheckShapes[] = {{128, 256, 320, "check"},
-                                       {200, 384, 320, "check"},
-                                       {384, 384, 192, "check"}};
+/// The check's shapes (LayerShape: rows of A per PE, the output columns
+/// per PE, K): tiles that straddle parts (200), a partial column tile
+/// (N = 384 with BN = 256) and a K of five steps.
+const std::vector<LayerShape> kCheckShapes = {{128, 256, 320, "check"},
+                                              {200, 384, 320, "check"},
+                                              {384, 384, 192, "check"}};
 
 /// GPT-style layers at 4096 to 16384 tokens over the PEs: the MLP's first
 /// half (hidden 4096, 16384 columns shared out) and a QKV projection
@@ -183,50 +178,34 @@ public:
 };
 
 int runAll(bool checkOnly) {
-  int64_t maxRows = 0, maxN = 0, maxK = 0;
   int n = rt::nvshmemNumPes();
-  std::vector<LayerShape> shapes(std::begin(kCheckShapes),
-                                 std::end(kCheckShapes));
-  if (!checkOnly)
-    for (const LayerShape &s : benchShapes(n))
-      shapes.push_back(s);
-  for (const LayerShape &s : shapes) {
+  std::vector<LayerShape> shapes =
+      layerShapes(kCheckShapes, benchShapes(n), checkOnly);
+  for (const LayerShape &s : shapes)
     if (s.part < kMinPartRows)
       throw rt::Error("a part of " + std::to_string(s.part) +
                       " rows: the kernel needs at least " +
                       std::to_string(kMinPartRows) +
                       " (a tile waits for "
                       "the two parts of its first and last rows)");
-    maxRows = std::max(maxRows, s.part * n);
-    maxN = std::max(maxN, s.n);
-    maxK = std::max(maxK, s.k);
-  }
-  AllgatherGemm gemm(maxRows, maxN, maxK);
+  LayerExtent most = largestOf(shapes, n);
+  AllgatherGemm gemm(most.rows, most.n, most.k);
   OverlapRun &run = gemm.run;
   int me = run.me;
   collective::FromPe0 data = run.startRun(checkOnly);
+  constexpr size_t kConfigs = allgather_gemm_kernels::allgather_gemm_config_count;
+  auto name = [](size_t config) {
+    return allgather_gemm_kernels::allgather_gemm_configs[config].kernel;
+  };
   if (me == 0)
     std::printf("allgather-gemm: %d PE(s), C = gather(A) B^T in bf16, "
                 "%zu configurations\n",
-                n, allgather_gemm_kernels::allgather_gemm_config_count);
-
-  bool ok = true;
-  for (size_t config = 0;
-       config < allgather_gemm_kernels::allgather_gemm_config_count; ++config) {
-    bool pass = true;
-    for (const LayerShape &s : kCheckShapes)
-      for (uint64_t repeat = 0; repeat < 2; ++repeat)
-        pass &= gemm.check(config, s,
-                           collective::splitmix64(data.seed + config * 7919 +
-                                                  s.part * 31 + repeat));
-    pass = run.onEveryPe(pass);
-    if (me == 0)
-      std::printf("  %-40s parts of 128, 200 and 384 rows, twice each: "
-                  "%s\n",
-                  allgather_gemm_kernels::allgather_gemm_configs[config].kernel,
-                  pass ? "ok" : "FAILED");
-    ok &= pass;
-  }
+                n, kConfigs);
+  bool ok = checkEveryConfiguration(
+      run, data.seed, kConfigs, kCheckShapes, "parts of 128, 200 and 384 rows",
+      name, [&](size_t config, const LayerShape &s, uint64_t seed) {
+        return gemm.check(config, s, seed);
+      });
   if (!ok || checkOnly)
     return ok ? 0 : 1;
 
@@ -235,7 +214,7 @@ int runAll(bool checkOnly) {
 #if TILE_EXAMPLES_NCCL
   collective::Nccl nccl;
   run.startNccl(data, nccl);
-  rt::DeviceBuffer ncclA(size_t(maxRows) * maxK * 2);
+  rt::DeviceBuffer ncclA(size_t(most.rows) * most.k * 2);
 #endif
   rt::DeviceBuffer cublasC(gemm.c.size());
   if (me == 0)
@@ -246,18 +225,12 @@ int runAll(bool checkOnly) {
                 "NCCL+cuBLAS", "speedup", "tile GEMM", "cuBLAS", "NCCL AG");
   for (const LayerShape &s : benchShapes(n)) {
     int64_t m = s.part * n;
-    double flop = 2.0 * m * s.n * s.k;
-    int iters = int(std::clamp(2e13 / flop, 10.0, 100.0));
-    std::vector<std::function<void()>> configs;
-    for (size_t config = 0;
-         config < allgather_gemm_kernels::allgather_gemm_config_count; ++config)
-      configs.push_back([&, config] { gemm.call(config, s); });
-    std::vector<float> each =
-        collective::interleavedMedianMs(run.compute, configs, iters);
-    size_t best =
-        size_t(std::min_element(each.begin(), each.end()) - each.begin());
+    int iters = benchIterations(s, n);
+    size_t best = fastestConfiguration(
+        run, kConfigs, iters, [&](size_t config) { gemm.call(config, s); });
     std::vector<std::function<void()>> contenders = {
-        configs[best], [&] { gemm.call(best, s, /*overlap=*/false); },
+        [&] { gemm.call(best, s); },
+        [&] { gemm.call(best, s, /*overlap=*/false); },
         [&] {
           cublas.run(gemm.a.ptr(), gemm.b.ptr(), cublasC.ptr(), m, s.n, s.k,
                      CUDA_R_16BF);
@@ -286,8 +259,7 @@ int runAll(bool checkOnly) {
       continue;
     std::printf("  %-22s %6lld %6lld %5lld | %-34s %9.1f |", s.what,
                 (long long)m, (long long)s.n, (long long)s.k,
-                allgather_gemm_kernels::allgather_gemm_configs[best].kernel +
-                    std::strlen("allgather_gemm__"),
+                name(best) + std::strlen("allgather_gemm__"),
                 ms[0] * 1e3);
     if (ms.size() > 3)
       std::printf(" %9.1f %6.2fx |", ms[3] * 1e3, ms[3] / ms[0]);

@@ -37,6 +37,43 @@ inline void checkCuda(cudaError_t result, const char *call) {
                     " failed: " + cudaGetErrorString(result));
 }
 
+/// A layer's shape: rows of the tokens each PE owns, columns, K.
+struct LayerShape {
+  int64_t part, n, k;
+  const char *what;
+};
+
+/// The check's shapes and, unless `checkOnly`, the benchmark's, in order.
+inline std::vector<LayerShape>
+layerShapes(const std::vector<LayerShape> &check,
+            const std::vector<LayerShape> &bench, bool checkOnly) {
+  std::vector<LayerShape> shapes = check;
+  if (!checkOnly)
+    shapes.insert(shapes.end(), bench.begin(), bench.end());
+  return shapes;
+}
+
+/// The most rows (every PE's), columns and K among `shapes`: what the
+/// buffers are sized for.
+struct LayerExtent {
+  int64_t rows = 0, n = 0, k = 0;
+};
+inline LayerExtent largestOf(const std::vector<LayerShape> &shapes, int pes) {
+  LayerExtent most;
+  for (const LayerShape &s : shapes) {
+    most.rows = std::max(most.rows, s.part * pes);
+    most.n = std::max(most.n, s.n);
+    most.k = std::max(most.k, s.k);
+  }
+  return most;
+}
+
+/// How many calls a measurement times: about 20 TFLOP of work, 10 to 100.
+inline int benchIterations(const LayerShape &s, int pes) {
+  double flop = 2.0 * double(s.part) * pes * s.n * s.k;
+  return int(std::clamp(2e13 / flop, 10.0, 100.0));
+}
+
 /// Element i of PE `pe`'s input for `seed`, rounded to bf16, as a float.
 inline float bf16InputValue(uint64_t seed, int pe, size_t i) {
   return rt::bf16ToFloat(rt::floatToBf16(collective::inputValue(seed, pe, i)));
@@ -183,6 +220,44 @@ public:
   cudaEvent_t onCompute = nullptr, onComm = nullptr;
   uint64_t epoch = 0;
 };
+
+/// Checks each of `count` configurations with `check(config, shape,
+/// seed)` on every check shape, twice (seeds from PE 0's), every PE's
+/// verdict shared; PE 0 prints a line for each (`name(config)`, then
+/// `shapesText`). Whether all passed.
+template <typename Name, typename Check>
+bool checkEveryConfiguration(OverlapRun &run, uint64_t seed, size_t count,
+                             const std::vector<LayerShape> &shapes,
+                             const char *shapesText, Name name, Check check) {
+  bool ok = true;
+  for (size_t config = 0; config < count; ++config) {
+    bool pass = true;
+    for (const LayerShape &s : shapes)
+      for (uint64_t repeat = 0; repeat < 2; ++repeat)
+        pass &= check(config, s,
+                      collective::splitmix64(seed + config * 7919 +
+                                             uint64_t(s.part) * 31 + repeat));
+    pass = run.onEveryPe(pass);
+    if (run.me == 0)
+      std::printf("  %-40s %s, twice each: %s\n", name(config), shapesText,
+                  pass ? "ok" : "FAILED");
+    ok &= pass;
+  }
+  return ok;
+}
+
+/// The fastest of `count` configurations of `call(config)` on the compute
+/// stream (interleaved medians, `iters` calls each).
+template <typename Call>
+size_t fastestConfiguration(OverlapRun &run, size_t count, int iters,
+                            Call call) {
+  std::vector<std::function<void()>> configs;
+  for (size_t config = 0; config < count; ++config)
+    configs.push_back([&call, config] { call(config); });
+  std::vector<float> each =
+      collective::interleavedMedianMs(run.compute, configs, iters);
+  return size_t(std::min_element(each.begin(), each.end()) - each.begin());
+}
 
 /// main() of such a program: `program [--check]`, skipped (77) without a
 /// GPU or NVSHMEM, `runAll(checkOnly)`'s exit status, or 1 with its error.

@@ -48,18 +48,13 @@ using namespace tile::examples;
 
 namespace {
 
-/// A layer's shape: output rows per PE, the output columns, K per PE.
-struct LayerShape {
-  int64_t part, n, k;
-  const char *what;
-};
-
-/// The check's shapes: a partial GEMM tile (200 and 136 rows; N = 264 and
+/// The check's shapes (LayerShape: output rows per PE, the output
+/// columns, K per PE): a partial GEMM tile (200 and 136 rows; N = 264 and
 /// 136 with 128- or 256-column tiles) and reduction chunks that do not
 /// divide a slot.
-constexpr LayerShape kCheckShapes[] = {{128, 256, 320, "check"},
-                                       {200, 384, 192, "check"},
-                                       {136, 264, 136, "check"}};
+const std::vector<LayerShape> kCheckShapes = {{128, 256, 320, "check"},
+                                              {200, 384, 192, "check"},
+                                              {136, 264, 136, "check"}};
 
 /// GPT-style layers at 4096 to 16384 tokens over the PEs: the MLP's second
 /// half (hidden 4096: 16384 columns of activations shared out) and an
@@ -233,49 +228,32 @@ private:
 };
 
 int runAll(bool checkOnly) {
-  int64_t maxRows = 0, maxN = 0, maxK = 0;
   int n = rt::nvshmemNumPes();
-  std::vector<LayerShape> shapes(std::begin(kCheckShapes),
-                                 std::end(kCheckShapes));
-  if (!checkOnly)
-    for (const LayerShape &s : benchShapes(n))
-      shapes.push_back(s);
-  for (const LayerShape &s : shapes) {
-    maxRows = std::max(maxRows, s.part * n);
-    maxN = std::max(maxN, s.n);
-    maxK = std::max(maxK, s.k);
-  }
-  GemmReduceScatter layer(maxRows, maxN, maxK);
+  LayerExtent most = largestOf(
+      layerShapes(kCheckShapes, benchShapes(n), checkOnly), n);
+  GemmReduceScatter layer(most.rows, most.n, most.k);
   OverlapRun &run = layer.run;
   int me = run.me;
   collective::FromPe0 data = run.startRun(checkOnly);
   constexpr size_t kConfigs = gemm_reduce_scatter_kernels::sum_parts_config_count;
+  auto name = [](size_t config) {
+    return gemm_reduce_scatter_kernels::sum_parts_configs[config].kernel;
+  };
   if (me == 0)
     std::printf("gemm-reduce-scatter: %d PE(s), out = this PE's rows of "
                 "sum over PEs (A B^T) in bf16, %zu reduction configurations\n",
                 n, kConfigs);
-
-  bool ok = true;
-  for (size_t config = 0; config < kConfigs; ++config) {
-    bool pass = true;
-    for (const LayerShape &s : kCheckShapes)
-      for (uint64_t repeat = 0; repeat < 2; ++repeat)
-        pass &= layer.check(config, s,
-                            collective::splitmix64(data.seed + config * 7919 +
-                                                   s.part * 31 + repeat));
-    pass = run.onEveryPe(pass);
-    if (me == 0)
-      std::printf("  %-40s parts of 128, 200 and 136 rows, twice each: %s\n",
-                  gemm_reduce_scatter_kernels::sum_parts_configs[config].kernel,
-                  pass ? "ok" : "FAILED");
-    ok &= pass;
-  }
+  bool ok = checkEveryConfiguration(
+      run, data.seed, kConfigs, kCheckShapes, "parts of 128, 200 and 136 rows",
+      name, [&](size_t config, const LayerShape &s, uint64_t seed) {
+        return layer.check(config, s, seed);
+      });
   if (!ok || checkOnly)
     return ok ? 0 : 1;
 
   CublasGemm cublas;
   cublas.setStream(run.compute);
-  rt::DeviceBuffer cublasC(size_t(maxRows) * maxN * 2);
+  rt::DeviceBuffer cublasC(size_t(most.rows) * most.n * 2);
 #if TILE_EXAMPLES_NCCL
   collective::Nccl nccl;
   run.startNccl(data, nccl);
@@ -290,17 +268,12 @@ int runAll(bool checkOnly) {
                 "cuBLAS", "NCCL RS");
   for (const LayerShape &s : benchShapes(n)) {
     int64_t m = s.part * n;
-    double flop = 2.0 * m * s.n * s.k;
-    int iters = int(std::clamp(2e13 / flop, 10.0, 100.0));
-    std::vector<std::function<void()>> configs;
-    for (size_t config = 0; config < kConfigs; ++config)
-      configs.push_back([&, config] { layer.call(config, s); });
-    std::vector<float> each =
-        collective::interleavedMedianMs(run.compute, configs, iters);
-    size_t best =
-        size_t(std::min_element(each.begin(), each.end()) - each.begin());
+    int iters = benchIterations(s, n);
+    size_t best = fastestConfiguration(
+        run, kConfigs, iters, [&](size_t config) { layer.call(config, s); });
     std::vector<std::function<void()>> contenders = {
-        configs[best], [&] { layer.call(best, s, /*overlap=*/false); },
+        [&] { layer.call(best, s); },
+        [&] { layer.call(best, s, /*overlap=*/false); },
         [&] { layer.reduceAgain(best, s); },
         [&] {
           cublas.run(layer.a.ptr(), layer.b.ptr(), cublasC.ptr(), m, s.n, s.k,
@@ -329,8 +302,7 @@ int runAll(bool checkOnly) {
       continue;
     std::printf("  %-22s %6lld %5lld %5lld | %-32s %9.1f |", s.what,
                 (long long)m, (long long)s.n, (long long)s.k,
-                gemm_reduce_scatter_kernels::sum_parts_configs[best].kernel +
-                    std::strlen("sum_parts__"),
+                name(best) + std::strlen("sum_parts__"),
                 ms[0] * 1e3);
     if (ms.size() > 4)
       std::printf(" %11.1f %6.2fx |", ms[4] * 1e3, ms[4] / ms[0]);
