@@ -206,6 +206,35 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, rt::KernelInfo &info) {
   return success();
 }
 
+/// Whether `op` calls an NVSHMEM device function `matches` accepts.
+template <typename Matcher>
+static bool callsNvshmemFunction(Operation *op, Matcher matches) {
+  return op
+      ->walk([&](LLVM::CallOp call) {
+        std::optional<StringRef> callee = call.getCallee();
+        return callee && callee->starts_with("nvshmem") && matches(*callee)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+bool mlir::tile::callsNvshmem(Operation *op) {
+  return callsNvshmemFunction(op, [](StringRef) { return true; });
+}
+
+bool mlir::tile::callsNvshmemSynchronisation(Operation *op) {
+  // NVSHMEM's names: nvshmem[x]_barrier_all[_block], nvshmem_sync_all,
+  // nvshmem_signal_wait_until, nvshmem_int_wait_until, nvshmem_<type>_
+  // alltoall, _broadcast, _fcollect, _sum_reduce, ...
+  return callsNvshmemFunction(op, [](StringRef callee) {
+    return llvm::any_of(
+        ArrayRef<StringRef>{"barrier", "sync", "wait", "alltoall", "broadcast",
+                            "collect", "reduce"},
+        [&](StringRef stem) { return callee.contains(stem); });
+  });
+}
+
 FailureOr<std::vector<rt::KernelInfo>>
 mlir::tile::collectKernelInfo(ModuleOp module) {
   Operation *device = getDeviceCode(module);

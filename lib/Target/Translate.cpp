@@ -558,35 +558,6 @@ struct TempFiles {
 };
 } // namespace
 
-/// Whether `op` calls an NVSHMEM device function `matches` accepts.
-template <typename Matcher>
-static bool callsNvshmemFunction(Operation *op, Matcher matches) {
-  return op
-      ->walk([&](LLVM::CallOp call) {
-        std::optional<StringRef> callee = call.getCallee();
-        return callee && callee->starts_with("nvshmem") && matches(*callee)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
-bool mlir::tile::callsNvshmem(Operation *op) {
-  return callsNvshmemFunction(op, [](StringRef) { return true; });
-}
-
-bool mlir::tile::callsNvshmemSynchronisation(Operation *op) {
-  // NVSHMEM's names: nvshmem[x]_barrier_all[_block], nvshmem_sync_all,
-  // nvshmem_signal_wait_until, nvshmem_int_wait_until, nvshmem_<type>_
-  // alltoall, _broadcast, _fcollect, _sum_reduce, ...
-  return callsNvshmemFunction(op, [](StringRef callee) {
-    return llvm::any_of(
-        ArrayRef<StringRef>{"barrier", "sync", "wait", "alltoall", "broadcast",
-                            "collect", "reduce"},
-        [&](StringRef stem) { return callee.contains(stem); });
-  });
-}
-
 /// Where ptxas's `log` places its first error: the kernel (the `.entry`
 /// whose body holds the PTX line it names, or the entry function it names)
 /// and the text of that PTX line, when it names one.
