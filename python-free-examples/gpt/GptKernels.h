@@ -2,8 +2,9 @@
 //
 // The kernels of a GPT forward pass other than its GEMMs: layernorm and
 // softmax over the rows of an M x N bf16 matrix, GELU and the residual add
-// over bf16 vectors. kKernels below is the one place that says how each is
-// launched; GptKernel binds its arguments and launches it.
+// over bf16 vectors. kKernels below says which the programs offer (how each
+// is launched is in its kernel description); GptKernel binds its arguments
+// and launches it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,101 +28,71 @@
 
 namespace tile::examples::gpt {
 
-/// How a kernel of one of the .mlir files is launched.
-///  - Row kernels (layernorm, softmax): x and y are M x N row-major
-///    (strides {N, 1}); CTA i takes rows perCta*i .. perCta*i + perCta - 1,
-///    grid = ceil(M / perCta); any N <= maxN.
-///  - Flat kernels (gelu, residual): vectors of n elements, perCta elements
-///    per CTA, grid = ceil(n / perCta); maxN is 0 (no limit).
-/// `threads` is the kernel's threads(...); the .kinfo must agree. A row
-/// kernel with `threads` 0 is its family's tuned dispatch (gpt_layernorm::
-/// layernorm_tuned, gpt_softmax::softmax_tuned: the configuration the
-/// tuning table gives the shape), which kernelFor does not pick.
+/// A kernel of one of the .mlir files. How it is launched is in its
+/// description: its threads, its grid (each kernel states it with
+/// tile.grid: a CTA per ROWS rows, per row or per 2048 elements) and, for a
+/// family's configuration, the longest rows it takes (COLS; the chunked
+/// `*_rows` kernels take any length). With `tunedFamily`, the entry is
+/// that family's tuned dispatch (gpt_layernorm::layernorm_tuned,
+/// gpt_softmax::softmax_tuned: the configuration its tuning table gives
+/// the shape), which kernelFor does not pick.
 struct KernelSpec {
   const char *name;
   Op op;
-  unsigned threads;
-  unsigned perCta;
-  int64_t maxN;
+  const char *tunedFamily = nullptr;
 };
 
-/// maxN of the kernels that take rows of any length (in chunks).
+/// The longest rows of the kernels that take rows of any length (in
+/// chunks).
 inline constexpr int64_t kAnyLength = INT64_MAX;
 
-// The kernel table. Row kernels of one op are chosen by N: the one with the
-// smallest maxN >= N (so the COLS768 configurations for N = 768, COLS4096
-// for N = 4096, the *_staged kernels up to 8192, 16384 and 32768, the
-// chunked *_rows kernels past it); the check tests each on the N it is
-// chosen for. The 768-column ones hold a row per warp (reductions by
-// shuffles alone, no masked lanes), the 256-thread 4096-column ones fewer
-// warps a row than 512 threads would, and the staged ones a row in shared
-// memory (the smaller the row, the smaller the buffer, the CTA and the
-// chunk: chunks of 1024 and 2048 divide LLaMA's 5120- and GPT-3's
-// 12288-wide rows, and more CTAs share an SM): measured faster
-// (docs/measurements.md, 2026-11-29).
+// The kernel table: which kernels the programs offer. Row kernels of one op
+// are chosen by N: the one whose longest row (COLS) is the smallest >= N
+// (so the COLS768 configurations for N = 768, COLS4096 for N = 4096, the
+// *_staged kernels up to 8192, 16384 and 32768, the chunked *_rows kernels
+// past it); the check tests each on the N it is chosen for. The 768-column
+// ones hold a row per warp (reductions by shuffles alone, no masked
+// lanes), the 256-thread 4096-column ones fewer warps a row than 512
+// threads would, and the staged ones a row in shared memory (the smaller
+// the row, the smaller the buffer, the CTA and the chunk: chunks of 1024
+// and 2048 divide LLaMA's 5120- and GPT-3's 12288-wide rows, and more CTAs
+// share an SM): measured faster (docs/measurements.md, 2026-11-29).
 inline constexpr KernelSpec kKernels[] = {
-    // name              op             threads perCta maxN
-    {"layernorm__ROWS4_COLS768_THREADS128", Op::LayerNorm, 128, 4, 768},
-    {"layernorm__ROWS4_COLS1024_THREADS128", Op::LayerNorm, 128, 4, 1024},
-    {"layernorm__ROWS2_COLS4096_THREADS256", Op::LayerNorm, 256, 2, 4096},
-    {"layernorm_staged__COLS8192_CHUNK1024_THREADS64", Op::LayerNorm, 64, 1,
-     8192},
-    {"layernorm_staged__COLS16384_CHUNK2048_THREADS128",
-     Op::LayerNorm, 128, 1, 16384},
-    {"layernorm_staged__COLS32768_CHUNK4096_THREADS256", Op::LayerNorm, 256, 1,
-     32768},
-    {"layernorm_rows", Op::LayerNorm, 512, 1, kAnyLength},
-    {"softmax__ROWS4_COLS768_THREADS128", Op::Softmax, 128, 4, 768},
-    {"softmax__ROWS4_COLS1024_THREADS128", Op::Softmax, 128, 4, 1024},
-    {"softmax__ROWS1_COLS4096_THREADS256", Op::Softmax, 256, 1, 4096},
-    {"softmax_staged__COLS8192_CHUNK1024_THREADS64", Op::Softmax, 64, 1, 8192},
-    {"softmax_staged__COLS16384_CHUNK2048_THREADS128",
-     Op::Softmax, 128, 1, 16384},
-    {"softmax_staged__COLS32768_CHUNK4096_THREADS256", Op::Softmax, 256, 1,
-     32768},
-    {"softmax_rows", Op::Softmax, 512, 1, kAnyLength},
-    {"layernorm_tuned", Op::LayerNorm, 0, 0, 16384},
-    {"softmax_tuned", Op::Softmax, 0, 0, 16384},
-    {"gelu", Op::Gelu, 128, 2048, 0},
-    {"residual_add", Op::Residual, 128, 2048, 0},
-    {"residual_layernorm__ROWS4_COLS768_THREADS128", Op::ResidualLayerNorm,
-     128, 4, 768},
-    {"residual_layernorm__ROWS4_COLS1024_THREADS128", Op::ResidualLayerNorm,
-     128, 4, 1024},
-    {"residual_layernorm__ROWS2_COLS4096_THREADS256", Op::ResidualLayerNorm,
-     256, 2, 4096},
+    {"layernorm__ROWS4_COLS768_THREADS128", Op::LayerNorm},
+    {"layernorm__ROWS4_COLS1024_THREADS128", Op::LayerNorm},
+    {"layernorm__ROWS2_COLS4096_THREADS256", Op::LayerNorm},
+    {"layernorm_staged__COLS8192_CHUNK1024_THREADS64", Op::LayerNorm},
+    {"layernorm_staged__COLS16384_CHUNK2048_THREADS128", Op::LayerNorm},
+    {"layernorm_staged__COLS32768_CHUNK4096_THREADS256", Op::LayerNorm},
+    {"layernorm_rows", Op::LayerNorm},
+    {"softmax__ROWS4_COLS768_THREADS128", Op::Softmax},
+    {"softmax__ROWS4_COLS1024_THREADS128", Op::Softmax},
+    {"softmax__ROWS1_COLS4096_THREADS256", Op::Softmax},
+    {"softmax_staged__COLS8192_CHUNK1024_THREADS64", Op::Softmax},
+    {"softmax_staged__COLS16384_CHUNK2048_THREADS128", Op::Softmax},
+    {"softmax_staged__COLS32768_CHUNK4096_THREADS256", Op::Softmax},
+    {"softmax_rows", Op::Softmax},
+    {"layernorm_tuned", Op::LayerNorm, "layernorm"},
+    {"softmax_tuned", Op::Softmax, "softmax"},
+    {"gelu", Op::Gelu},
+    {"residual_add", Op::Residual},
+    {"residual_layernorm__ROWS4_COLS768_THREADS128", Op::ResidualLayerNorm},
+    {"residual_layernorm__ROWS4_COLS1024_THREADS128", Op::ResidualLayerNorm},
+    {"residual_layernorm__ROWS2_COLS4096_THREADS256", Op::ResidualLayerNorm},
     {"residual_layernorm_staged__COLS8192_CHUNK1024_THREADS64",
-     Op::ResidualLayerNorm, 64, 1, 8192},
+     Op::ResidualLayerNorm},
     {"residual_layernorm_staged__COLS16384_CHUNK2048_THREADS128",
-     Op::ResidualLayerNorm, 128, 1, 16384},
+     Op::ResidualLayerNorm},
     {"residual_layernorm_staged__COLS32768_CHUNK4096_THREADS256",
-     Op::ResidualLayerNorm, 256, 1, 32768},
-    {"rmsnorm__ROWS4_COLS768_THREADS128", Op::RmsNorm, 128, 4, 768},
-    {"rmsnorm__ROWS4_COLS1024_THREADS128", Op::RmsNorm, 128, 4, 1024},
-    {"rmsnorm__ROWS2_COLS4096_THREADS512", Op::RmsNorm, 512, 2, 4096},
-    {"rmsnorm_staged__COLS8192_CHUNK1024_THREADS64", Op::RmsNorm, 64, 1,
-     8192},
-    {"rmsnorm_staged__COLS16384_CHUNK2048_THREADS128",
-     Op::RmsNorm, 128, 1, 16384},
-    {"rmsnorm_staged__COLS32768_CHUNK4096_THREADS256", Op::RmsNorm, 256, 1,
-     32768},
-    {"rmsnorm_rows", Op::RmsNorm, 512, 1, kAnyLength},
+     Op::ResidualLayerNorm},
+    {"rmsnorm__ROWS4_COLS768_THREADS128", Op::RmsNorm},
+    {"rmsnorm__ROWS4_COLS1024_THREADS128", Op::RmsNorm},
+    {"rmsnorm__ROWS2_COLS4096_THREADS512", Op::RmsNorm},
+    {"rmsnorm_staged__COLS8192_CHUNK1024_THREADS64", Op::RmsNorm},
+    {"rmsnorm_staged__COLS16384_CHUNK2048_THREADS128", Op::RmsNorm},
+    {"rmsnorm_staged__COLS32768_CHUNK4096_THREADS256", Op::RmsNorm},
+    {"rmsnorm_rows", Op::RmsNorm},
 };
-
-/// The row kernel of `op` chosen for rows of n elements, or nullptr if no
-/// kernel takes rows that long. For a flat op, its (first) kernel.
-inline const KernelSpec *kernelFor(Op op, int64_t n) {
-  const KernelSpec *best = nullptr;
-  for (const KernelSpec &spec : kKernels) {
-    if (spec.op != op || (isRowOp(op) && spec.threads == 0))
-      continue;
-    if (!isRowOp(op))
-      return &spec;
-    if (n <= spec.maxN && (!best || spec.maxN < best->maxN))
-      best = &spec;
-  }
-  return best;
-}
 
 /// Bytes a kernel reads and writes on an M x N problem (n = M * N for flat
 /// ops): x and y for the row ops (w and b, N elements each, left out), x and
@@ -171,6 +142,48 @@ public:
   }
 };
 
+/// The value of parameter `name` in the configuration `info` was made
+/// from, if it has one.
+inline std::optional<int64_t> configValue(const rt::KernelInfo &info,
+                                          const std::string &name) {
+  for (const auto &[param, value] : info.config)
+    if (param == name)
+      return value;
+  return std::nullopt;
+}
+
+/// The longest rows `spec` takes: its configuration's COLS (any length
+/// without one); for a tuned dispatch, its family's longest COLS.
+inline int64_t maxColumns(const KernelSpec &spec) {
+  const rt::EmbeddedModule &module = GptModules().of(spec.op);
+  if (!spec.tunedFamily)
+    return configValue(module.info(spec.name), "COLS").value_or(kAnyLength);
+  int64_t most = 0;
+  for (const rt::KernelInfo &info : module.infos())
+    if (info.family == spec.tunedFamily)
+      most = std::max(most, configValue(info, "COLS").value_or(0));
+  return most;
+}
+
+/// The row kernel of `op` chosen for rows of n elements, or nullptr if no
+/// kernel takes rows that long. For a flat op, its (first) kernel.
+inline const KernelSpec *kernelFor(Op op, int64_t n) {
+  const KernelSpec *best = nullptr;
+  int64_t bestColumns = 0;
+  for (const KernelSpec &spec : kKernels) {
+    if (spec.op != op || spec.tunedFamily)
+      continue;
+    if (!isRowOp(op))
+      return &spec;
+    int64_t columns = maxColumns(spec);
+    if (n <= columns && (!best || columns < bestColumns)) {
+      best = &spec;
+      bestColumns = columns;
+    }
+  }
+  return best;
+}
+
 /// One kernel of the table, its arguments bound by bindRows or bindFlat
 /// (again for each new problem) and launched by launch().
 class GptKernel {
@@ -187,13 +200,13 @@ public:
                 CUdeviceptr res = 0) {
     if (!isRowOp(spec.op))
       throw rt::Error(std::string(spec.name) + " is not a row kernel");
-    if (n > spec.maxN)
+    if (n > maxColumns(spec))
       throw rt::Error(std::string(spec.name) + " takes rows of at most " +
-                      std::to_string(spec.maxN) + " elements, not " +
+                      std::to_string(maxColumns(spec)) + " elements, not " +
                       std::to_string(n));
     using Matrix = rt::MemRef<rt::bf16, 2>;
     using Vector = rt::MemRef<rt::bf16, 1>;
-    if (spec.threads == 0) {
+    if (spec.tunedFamily) {
       if (spec.op == Op::LayerNorm)
         bound.emplace(gpt_layernorm::layernorm_tuned(
             {}, Matrix::rowMajor(x, {m, n}), Vector::rowMajor(w, {n}),
@@ -214,7 +227,7 @@ public:
     kernel.arg(Matrix::rowMajor(y, {m, n}));
     if (isLayerNorm(spec.op) || spec.op == Op::RmsNorm)
       kernel.arg(eps);
-    kernel.grid({ceilDiv(m, spec.perCta), 1, 1});
+    kernel.grid();
   }
 
   /// gelu (x, y) or the residual add (a, b, c) on vectors of n elements.
@@ -224,7 +237,7 @@ public:
     rt::BoundLaunch &kernel = rebind();
     for (CUdeviceptr buffer : buffers)
       kernel.arg(rt::MemRef<rt::bf16, 1>::rowMajor(buffer, {n}));
-    kernel.grid({ceilDiv(n, spec.perCta), 1, 1});
+    kernel.grid();
   }
 
   void launch() { boundLaunch().launch(); }
@@ -233,26 +246,14 @@ public:
   const KernelSpec &kernelSpec() const { return spec; }
 
 private:
-  static unsigned ceilDiv(int64_t a, int64_t b) {
-    return std::max(1u, static_cast<unsigned>((a + b - 1) / b));
-  }
-
   rt::BoundLaunch &boundLaunch() {
     if (!bound)
       throw rt::Error(std::string(spec.name) + " launched before binding");
     return *bound;
   }
 
-  // A fresh binding, checked against the table.
   rt::BoundLaunch &rebind() {
     bound.emplace(module->module(), module->info(spec.name));
-    const rt::Dim3 &block = bound->info().block;
-    unsigned threads = block.x * block.y * block.z;
-    if (threads != spec.threads)
-      throw rt::Error(std::string("kernel '") + spec.name +
-                      "': its description says " + std::to_string(threads) +
-                      " threads, the table in GptKernels.h says " +
-                      std::to_string(spec.threads));
     return *bound;
   }
 

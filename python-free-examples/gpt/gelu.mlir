@@ -4,6 +4,10 @@
 // thread); the last tile is partial and masked by tile.copy.
 tile.kernel @gelu(%x: memref<?xbf16>, %y: memref<?xbf16>) threads(128) {
   %tile = arith.constant 2048 : index
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %x, %c0 : memref<?xbf16>
+  %ctas = arith.ceildivui %n, %tile : index
+  tile.grid %ctas
   %half = arith.constant 0.5 : f32
   %one = arith.constant 1.0 : f32
   %k0 = arith.constant 0.7978845608 : f32

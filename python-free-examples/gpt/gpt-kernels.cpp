@@ -231,7 +231,8 @@ bool check(const GptModules &modules, const char *filter) {
     // Each row kernel on the lengths it is chosen for; a tuned dispatch
     // on every length it takes.
     for (int64_t n : rowLengths)
-      if (spec.threads == 0 ? n <= spec.maxN : kernelFor(spec.op, n) == &spec)
+      if (spec.tunedFamily ? n <= maxColumns(spec)
+                           : kernelFor(spec.op, n) == &spec)
         for (int64_t m : rowCounts)
           ok &= checkOne(kernel, m, n);
   }

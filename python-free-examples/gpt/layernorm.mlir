@@ -188,6 +188,9 @@ tile.kernel @rmsnorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>,
                           %y: memref<?x?xbf16>, %eps: f32) threads(512) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  // A CTA a row.
+  %rows = memref.dim %x, %c0 : memref<?x?xbf16>
+  tile.grid %rows
   %chunk = arith.constant 4096 : index
   %zero = arith.constant 0.0 : f32
   %one = arith.constant 1.0 : f32
@@ -382,6 +385,9 @@ tile.kernel @layernorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
                             %y: memref<?x?xbf16>, %eps: f32) threads(512) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  // A CTA a row.
+  %rows = memref.dim %x, %c0 : memref<?x?xbf16>
+  tile.grid %rows
   %chunk = arith.constant 4096 : index
   %zero = arith.constant 0.0 : f32
   %one = arith.constant 1.0 : f32

@@ -4,6 +4,10 @@
 tile.kernel @residual_add(%a: memref<?xbf16>, %b: memref<?xbf16>, %c: memref<?xbf16>)
     threads(128) {
   %tile = arith.constant 2048 : index
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %a, %c0 : memref<?xbf16>
+  %ctas = arith.ceildivui %n, %tile : index
+  tile.grid %ctas
   %bx = gpu.block_id x
   %base = arith.muli %bx, %tile : index
   %x = tile.alloc_fragment : !tile.fragment<2048xbf16>
