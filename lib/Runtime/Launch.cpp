@@ -463,10 +463,14 @@ void tile::rt::launch(const Kernel &kernel, const LaunchConfig &config,
   const Dim3 &cluster = config.cluster;
   bool clustered = cluster.x != 1 || cluster.y != 1 || cluster.z != 1;
   DependentLaunches mode = dependentLaunches();
-  bool dependent = config.dependent && mode != DependentLaunches::never &&
+  // A collective launch is not also a dependent one: its CTAs must all be
+  // resident, which an early start beside the kernel before it would not
+  // leave room for (its griddepcontrol.wait then returns at once).
+  bool cooperative = config.collective;
+  bool dependent = config.dependent && !cooperative &&
+                   mode != DependentLaunches::never &&
                    (mode == DependentLaunches::always ||
                     !capturing(config.stream));
-  bool cooperative = config.collective;
   if (cooperative)
     requireResident(kernel, config, context);
   if (!clustered && !dependent && !cooperative) {

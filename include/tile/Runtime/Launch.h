@@ -170,9 +170,10 @@ private:
 
 /// Launches `kernel`. Uses cuLaunchKernelEx with a cluster-dimension
 /// attribute when config.cluster is not 1x1x1, with programmatic stream
-/// serialisation when config.dependent, as a cooperative launch when
-/// config.collective (after checking that the whole grid fits on the
-/// device at once: an Error says how many CTAs would), and opts into more than
+/// serialisation when config.dependent (unless collective), as a
+/// cooperative launch when config.collective (after checking that the whole
+/// grid fits on the device at once: an Error says how many CTAs would), and
+/// opts into more than
 /// 48 KiB of dynamic shared memory when requested. Throws Error, before
 /// launching, when `args` do not match the kernel's parameters
 /// (config.paramBytes, else the driver's sizes: then a missing trailing
