@@ -236,9 +236,34 @@ std::vector<std::string> cudaIncludeDirs() {
                          : std::vector<std::string>{runtime, cccl};
 }
 
+/// NVSHMEM's functions that its headers define `static` (the device
+/// barriers: NVSHMEMI_STATIC in device/nvshmemx_coll_defines.cuh), whose
+/// address would give a local copy, not the external definition a kernel's
+/// call needs: the unit renames NVSHMEM's definition and defines the name
+/// itself, with C linkage, around it. Each with its signature.
+struct StaticFunction {
+  const char *name, *result, *parameters, *arguments;
+};
+constexpr StaticFunction kStaticFunctions[] = {
+    // tile.barrier_all level world.
+    {"nvshmemx_barrier_all_block", "void", "()", "()"},
+};
+
+const StaticFunction *staticFunction(const std::string &name) {
+  for (const StaticFunction &function : kStaticFunctions)
+    if (name == function.name)
+      return &function;
+  return nullptr;
+}
+
 /// The translation unit that makes NVRTC emit `names`.
 std::string deviceFunctionsSource(const std::vector<std::string> &names) {
+  std::string renames;
+  for (const std::string &name : names)
+    if (staticFunction(name))
+      renames += "#define " + name + " tile_nvshmem_static_" + name + "\n";
   std::string source =
+      renames +
       // Inline NVSHMEM's transfer helpers instead of calling the archive's
       // (whose template names depend on nvcc's uint64_t), without the
       // InfiniBand (IBGDA) transport, whose headers are rdma-core's: as
@@ -261,9 +286,18 @@ std::string deviceFunctionsSource(const std::vector<std::string> &names) {
       // Taking each function's address makes it an out-of-line definition
       // the kernel's calls link against.
       ;
-  for (size_t i = 0; i < names.size(); ++i)
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (const StaticFunction *function = staticFunction(names[i])) {
+      source += std::string("#undef ") + function->name + "\n" +
+                "extern \"C\" __device__ " + function->result + " " +
+                function->name + function->parameters + " { return " +
+                "tile_nvshmem_static_" + function->name + function->arguments +
+                "; }\n";
+      continue;
+    }
     source += "__device__ decltype(&" + names[i] + ") tile_nvshmem_export_" +
               std::to_string(i) + " = &" + names[i] + ";\n";
+  }
   return source;
 }
 

@@ -12,7 +12,9 @@
 // ints of this PE's symmetric `src` into the next PE's `dst` with a signal
 // (nvshmemx_putmem_signal_nbi_block) and waits for the previous PE's
 // signal (nvshmem_signal_wait_until), as a collective launch (its
-// description says so), after a grid too large for one is refused. Prints one line per step, exits 0
+// description says so), after a grid too large for one is refused. Given
+// test/Target/collective-launch.mlir's cubin instead, it launches tile's
+// `barrier` kernel (tile.barrier_all level world) collectively. Prints one line per step, exits 0
 // when every check passed, 77 (skipped) without NVSHMEM or a GPU.
 // --no-finalize leaves NVSHMEM to be finalised at exit; --fail-on-pe makes
 // that PE exit with status 3 once initialised, while the others wait for it
@@ -23,6 +25,7 @@
 #include "Check.h"
 #include "tile/Runtime/Runtime.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -92,6 +95,42 @@ void runRing(int pe, int numPes, const std::string &cubin,
               wrong ? " (WRONG)" : "");
 }
 
+/// The `barrier` kernel of test/Target/collective-launch.mlir (tile's
+/// tile.barrier_all level world, compiled with tile-translate
+/// --tile-to-cubin): described as both a dependent and a collective
+/// launch, it must launch collectively (launch() does not also make it a
+/// dependent launch), twice in a row on every PE, after a grid too large
+/// for one is refused.
+void runBarrier(int pe, const std::string &cubin,
+                const std::vector<KernelInfo> &infos, SymmetricBuffer &src) {
+  Module module = Module::loadCubinFile(cubin, infos);
+  Kernel barrier = module.kernel("barrier");
+  const KernelInfo &info = findKernel(infos, "barrier");
+  expect(info.collectiveLaunch && info.dependentLaunch,
+         "tile's barrier kernel is described as collective and dependent");
+  ArgPack args;
+  args.addMemRef(src.ptr(), {int64_t(kCount)}, {1});
+  bool refused = false;
+  try {
+    launch(barrier, launchConfigFor(info, Dim3{1u << 24, 1, 1}), args);
+  } catch (const Error &) {
+    refused = true;
+  }
+  expect(refused, "a collective launch of 2^24 CTAs of barrier is refused");
+  for (int i = 0; i < 2; ++i)
+    launch(barrier, launchConfigFor(info, Dim3{1, 1, 1}), args);
+  synchronize();
+  std::printf("PE %d: kernel barrier (tile.barrier_all level world) launched "
+              "collectively twice; 2^24 CTAs %s\n",
+              pe, refused ? "refused" : "NOT refused");
+}
+
+/// The kernels the description names: ring, barrier, or both.
+bool describes(const std::vector<KernelInfo> &infos, const std::string &name) {
+  return std::any_of(infos.begin(), infos.end(),
+                     [&](const KernelInfo &info) { return info.name == name; });
+}
+
 struct Options {
   bool finalize = true;
   int failingPe = -1;
@@ -133,8 +172,15 @@ void run(const Options &options) {
                 "%s, barrier passed\n",
                 pe, (unsigned long long)src.ptr(), src.size(),
                 back == mine ? "ok" : "WRONG");
-    if (!cubin.empty())
-      runRing(pe, numPes, cubin, kinfo, dst, src, signal);
+    if (!cubin.empty()) {
+      std::vector<KernelInfo> infos = loadKernelInfo(kinfo);
+      expect(describes(infos, "ring") || describes(infos, "barrier"),
+             "the description has a ring or a barrier kernel");
+      if (describes(infos, "ring"))
+        runRing(pe, numPes, cubin, kinfo, dst, src, signal);
+      if (describes(infos, "barrier"))
+        runBarrier(pe, cubin, infos, src);
+    }
     nvshmemBarrierAll();
   } // Frees the buffers: collective, like their allocation.
   if (!options.finalize) {
