@@ -471,7 +471,10 @@ void tile::rt::launch(const Kernel &kernel, const LaunchConfig &config,
                    mode != DependentLaunches::never &&
                    (mode == DependentLaunches::always ||
                     !capturing(config.stream));
-  if (cooperative)
+  // A refused collective launch is explained after the driver refuses it
+  // (below); a captured one is refused only when the graph runs, so it is
+  // checked first.
+  if (cooperative && capturing(config.stream))
     requireResident(kernel, config, context);
   if (!clustered && !dependent && !cooperative) {
     TILE_CU_CTX(context, cuLaunchKernel, function, config.grid.x,
@@ -488,12 +491,20 @@ void tile::rt::launch(const Kernel &kernel, const LaunchConfig &config,
                 "' is not a multiple of its cluster " + dimsToString(cluster));
   ExtendedLaunch extended(kernel, config, clustered, dependent, context,
                           cooperative);
-  TILE_CU_CTX(context + (clustered ? " with cluster " + dimsToString(cluster)
-                                   : std::string()) +
-                  (dependent ? " as a dependent launch" : "") +
-                  (cooperative ? " as a collective launch" : ""),
-              cuLaunchKernelEx, &extended.config, function, args.params(),
-              nullptr);
+  try {
+    TILE_CU_CTX(context + (clustered ? " with cluster " + dimsToString(cluster)
+                                     : std::string()) +
+                    (dependent ? " as a dependent launch" : "") +
+                    (cooperative ? " as a collective launch" : ""),
+                cuLaunchKernelEx, &extended.config, function, args.params(),
+                nullptr);
+  } catch (const Error &) {
+    // Only a refused collective launch pays for the occupancy query: it
+    // says how many CTAs fit, which the driver's error does not.
+    if (cooperative)
+      requireResident(kernel, config, context);
+    throw;
+  }
 }
 
 

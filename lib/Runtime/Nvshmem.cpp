@@ -523,6 +523,17 @@ void tile::rt::nvshmemPutSignalOnStream(CUdeviceptr dest, CUdeviceptr source,
       stream);
 }
 
+void tile::rt::nvshmemSignalWaitOnStream(CUdeviceptr signal, uint64_t value,
+                                         CUstream stream) {
+  initializedState();
+  if (!signal)
+    throw Error("nvshmemSignalWaitOnStream: a null signal word");
+  // NVSHMEM_CMP_GE (device_host_transport/nvshmem_constants.h).
+  constexpr int kCmpGe = 5;
+  nvshmemApi().nvshmemx_signal_wait_until_on_stream(
+      reinterpret_cast<uint64_t *>(signal), kCmpGe, value, stream);
+}
+
 void tile::rt::nvshmemFinalize() {
   PeState &state = peState();
   std::lock_guard<std::recursive_mutex> lock(state.mutex);

@@ -110,6 +110,8 @@ enum NvshmemStatus : int {
   X(nvshmemx_putmem_signal_on_stream,                                          \
     void (*)(void *, const void *, size_t, uint64_t *, uint64_t, int, int,     \
              CUstream))                                                        \
+  X(nvshmemx_signal_wait_until_on_stream,                                      \
+    void (*)(uint64_t *, int, uint64_t, CUstream))                             \
   X(nvshmemx_cumodule_init, int (*)(CUmodule))                                 \
   X(nvshmemx_cumodule_finalize, int (*)(CUmodule))                             \
   X(nvshmemx_vendor_get_version_info, void (*)(int *, int *, int *))

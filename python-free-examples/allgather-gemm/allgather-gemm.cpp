@@ -217,6 +217,8 @@ int runAll(bool checkOnly) {
   rt::DeviceBuffer ncclA(size_t(most.rows) * most.k * 2);
 #endif
   rt::DeviceBuffer cublasC(gemm.c.size());
+  fillRandomBf16(gemm.a, size_t(most.rows) * most.k, data.seed);
+  fillRandomBf16(gemm.b, size_t(most.n) * most.k, ~data.seed);
   if (me == 0)
     std::printf("\nmicroseconds, PE 0's medians of three interleaved rounds; "
                 "rows = tokens (all PEs), N = columns per PE\n"
@@ -261,14 +263,7 @@ int runAll(bool checkOnly) {
                 (long long)m, (long long)s.n, (long long)s.k,
                 name(best) + std::strlen("allgather_gemm__"),
                 ms[0] * 1e3);
-    if (ms.size() > 3)
-      std::printf(" %9.1f %6.2fx |", ms[3] * 1e3, ms[3] / ms[0]);
-    else
-      std::printf(" %9s %7s |", "-", "-");
-    std::printf(" %9.1f %9.1f", ms[1] * 1e3, ms[2] * 1e3);
-    if (ms.size() > 4)
-      std::printf(" %9.1f", ms[4] * 1e3);
-    std::printf("\n");
+    printAgainstAnchor(ms, 3, 9);
   }
   return 0;
 }

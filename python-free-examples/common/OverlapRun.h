@@ -79,6 +79,46 @@ inline float bf16InputValue(uint64_t seed, int pe, size_t i) {
   return rt::bf16ToFloat(rt::floatToBf16(collective::inputValue(seed, pe, i)));
 }
 
+/// Check shapes with partial tiles (LayerShape: a PE's rows, the columns,
+/// K): 200 and 136 rows (partial 128-row tiles), 264 and 136 columns
+/// (partial 128- and 256-column tiles), K of 136 (not a multiple of 64).
+inline const std::vector<LayerShape> kPartialTileCheckShapes = {
+    {128, 256, 320, "check"},
+    {200, 384, 192, "check"},
+    {136, 264, 136, "check"}};
+
+/// The rest of a benchmark row after tile's time, in microseconds from
+/// milliseconds `ms` (interleavedMedianMs's, contender 0 tile's call): the
+/// anchor, contender `local` (NCCL with cuBLAS; the contenders before it
+/// run without NCCL), and tile's speedup over it, or dashes without NCCL;
+/// then contenders 1 .. local - 1 alone, and NCCL's part alone (contender
+/// local + 1) where timed; a newline.
+inline void printAgainstAnchor(const std::vector<float> &ms, size_t local,
+                               int anchorWidth) {
+  if (ms.size() > local)
+    std::printf(" %*.1f %6.2fx |", anchorWidth, ms[local] * 1e3,
+                ms[local] / ms[0]);
+  else
+    std::printf(" %*s %7s |", anchorWidth, "-", "-");
+  for (size_t i = 1; i < local; ++i)
+    std::printf(" %9.1f", ms[i] * 1e3);
+  if (ms.size() > local + 1)
+    std::printf(" %9.1f", ms[local + 1] * 1e3);
+  std::printf("\n");
+}
+
+/// Fills the first `count` bf16 elements of `buffer` with random values
+/// in [-1, 1) from `seed`: what the benchmarks multiply. Memory as
+/// allocated (zeros) lets the tensor cores draw less power and clock
+/// higher than on real data, for tile and cuBLAS alike.
+inline void fillRandomBf16(rt::DeviceMemory &buffer, size_t count,
+                           uint64_t seed) {
+  std::vector<uint16_t> host(count);
+  for (size_t i = 0; i < count; ++i)
+    host[i] = rt::floatToBf16(collective::inputValue(seed, 0, i));
+  buffer.upload(host);
+}
+
 class OverlapRun {
 public:
   explicit OverlapRun(rt::EmbeddedModule &module)

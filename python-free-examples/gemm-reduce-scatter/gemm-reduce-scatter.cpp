@@ -49,12 +49,9 @@ using namespace tile::examples;
 namespace {
 
 /// The check's shapes (LayerShape: output rows per PE, the output
-/// columns, K per PE): a partial GEMM tile (200 and 136 rows; N = 264 and
-/// 136 with 128- or 256-column tiles) and reduction chunks that do not
-/// divide a slot.
-const std::vector<LayerShape> kCheckShapes = {{128, 256, 320, "check"},
-                                              {200, 384, 192, "check"},
-                                              {136, 264, 136, "check"}};
+/// columns, K per PE): partial GEMM tiles, and reduction chunks that do
+/// not divide a slot.
+const std::vector<LayerShape> &kCheckShapes = kPartialTileCheckShapes;
 
 /// GPT-style layers at 4096 to 16384 tokens over the PEs: the MLP's second
 /// half (hidden 4096: 16384 columns of activations shared out) and an
@@ -254,6 +251,8 @@ int runAll(bool checkOnly) {
   CublasGemm cublas;
   cublas.setStream(run.compute);
   rt::DeviceBuffer cublasC(size_t(most.rows) * most.n * 2);
+  fillRandomBf16(layer.a, size_t(most.rows) * most.k, data.seed);
+  fillRandomBf16(layer.b, size_t(most.n) * most.k, ~data.seed);
 #if TILE_EXAMPLES_NCCL
   collective::Nccl nccl;
   run.startNccl(data, nccl);
@@ -304,14 +303,7 @@ int runAll(bool checkOnly) {
                 (long long)m, (long long)s.n, (long long)s.k,
                 name(best) + std::strlen("sum_parts__"),
                 ms[0] * 1e3);
-    if (ms.size() > 4)
-      std::printf(" %11.1f %6.2fx |", ms[4] * 1e3, ms[4] / ms[0]);
-    else
-      std::printf(" %11s %7s |", "-", "-");
-    std::printf(" %9.1f %9.1f %9.1f", ms[1] * 1e3, ms[2] * 1e3, ms[3] * 1e3);
-    if (ms.size() > 5)
-      std::printf(" %9.1f", ms[5] * 1e3);
-    std::printf("\n");
+    printAgainstAnchor(ms, 4, 11);
   }
   return 0;
 }

@@ -47,6 +47,11 @@ void nvshmemx_putmem_signal_on_stream(void *dest, const void *source,
   (void)dest, (void)source, (void)bytes, (void)signal, (void)value;
   (void)sig_op, (void)pe, (void)stream;
 }
+void nvshmemx_signal_wait_until_on_stream(unsigned long long *signal, int cmp,
+                                          unsigned long long value,
+                                          void *stream) {
+  (void)signal, (void)cmp, (void)value, (void)stream;
+}
 int nvshmemx_cumodule_init(void *module) {
   (void)module;
   return 1;

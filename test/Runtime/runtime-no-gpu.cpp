@@ -761,6 +761,9 @@ void testNvshmem() {
               "needs NVSHMEM (");
   expectError("unique id without NVSHMEM", [] { nvshmemCreateUniqueId(); },
               "needs NVSHMEM (");
+  expectError("stream wait without NVSHMEM",
+              [] { nvshmemSignalWaitOnStream(0x1000, 1, nullptr); },
+              "needs NVSHMEM (");
   expect(!nvshmemInitialized(), "not initialised");
   // A module whose kernel calls NVSHMEM is refused before the driver is
   // touched, naming the kernel.

@@ -140,6 +140,14 @@ void nvshmemPutSignalOnStream(CUdeviceptr dest, CUdeviceptr source,
                               size_t bytes, CUdeviceptr signal, uint64_t value,
                               int pe, CUstream stream);
 
+/// Enqueues on `stream` a wait until this PE's signal word `signal`
+/// (symmetric, u64) holds at least `value`
+/// (nvshmemx_signal_wait_until_on_stream with NVSHMEM_CMP_GE: the stream
+/// waits on the word, no kernel). Work enqueued after it, such as a put that
+/// forwards what the signal announced, starts once a peer's put has set it.
+void nvshmemSignalWaitOnStream(CUdeviceptr signal, uint64_t value,
+                               CUstream stream);
+
 /// Finalises NVSHMEM (collective). Also runs at exit; afterwards modules and
 /// symmetric buffers still alive release nothing through NVSHMEM, and NVSHMEM
 /// cannot be initialised again in this process.

@@ -393,3 +393,52 @@ tile.kernel @publish_before_cluster_barrier(%A: memref<?x?xbf16>, %B: memref<?x?
   }
   tile.copy %acc[] to %C[%c0, %c0] : !tile.fragment<64x64xf32>, memref<?x?xf32>
 }
+
+// -----
+
+// A wait in a pipelined loop's body gates the iteration's loads, which run
+// iterations ahead: it compares a word that only grows.
+tile.kernel @body_gate_eq(%A: memref<?x?xf32>, %flags: memref<?xi64> {tile.symmetric}, %epoch: i64, %n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) warp_specialized {
+    // expected-error @below {{'tile.wait' op in a pipelined loop gates the iteration's loads, which run iterations ahead of the rest of the body: compare with `ge` or `gt` on a word that only grows (an epoch), not `eq`}}
+    tile.wait %flags[%k] eq %epoch level world : memref<?xi64>
+    tile.copy %A[%c0, %k] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
+// A wait in a region of the body beside other work: which loads it gates
+// is unclear.
+tile.kernel @body_gate_nested(%A: memref<?x?xf32>, %flags: memref<?xi64> {tile.symmetric}, %out: memref<?xf32>, %epoch: i64, %n: index, %c: i1) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) {
+    scf.if %c {
+      // expected-error @below {{'tile.wait' op inside a region of a pipelined loop's body: which of the iteration's loads it gates is unclear; write it directly in the body, or in an scf.if that holds only waits}}
+      tile.wait %flags[%k] ge %epoch level world : memref<?xi64>
+      memref.store %one, %out[%k] : memref<?xf32>
+    }
+    tile.copy %A[%c0, %k] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
+// What a gate reads is computed iterations ahead too: no side effects.
+tile.kernel @body_gate_impure(%A: memref<?x?xf32>, %flags: memref<?xi64> {tile.symmetric}, %words: memref<?xindex>, %epoch: i64, %n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : memref<8x32xf32, #gpu.address_space<workgroup>>
+  tile.pipelined_for %k = %c0 to %n step %c1 stages(2) {
+    // expected-error @below {{'memref.load' op computes an operand of a pipelined copy (or of a wait that gates it) but has side effects; it cannot run iterations ahead of the loop body}}
+    %w = memref.load %words[%k] : memref<?xindex>
+    tile.wait %flags[%w] ge %epoch level world : memref<?xi64>
+    tile.copy %A[%c0, %k] to %s[] : memref<?x?xf32>, memref<8x32xf32, #gpu.address_space<workgroup>>
+  }
+}

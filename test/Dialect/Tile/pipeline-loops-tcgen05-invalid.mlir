@@ -33,7 +33,7 @@ tile.kernel @side_effect(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %kt: index)
   tile.pipelined_for %k = %c0 to %kt step %c1 stages(2) warp_specialized {
     tile.copy %A[%c0, %k] to %As[] : memref<?x?xbf16>, memref<128x64xbf16, #gpu.address_space<workgroup>>
     tile.copy %B[%c0, %k] to %Bs[] : memref<?x?xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
-    // expected-error @+1 {{'tile.fill' op cannot run in a warp-specialised tcgen05 loop, whose body runs in a single MMA warp: it may hold the pipelined copies, one tile.gemm and side-effect-free ops}}
+    // expected-error @+1 {{'tile.fill' op cannot run in a warp-specialised tcgen05 loop, whose body runs in a single MMA warp: it may hold the pipelined copies and the waits that gate them, one tile.gemm and side-effect-free ops}}
     tile.fill %other, %zero : !tile.fragment<128x64xf32>, f32
     tile.gemm %As, %Bs, %acc {transpose_b} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, !tile.fragment<128x64xf32>
   }

@@ -103,6 +103,7 @@ private:
   // Rings.cpp: the producers, their rings and the ops they need.
   LogicalResult collectProducers();
   LogicalResult buildRing(CopyOp copy);
+  LogicalResult collectGates();
   LogicalResult sliceProducers();
 
   // The two schedules run() chooses between, after the rings are built.
@@ -167,9 +168,15 @@ private:
   void yieldCount(Value base, Value iterations);
   // `base + it` (just `it` without a base).
   Value globalIteration(Value base, Value it);
-  // Clones the body but its producers for induction value `k` reading slot
-  // `slot`.
+  // Clones the body but its producers and gates for induction value `k`
+  // reading slot `slot`.
   void cloneCompute(Value k, Value slot);
+  // Whether the producer alone runs body op `op`: a pipelined copy, or a
+  // gate of the iteration's loads.
+  bool producerOnly(Operation &op) const {
+    return llvm::is_contained(producers, dyn_cast<CopyOp>(op)) ||
+           llvm::is_contained(gates, &op);
+  }
 
   // The body's values for iteration `k` reading slot `slot` (through
   // `outerMapping`): what producers and compute clones map.
@@ -186,7 +193,14 @@ private:
   PipelinedForOp loop;
   OpBuilder b;
   SmallVector<CopyOp> producers;
-  // The producers and the ops computing their operands, in body order.
+  // The body's gates: tile.waits, and scf.ifs that hold only waits (a wait
+  // on the first iteration of a chunk, say). Each gates the loads of its
+  // iteration (a peer's chunk of K), so the producer runs it before them,
+  // iterations ahead of the compute, which needs no wait of its own (it
+  // reads what the loads brought).
+  SmallVector<Operation *> gates;
+  // The producers, the gates and the ops computing their operands, in body
+  // order.
   SmallVector<Operation *> producerSlice;
   SmallVector<Ring> rings;
   Value full;

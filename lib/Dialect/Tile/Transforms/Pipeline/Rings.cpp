@@ -12,7 +12,8 @@ using namespace mlir::tile;
 using namespace mlir::tile::pipeline;
 
 LogicalResult LoopPipeliner::run() {
-  if (failed(collectProducers()) || failed(sliceProducers()))
+  if (failed(collectProducers()) || failed(collectGates()) ||
+      failed(sliceProducers()))
     return failure();
   multicast =
       llvm::any_of(producers, [](CopyOp c) { return c.getMulticast(); });
@@ -90,26 +91,87 @@ AllocSharedOp LoopPipeliner::allocSlots(AllocSharedOp tile, int64_t count) {
       ValueRange());
 }
 
-// Producers run iterations ahead, so what they read must be recomputable
-// there: pure ops of the body and values from outside the loop.
+// A tile.wait in the body gates the loads of its iteration; so does an
+// scf.if without results that holds only waits and ops without memory
+// effects (a wait where a chunk starts). The producer reads each word
+// iterations ahead of the compute, so only a comparison that stays true
+// once true (ge, gt on a word that only grows) is safe; a wait nested
+// anywhere else gates loads the pipeliner cannot tell.
+static LogicalResult checkGateWait(WaitOp wait) {
+  if (wait.getCmp() == Cmp::ge || wait.getCmp() == Cmp::gt)
+    return success();
+  return wait.emitOpError("in a pipelined loop gates the iteration's loads, "
+                          "which run iterations ahead of the rest of the "
+                          "body: compare with `ge` or `gt` on a word that "
+                          "only grows (an epoch), not `")
+         << stringifyCmp(wait.getCmp()) << "`";
+}
+
+static bool holdsOnlyWaits(scf::IfOp branch) {
+  if (branch.getNumResults())
+    return false;
+  return !branch
+              ->walk([&](Operation *inner) {
+                if (inner == branch.getOperation() || isa<WaitOp>(inner) ||
+                    isa<scf::YieldOp>(inner) ||
+                    (isMemoryEffectFree(inner) && !inner->getNumRegions()))
+                  return WalkResult::advance();
+                return WalkResult::interrupt();
+              })
+              .wasInterrupted();
+}
+
+LogicalResult LoopPipeliner::collectGates() {
+  for (Operation &op : loop.getBody().front().without_terminator()) {
+    SmallVector<WaitOp> waits;
+    op.walk([&](WaitOp wait) { waits.push_back(wait); });
+    if (waits.empty())
+      continue;
+    auto branch = dyn_cast<scf::IfOp>(op);
+    if (!isa<WaitOp>(op) && !(branch && holdsOnlyWaits(branch)))
+      return waits.front().emitOpError(
+          "inside a region of a pipelined loop's body: which of the "
+          "iteration's loads it gates is unclear; write it directly in the "
+          "body, or in an scf.if that holds only waits");
+    for (WaitOp wait : waits)
+      if (failed(checkGateWait(wait)))
+        return failure();
+    gates.push_back(&op);
+  }
+  return success();
+}
+
+// Producers run iterations ahead, so what they and their gates read must be
+// recomputable there: ops of the body without memory effects and values
+// from outside the loop. (Ahead, not speculatively: only iterations that
+// run are issued, so a division, which is not speculatable, may be one.)
 LogicalResult LoopPipeliner::sliceProducers() {
   Block &body = loop.getBody().front();
   llvm::SetVector<Operation *> slice;
   SmallVector<Operation *> worklist(producers.begin(), producers.end());
+  worklist.append(gates.begin(), gates.end());
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
     if (!slice.insert(op))
       continue;
-    for (Value operand : op->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      if (!def || def->getBlock() != &body)
-        continue;
-      if (!isPure(def))
-        return def->emitOpError("computes an operand of a pipelined copy but "
-                                "has side effects; it cannot run iterations "
-                                "ahead of the loop body");
-      worklist.push_back(def);
-    }
+    // A gate's nested waits read body values too.
+    WalkResult impure = op->walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!def || def->getBlock() != &body)
+          continue;
+        if (!isMemoryEffectFree(def) || def->getNumRegions()) {
+          def->emitOpError("computes an operand of a pipelined copy (or of a "
+                           "wait that gates it) but has side effects; it "
+                           "cannot run iterations ahead of the loop body");
+          return WalkResult::interrupt();
+        }
+        worklist.push_back(def);
+      }
+      return WalkResult::advance();
+    });
+    if (impure.wasInterrupted())
+      return failure();
   }
   for (Operation &op : body.without_terminator())
     if (slice.contains(&op))

@@ -16,7 +16,7 @@ using namespace mlir::tile::pipeline;
 void LoopPipeliner::cloneCompute(Value k, Value slot) {
   IRMapping mapping = iterationMapping(k, slot);
   for (Operation &op : loop.getBody().front().without_terminator())
-    if (!llvm::is_contained(producers, dyn_cast<CopyOp>(op)))
+    if (!producerOnly(op))
       b.clone(op, mapping);
 }
 

@@ -41,7 +41,7 @@ void LoopPipeliner::cloneStages(Value k0, Value slot0, Value k1, Value slot1) {
     stage1 = iterationMapping(k1, slot1);
   bool drain = !k0 || !k1;
   for (Operation &op : loop.getBody().front().without_terminator()) {
-    if (llvm::is_contained(producers, dyn_cast<CopyOp>(op)))
+    if (producerOnly(op))
       continue;
     bool late = stageOf(&op) == 1;
     if (late ? !k1 : !k0)

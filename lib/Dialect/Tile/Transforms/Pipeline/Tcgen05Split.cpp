@@ -31,7 +31,7 @@ using namespace mlir::tile::pipeline;
 
 static constexpr int64_t kTensorMemoryColumns = 512;
 
-// The body: the producers, one tcgen05 gemm of two ring slots into a
+// The body: the producers and their gates, one tcgen05 gemm of two ring slots into a
 // fragment only it touches in the loop, and pure ops; the fragment cleared
 // to zero right before the loop (the MMA warp clears the buffer instead).
 LogicalResult LoopPipeliner::checkTcgen05Body(GemmOp &gemm, FillOp &clear) {
@@ -40,14 +40,14 @@ LogicalResult LoopPipeliner::checkTcgen05Body(GemmOp &gemm, FillOp &clear) {
                         [&](Ring &r) { return r.original.getResult() == v; });
   };
   for (Operation &op : loop.getBody().front().without_terminator()) {
-    if (llvm::is_contained(producers, dyn_cast<CopyOp>(op)) || isPure(&op))
+    if (producerOnly(op) || isPure(&op))
       continue;
     auto g = dyn_cast<GemmOp>(op);
     if (!g || gemm)
       return op.emitOpError(
           "cannot run in a warp-specialised tcgen05 loop, whose body runs in "
-          "a single MMA warp: it may hold the pipelined copies, one "
-          "tile.gemm and side-effect-free ops");
+          "a single MMA warp: it may hold the pipelined copies and the "
+          "waits that gate them, one tile.gemm and side-effect-free ops");
     gemm = g;
   }
   if (!gemm)

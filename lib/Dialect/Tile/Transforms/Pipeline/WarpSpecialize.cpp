@@ -190,8 +190,10 @@ LogicalResult LoopPipeliner::sliceTileLoop(WarpSplit &split) {
     return failure();
   for (Operation *gate : split.gates)
     llvm::append_range(needed, gate->getOperands());
+  // (A gate in the body may be an scf.if: its waits' operands too.)
   for (Operation *op : producerSlice)
-    llvm::append_range(needed, op->getOperands());
+    op->walk(
+        [&](Operation *inner) { llvm::append_range(needed, inner->getOperands()); });
   while (!needed.empty()) {
     Value v = needed.pop_back_val();
     Operation *def = v.getDefiningOp();
