@@ -206,7 +206,7 @@ private:
   /// @sum_parts of configuration `config` over this shape's slots, bound
   /// once; the epoch (argument 3) is set for each call.
   rt::BoundLaunch &reduction(size_t config, const LayerShape &s) {
-    auto key = std::make_tuple(s.part, s.n, s.k, int(config));
+    auto key = std::make_tuple(s.part, s.n, config);
     auto it = reductions.find(key);
     if (it != reductions.end())
       return it->second;
@@ -220,8 +220,9 @@ private:
         .first->second;
   }
 
-  using Key = std::tuple<int64_t, int64_t, int64_t, int>;
-  std::map<Key, rt::BoundLaunch> gemms, reductions;
+  // By shape and band; by slot shape and configuration.
+  std::map<std::tuple<int64_t, int64_t, int64_t, int>, rt::BoundLaunch> gemms;
+  std::map<std::tuple<int64_t, int64_t, size_t>, rt::BoundLaunch> reductions;
 };
 
 int runAll(bool checkOnly) {

@@ -170,7 +170,9 @@ def Tile_WaitOp : Tile_CommOp<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
     In a warp-specialised persistent GEMM, a wait in the tile loop before
     the `tile.pipelined_for` gates the tile's loads: tile-pipeline-loops
     gives it to the producer too, which waits before it loads the tile
-    (all-gather + GEMM waits there for the peer's part of A).
+    (all-gather + GEMM waits there for the peer's part of A, Cannon's GEMM
+    for a step's blocks). A wait in the pipelined loop's own body gates
+    that iteration's loads the same way (see `tile.pipelined_for`).
 
     Example: `tile.wait %flags[%i] ge %expected level world : memref<?xi64>`
   }];

@@ -329,6 +329,16 @@ def Tile_PipelinedForOp : Tile_Op<"pipelined_for", [
     op reads the slots and body values of its own iteration, and only pure
     ops of stage 0 may compute values it uses.
 
+    Gates: a `tile.wait` in the body, or an `scf.if` without results that
+    holds only waits (and ops without memory effects), gates the loads of
+    its iteration: the copies' issuer (the producer warp, or the prologue
+    and refills of a software-pipelined loop) runs it before them,
+    iterations ahead of the compute, which runs no wait (it reads what the
+    copies brought). A GEMM's k-loop waits so for a peer's chunk of K
+    (an `scf.if` on the chunk's first iteration). The word is read early,
+    so a gate compares with `ge` or `gt` on a word that only grows; a wait
+    in any other region of the body is refused.
+
     A loop with nothing to multi-buffer (no global-to-shared copy in its
     body, or no body at all) runs as a plain loop, as `stages(1)` does;
     with `warp_specialized` that is an error (the producer has nothing to

@@ -31,9 +31,10 @@ using namespace mlir::tile::pipeline;
 
 static constexpr int64_t kTensorMemoryColumns = 512;
 
-// The body: the producers and their gates, one tcgen05 gemm of two ring slots into a
-// fragment only it touches in the loop, and pure ops; the fragment cleared
-// to zero right before the loop (the MMA warp clears the buffer instead).
+// The body: the producers and their gates, one tcgen05 gemm of two ring
+// slots into a fragment only it touches in the loop, and pure ops; the
+// fragment cleared to zero right before the loop (the MMA warp clears the
+// buffer instead).
 LogicalResult LoopPipeliner::checkTcgen05Body(GemmOp &gemm, FillOp &clear) {
   auto isRing = [&](Value v) {
     return llvm::any_of(rings,

@@ -192,8 +192,9 @@ LogicalResult LoopPipeliner::sliceTileLoop(WarpSplit &split) {
     llvm::append_range(needed, gate->getOperands());
   // (A gate in the body may be an scf.if: its waits' operands too.)
   for (Operation *op : producerSlice)
-    op->walk(
-        [&](Operation *inner) { llvm::append_range(needed, inner->getOperands()); });
+    op->walk([&](Operation *inner) {
+      llvm::append_range(needed, inner->getOperands());
+    });
   while (!needed.empty()) {
     Value v = needed.pop_back_val();
     Operation *def = v.getDefiningOp();
