@@ -215,6 +215,8 @@ int runAll(bool checkOnly) {
   collective::Nccl nccl;
   run.startNccl(data, nccl);
   rt::DeviceBuffer ncclA(size_t(most.rows) * most.k * 2);
+  // NCCL's in-place all-gather leaves this PE's own part as it was.
+  fillRandomBf16(ncclA, size_t(most.rows) * most.k, data.seed + 1);
 #endif
   rt::DeviceBuffer cublasC(gemm.c.size());
   fillRandomBf16(gemm.a, size_t(most.rows) * most.k, data.seed);
