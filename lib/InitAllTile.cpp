@@ -2,6 +2,7 @@
 
 #include "tile/InitAllTile.h"
 #include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/IR/ValueBounds.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
@@ -9,6 +10,7 @@
 
 void mlir::tile::registerAllTile(DialectRegistry &registry) {
   registry.insert<TileDialect>();
+  registerValueBoundsModels(registry);
   // Pass registration is global; do it once however often this is called.
   static bool registered = [] {
     registerTileTransformsPasses();

@@ -539,6 +539,9 @@ tile.kernel @layernorm_staged(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memr
   %inv_n = arith.divf %one, %n_f32 : f32
   %w_row = memref.expand_shape %w [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
   %b_row = memref.expand_shape %b [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
+  // This CTA's row of y: the copies into it at a whole chunk's columns
+  // are then provably in bounds.
+  %y_row = memref.subview %y[%row, 0] [1, %n] [1, 1] : memref<?x?xbf16> to memref<1x?xbf16, strided<[?, 1], offset: ?>>
 
   // The row, chunk by chunk into the rows of %staged, all in flight.
   %staged = tile.alloc_shared [%chunks, %chunk] : memref<?x?xbf16, #gpu.address_space<workgroup>>
@@ -614,11 +617,13 @@ tile.kernel @layernorm_staged(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memr
     tile.yield %m, %r : f32, f32
   }
 
-  // y = (x - mean) * rstd * w + b, chunk by chunk.
+  // y = (x - mean) * rstd * w + b, chunk by chunk: the whole chunks by
+  // their index, which lets the copy lowering prove them in bounds (no
+  // run-time test), then the partial one.
   %ws = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
   %bs = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
-  scf.for %c = %c0 to %n step %chunk {
-    %i = arith.divui %c, %chunk : index
+  scf.for %i = %c0 to %whole step %c1 {
+    %c = arith.muli %i, %chunk : index
     %part = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
     tile.copy %w_row[%c0, %c] to %ws[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
     tile.copy %b_row[%c0, %c] to %bs[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
@@ -635,7 +640,26 @@ tile.kernel @layernorm_staged(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memr
       %o = arith.truncf %u : f32 to bf16
       tile.yield %o : bf16
     }
-    tile.copy %xs[] to %y[%row, %c] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
+    tile.copy %xs[] to %y_row[%c0, %c] : !tile.fragment<1x?xbf16>, memref<1x?xbf16, strided<[?, 1], offset: ?>>
+  }
+  scf.if %partial {
+    %part = memref.subview %staged[%whole, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %w_row[%c0, %whole_cols] to %ws[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.copy %b_row[%c0, %whole_cols] to %bs[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
+    tile.elementwise ins(%xs, %mean, %rstd, %ws, %bs : !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xbf16>, !tile.fragment<1x?xbf16>)
+                     outs(%xs : !tile.fragment<1x?xbf16>) {
+    ^bb0(%v: bf16, %m: f32, %r: f32, %wv: bf16, %bv: bf16):
+      %vf = arith.extf %v : bf16 to f32
+      %dv = arith.subf %vf, %m : f32
+      %wf = arith.extf %wv : bf16 to f32
+      %bf = arith.extf %bv : bf16 to f32
+      %t = arith.mulf %dv, %r : f32
+      %u = math.fma %t, %wf, %bf : f32
+      %o = arith.truncf %u : f32 to bf16
+      tile.yield %o : bf16
+    }
+    tile.copy %xs[] to %y[%row, %whole_cols] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
   }
 }
 
@@ -797,6 +821,11 @@ tile.kernel @residual_layernorm_staged(%x: memref<?x?xbf16>, %res: memref<?x?xbf
   %inv_n = arith.divf %one, %n_f32 : f32
   %w_row = memref.expand_shape %w [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
   %b_row = memref.expand_shape %b [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
+  // This CTA's rows of x, res and y: the copies at a whole chunk's columns
+  // are then provably in bounds.
+  %x_row = memref.subview %x[%row, 0] [1, %n] [1, 1] : memref<?x?xbf16> to memref<1x?xbf16, strided<[?, 1], offset: ?>>
+  %res_row = memref.subview %res[%row, 0] [1, %n] [1, 1] : memref<?x?xbf16> to memref<1x?xbf16, strided<[?, 1], offset: ?>>
+  %y_row = memref.subview %y[%row, 0] [1, %n] [1, 1] : memref<?x?xbf16> to memref<1x?xbf16, strided<[?, 1], offset: ?>>
 
   // The row, chunk by chunk into the rows of %staged, all in flight.
   %staged = tile.alloc_shared [%chunks, %chunk] : memref<?x?xbf16, #gpu.address_space<workgroup>>
@@ -834,11 +863,11 @@ tile.kernel @residual_layernorm_staged(%x: memref<?x?xbf16>, %res: memref<?x?xbf
   %acc2 = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xf32>
   tile.fill %acc, %zero : !tile.fragment<1x?xf32>, f32
   tile.fill %acc2, %zero : !tile.fragment<1x?xf32>, f32
-  scf.for %c = %c0 to %whole_cols step %chunk {
-    %i = arith.divui %c, %chunk : index
+  scf.for %i = %c0 to %whole step %c1 {
+    %c = arith.muli %i, %chunk : index
     %part = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
     tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
-    tile.copy %res[%row, %c] to %rs[] : memref<?x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.copy %res_row[%c0, %c] to %rs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>>, !tile.fragment<1x?xbf16>
     tile.elementwise ins(%xs, %rs, %pivot, %acc, %acc2 : !tile.fragment<1x?xbf16>, !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xf32>, !tile.fragment<1x?xf32>) outs(%xs, %acc, %acc2 : !tile.fragment<1x?xbf16>, !tile.fragment<1x?xf32>, !tile.fragment<1x?xf32>) {
     ^bb0(%v: bf16, %rv: bf16, %k: f32, %a: f32, %q: f32):
       %uf = arith.extf %v : bf16 to f32
@@ -852,7 +881,7 @@ tile.kernel @residual_layernorm_staged(%x: memref<?x?xbf16>, %res: memref<?x?xbf
       tile.yield %tb, %s, %s2 : bf16, f32, f32
     }
     tile.copy %xs[] to %part[] : !tile.fragment<1x?xbf16>, memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
-    tile.copy %xs[] to %x[%row, %c] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
+    tile.copy %xs[] to %x_row[%c0, %c] : !tile.fragment<1x?xbf16>, memref<1x?xbf16, strided<[?, 1], offset: ?>>
   }
   scf.if %partial {
     %part = memref.subview %staged[%whole, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
@@ -895,11 +924,13 @@ tile.kernel @residual_layernorm_staged(%x: memref<?x?xbf16>, %res: memref<?x?xbf
     tile.yield %m, %r : f32, f32
   }
 
-  // y = (x - mean) * rstd * w + b, chunk by chunk.
+  // y = (x - mean) * rstd * w + b, chunk by chunk: the whole chunks by
+  // their index, which lets the copy lowering prove them in bounds (no
+  // run-time test), then the partial one.
   %ws = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
   %bs = tile.alloc_fragment [%chunk] : !tile.fragment<1x?xbf16>
-  scf.for %c = %c0 to %n step %chunk {
-    %i = arith.divui %c, %chunk : index
+  scf.for %i = %c0 to %whole step %c1 {
+    %c = arith.muli %i, %chunk : index
     %part = memref.subview %staged[%i, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
     tile.copy %w_row[%c0, %c] to %ws[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
     tile.copy %b_row[%c0, %c] to %bs[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
@@ -916,6 +947,25 @@ tile.kernel @residual_layernorm_staged(%x: memref<?x?xbf16>, %res: memref<?x?xbf
       %o = arith.truncf %u : f32 to bf16
       tile.yield %o : bf16
     }
-    tile.copy %xs[] to %y[%row, %c] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
+    tile.copy %xs[] to %y_row[%c0, %c] : !tile.fragment<1x?xbf16>, memref<1x?xbf16, strided<[?, 1], offset: ?>>
+  }
+  scf.if %partial {
+    %part = memref.subview %staged[%whole, 0] [1, %chunk] [1, 1] : memref<?x?xbf16, #gpu.address_space<workgroup>> to memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>
+    tile.copy %w_row[%c0, %whole_cols] to %ws[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.copy %b_row[%c0, %whole_cols] to %bs[] : memref<1x?xbf16>, !tile.fragment<1x?xbf16>
+    tile.copy %part[] to %xs[] : memref<1x?xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>, !tile.fragment<1x?xbf16>
+    tile.elementwise ins(%xs, %mean, %rstd, %ws, %bs : !tile.fragment<1x?xbf16>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x?xbf16>, !tile.fragment<1x?xbf16>)
+                     outs(%xs : !tile.fragment<1x?xbf16>) {
+    ^bb0(%v: bf16, %m: f32, %r: f32, %wv: bf16, %bv: bf16):
+      %vf = arith.extf %v : bf16 to f32
+      %dv = arith.subf %vf, %m : f32
+      %wf = arith.extf %wv : bf16 to f32
+      %bf = arith.extf %bv : bf16 to f32
+      %t = arith.mulf %dv, %r : f32
+      %u = math.fma %t, %wf, %bf : f32
+      %o = arith.truncf %u : f32 to bf16
+      tile.yield %o : bf16
+    }
+    tile.copy %xs[] to %y[%row, %whole_cols] : !tile.fragment<1x?xbf16>, memref<?x?xbf16>
   }
 }

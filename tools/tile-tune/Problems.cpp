@@ -217,14 +217,16 @@ private:
   rt::DeviceBuffer a, b, biasBuf, r, c;
 };
 
-/// A row family of gpt/: @layernorm (x, w, b, y, eps) or @softmax (x, y)
-/// over the rows of an M x N bf16 matrix, one row per key (M, N). The
-/// reference it is timed against is the device-to-device copy of x into
-/// y (the memory traffic any such kernel needs at least); the check is
-/// against the row function computed on the host.
+/// A row family of gpt/: @layernorm (x, w, b, y, eps), @softmax (x, y) or
+/// @residual_layernorm (x, res, w, b, y, eps: x += res, rounded to bf16,
+/// then y = layernorm(x)) over the rows of an M x N bf16 matrix, one row per
+/// key (M, N). The reference it is timed against is the device-to-device
+/// copy of x into y (the memory traffic any such kernel needs at least;
+/// residual+layernorm moves twice that); the check is against the row
+/// function computed on the host.
 class RowProblem : public Problem {
 public:
-  enum Kind { LayerNorm, Softmax };
+  enum Kind { LayerNorm, Softmax, ResidualLayerNorm };
   static std::optional<Kind> kindOf(const rt::KernelInfo &kernel) {
     if (!kernel.args)
       return std::nullopt;
@@ -240,19 +242,26 @@ public:
       return LayerNorm;
     if (a.size() == 2 && matrix(0) && matrix(1))
       return Softmax;
+    if (a.size() == 6 && matrix(0) && matrix(1) && row(2) && row(3) &&
+        matrix(4) && !a[5].isMemRef && a[5].type == "f32")
+      return ResidualLayerNorm;
     return std::nullopt;
   }
   explicit RowProblem(Kind kind) : kind(kind) {}
 
   std::string reference() const override {
-    return "copy (cuMemcpyDtoD of the M x N bf16 input to the output)";
+    return kind == ResidualLayerNorm
+               ? "copy (cuMemcpyDtoD of x and of res, M x N bf16 each, to "
+                 "the output)"
+               : "copy (cuMemcpyDtoD of the M x N bf16 input to the output)";
   }
   std::vector<std::pair<std::string, std::string>> key() const override {
     return {{"M", "dim(0,0)"}, {"N", "dim(0,1)"}};
   }
   void prepare(const Shape &shape, const rt::KernelInfo &) override {
     m = shape.sizes[0], n = shape.sizes[1];
-    std::vector<uint16_t> xBits = toBf16(randomFloats(size_t(m) * n, 5));
+    xBits = toBf16(randomFloats(size_t(m) * n, 5));
+    std::vector<uint16_t> rBits = toBf16(randomFloats(size_t(m) * n, 8));
     std::vector<uint16_t> wBits = toBf16(randomFloats(size_t(n), 6));
     std::vector<uint16_t> bBits = toBf16(randomFloats(size_t(n), 7));
     x = rt::DeviceBuffer(xBits.size() * 2);
@@ -260,13 +269,25 @@ public:
     w = rt::DeviceBuffer(wBits.size() * 2);
     b = rt::DeviceBuffer(bBits.size() * 2);
     x.upload(xBits);
+    if (kind == ResidualLayerNorm) {
+      res = rt::DeviceBuffer(rBits.size() * 2);
+      res.upload(rBits);
+      // The row the kernel normalises: x + res, rounded as x is stored.
+      for (size_t i = 0; i < xBits.size(); ++i)
+        rBits[i] = rt::floatToBf16(rt::bf16ToFloat(xBits[i]) +
+                                   rt::bf16ToFloat(rBits[i]));
+      wantX.resize(rBits.size());
+      for (size_t i = 0; i < rBits.size(); ++i)
+        wantX[i] = rt::bf16ToFloat(rBits[i]);
+    }
     w.upload(wBits);
     b.upload(bBits);
     want.assign(size_t(m) * n, 0);
     for (int64_t i = 0; i < m; ++i) {
-      const uint16_t *row = &xBits[size_t(i) * n];
+      const uint16_t *row =
+          kind == ResidualLayerNorm ? &rBits[size_t(i) * n] : &xBits[size_t(i) * n];
       float *out = &want[size_t(i) * n];
-      if (kind == LayerNorm) {
+      if (kind != Softmax) {
         double sum = 0, sq = 0;
         for (int64_t j = 0; j < n; ++j)
           sum += rt::bf16ToFloat(row[j]);
@@ -296,7 +317,9 @@ public:
                        const rt::KernelInfo &kernel) override {
     rt::BoundLaunch launch(module, kernel);
     launch.arg(rowMajor(x.ptr(), {m, n}));
-    if (kind == LayerNorm)
+    if (kind == ResidualLayerNorm)
+      launch.arg(rowMajor(res.ptr(), {m, n}));
+    if (kind != Softmax)
       launch.arg(rowMajor(w.ptr(), {n}))
           .arg(rowMajor(b.ptr(), {n}))
           .arg(rowMajor(y.ptr(), {m, n}))
@@ -308,18 +331,29 @@ public:
   }
   double check(rt::BoundLaunch &launch) override {
     y.fillWords(0x7fc07fc0);
+    if (kind == ResidualLayerNorm)
+      x.upload(xBits); // the timed launches add res into x again and again
     launch.launch();
-    return relativeError(y.downloadBf16(size_t(m) * n), want);
+    double error = relativeError(y.downloadBf16(size_t(m) * n), want);
+    if (kind == ResidualLayerNorm)
+      error = std::max(error,
+                       relativeError(x.downloadBf16(size_t(m) * n), wantX));
+    return error;
   }
   double tolerance() const override { return 1e-2; }
-  void runReference() override { y.copyFrom(x, size_t(m) * n * 2); }
+  void runReference() override {
+    y.copyFrom(x, size_t(m) * n * 2);
+    if (kind == ResidualLayerNorm) // it moves twice the bytes
+      y.copyFrom(res, size_t(m) * n * 2);
+  }
 
 private:
   static constexpr float kEps = 1e-5f;
   Kind kind;
   int64_t m = 0, n = 0;
-  std::vector<float> want;
-  rt::DeviceBuffer x, y, w, b;
+  std::vector<uint16_t> xBits;
+  std::vector<float> want, wantX;
+  rt::DeviceBuffer x, y, w, b, res;
 };
 
 
@@ -567,8 +601,9 @@ std::unique_ptr<Problem> problemFor(const rt::KernelInfo &kernel,
   throw rt::Error("family " + kernel.family +
                   ": tile-tune feeds and checks GEMM families (arguments "
                   "A, B, C, bias, R as gemm.mlir's, against cuBLAS), row "
-                  "families (layernorm's x, w, b, y, eps or softmax's x, y, "
-                  "against a device-to-device copy) and attention families "
+                  "families (layernorm's x, w, b, y, eps, softmax's x, y or "
+                  "residual_layernorm's x, res, w, b, y, eps, against "
+                  "device-to-device copies) and attention families "
                   "(attention.mlir's qkv, out, seq, heads, kv_heads, scale, "
                   "causal and a parameter HD, against PyTorch's cuDNN "
                   "attention); this one is none of them");

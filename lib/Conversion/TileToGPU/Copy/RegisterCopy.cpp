@@ -3,6 +3,7 @@
 #include "RegisterCopy.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -127,6 +128,33 @@ void CopySide::write(OpBuilder &b, Location loc, Value run,
   }
 }
 
+// Whether upstream's value-bounds analysis proves the box of `shape` from
+// `offsets` inside `memref` in every dimension (0 <= offset and offset +
+// extent <= size): a chunk loop's copies, `scf.for %i = %c0 to %whole`
+// with `%whole = arith.divui %n, %chunk` and the copy at `%i * %chunk`,
+// are, and then need no run-time test. Asked of the copy's own operands,
+// as the kernel states them.
+static bool boxProvablyInBounds(Value memref, ValueRange offsets,
+                                ArrayRef<int64_t> shape) {
+  if (offsets.size() != shape.size())
+    return false;
+  MLIRContext *ctx = memref.getContext();
+  Builder b(ctx);
+  using Cmp = ValueBoundsConstraintSet::ComparisonOperator;
+  for (auto [d, offset] : llvm::enumerate(offsets)) {
+    AffineMap end = AffineMap::get(
+        1, 0, getAffineDimExpr(0, ctx) + shape[d]);
+    if (!ValueBoundsConstraintSet::compare(
+            offset, Cmp::GE, OpFoldResult(b.getIndexAttr(0))) ||
+        !ValueBoundsConstraintSet::compare(
+            ValueBoundsConstraintSet::Variable(end, ValueRange{offset}),
+            Cmp::LE,
+            ValueBoundsConstraintSet::Variable(memref, int64_t(d))))
+      return false;
+  }
+  return true;
+}
+
 FailureOr<RegisterCopy> RegisterCopy::prepare(CopyOp op,
                                               CopyOp::Adaptor adaptor,
                                               OpBuilder &b) {
@@ -237,6 +265,12 @@ FailureOr<RegisterCopy> RegisterCopy::prepare(CopyOp op,
     if (side->space == MemorySpace::Global)
       side->aligned = runsAreAligned(b, loc, side->value, side->offsets.back(),
                                      dist->vector);
+  if (src == MemorySpace::Global)
+    copy.boxProvedInBounds =
+        boxProvablyInBounds(op.getSource(), op.getSourceOffsets(), dist->shape);
+  else if (dst == MemorySpace::Global)
+    copy.boxProvedInBounds =
+        boxProvablyInBounds(op.getDest(), op.getDestOffsets(), dist->shape);
   return copy;
 }
 
@@ -420,15 +454,19 @@ void RegisterCopy::throughRegisters(OpBuilder &b, Location loc) const {
       runs.push_back(readRun(b, loc, dist.runCoordinates(b, loc, tid, r), r));
     scf::YieldOp::create(b, loc, runs);
   };
+  // A box proved in bounds (boxProvablyInBounds) tests only the alignment
+  // of its runs: misaligned ones take the guarded runs.
   auto inside = scf::IfOp::create(
-      b, loc, runTypes, wholeBoxInBounds(b, loc, globalSide(), dist.shape),
+      b, loc, runTypes,
+      boxProvedInBounds ? globalSide().aligned
+                        : wholeBoxInBounds(b, loc, globalSide(), dist.shape),
       /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&inside.getThenRegion().front());
     runsAtOffsets(b, loc, /*inBounds=*/true);
     b.setInsertionPointToStart(&inside.getElseRegion().front());
-    if (!hasWholeRunsPath()) {
+    if (boxProvedInBounds || !hasWholeRunsPath()) {
       guarded();
     } else {
       auto whole = scf::IfOp::create(

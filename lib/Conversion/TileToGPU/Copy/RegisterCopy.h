@@ -75,6 +75,9 @@ struct RegisterCopy {
   SmallVector<std::optional<bool>> runInSlice;
   SmallVector<int64_t> dstShape;
   int64_t destSwizzle = 0; // the destination's swizzle (bytes), 0 for none
+  /// The global side's box is inside its memref whatever the sizes (the
+  /// value-bounds analysis proved it): no run-time bounds test.
+  bool boxProvedInBounds = false;
   /// The destination's element type where a fragment's floats are rounded
   /// to a narrower type on the way (null otherwise).
   Type roundTo;
