@@ -203,27 +203,21 @@ tile.kernel @rmsnorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>,
 
   %xs = tile.alloc_fragment : !tile.fragment<1x4096xbf16>
   %x2 = tile.alloc_fragment : !tile.fragment<1x4096xf32>
-  %part = tile.alloc_fragment : !tile.fragment<1x1xf32>
   %total = tile.alloc_fragment : !tile.fragment<1x1xf32>
 
-  // sum(x^2), columns past n read as 0.
-  tile.fill %total, %zero : !tile.fragment<1x1xf32>, f32
+  // sum(x^2), columns past n read as 0: accumulated per thread across the
+  // chunks, one tile.reduce after the walk.
+  tile.fill %x2, %zero : !tile.fragment<1x4096xf32>, f32
   scf.for %c = %c0 to %n step %chunk {
     tile.copy %x[%row, %c] to %xs[] : memref<?x?xbf16>, !tile.fragment<1x4096xbf16>
-    tile.elementwise ins(%xs : !tile.fragment<1x4096xbf16>) outs(%x2 : !tile.fragment<1x4096xf32>) {
-    ^bb0(%v: bf16):
+    tile.elementwise ins(%xs, %x2 : !tile.fragment<1x4096xbf16>, !tile.fragment<1x4096xf32>) outs(%x2 : !tile.fragment<1x4096xf32>) {
+    ^bb0(%v: bf16, %a: f32):
       %vf = arith.extf %v : bf16 to f32
-      %sq = arith.mulf %vf, %vf : f32
+      %sq = math.fma %vf, %vf, %a : f32
       tile.yield %sq : f32
     }
-    tile.reduce sum %x2 into %part dim 1 : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>
-    tile.elementwise ins(%total, %part : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>)
-                     outs(%total : !tile.fragment<1x1xf32>) {
-    ^bb0(%t: f32, %p: f32):
-      %s = arith.addf %t, %p : f32
-      tile.yield %s : f32
-    }
   }
+  tile.reduce sum %x2 into %total dim 1 : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>
   // rstd = 1 / sqrt(sum(x^2) / n + eps).
   %rstd = tile.alloc_fragment : !tile.fragment<1x1xf32>
   tile.elementwise ins(%total : !tile.fragment<1x1xf32>) outs(%rstd : !tile.fragment<1x1xf32>) {
@@ -400,45 +394,38 @@ tile.kernel @layernorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %b: memref
   %b_row = memref.expand_shape %b [[0, 1]] output_shape [1, %n] : memref<?xbf16> into memref<1x?xbf16>
 
   %xs = tile.alloc_fragment : !tile.fragment<1x4096xbf16>
-  %part = tile.alloc_fragment : !tile.fragment<1x1xf32>
   %total = tile.alloc_fragment : !tile.fragment<1x1xf32>
 
   // The pivot K (the row's first element) and, in one walk over the
   // chunks, sum(x - K) and sum((x - K)^2) (0 past column n); every
   // thread's pivot feeds the sums, so no write of y (in place: x) comes
-  // before a thread has read it.
+  // before a thread has read it. Both sums are accumulated per thread
+  // across the chunks, one tile.reduce each after the walk.
   %pivot = tile.alloc_fragment : !tile.fragment<1x1xbf16>
   tile.copy %x[%row, %c0] to %pivot[] : memref<?x?xbf16>, !tile.fragment<1x1xbf16>
   %d = tile.alloc_fragment : !tile.fragment<1x4096xf32>
   %d2 = tile.alloc_fragment : !tile.fragment<1x4096xf32>
-  %part2 = tile.alloc_fragment : !tile.fragment<1x1xf32>
   %total2 = tile.alloc_fragment : !tile.fragment<1x1xf32>
-  tile.fill %total, %zero : !tile.fragment<1x1xf32>, f32
-  tile.fill %total2, %zero : !tile.fragment<1x1xf32>, f32
+  tile.fill %d, %zero : !tile.fragment<1x4096xf32>, f32
+  tile.fill %d2, %zero : !tile.fragment<1x4096xf32>, f32
   scf.for %c = %c0 to %n step %chunk {
     tile.copy %x[%row, %c] to %xs[] : memref<?x?xbf16>, !tile.fragment<1x4096xbf16>
-    tile.elementwise ins(%xs, %pivot : !tile.fragment<1x4096xbf16>, !tile.fragment<1x1xbf16>)
+    tile.elementwise ins(%xs, %pivot, %d, %d2 : !tile.fragment<1x4096xbf16>, !tile.fragment<1x1xbf16>, !tile.fragment<1x4096xf32>, !tile.fragment<1x4096xf32>)
                      outs(%d, %d2 : !tile.fragment<1x4096xf32>, !tile.fragment<1x4096xf32>) {
-    ^bb0(%v: bf16, %k: bf16, %i: index, %j: index):
+    ^bb0(%v: bf16, %k: bf16, %a: f32, %q: f32, %i: index, %j: index):
       %vf = arith.extf %v : bf16 to f32
       %kf = arith.extf %k : bf16 to f32
       %diff = arith.subf %vf, %kf : f32
       %col = arith.addi %c, %j : index
       %inside = arith.cmpi ult, %col, %n : index
       %dm = arith.select %inside, %diff, %zero : f32
-      %sq = arith.mulf %dm, %dm : f32
-      tile.yield %dm, %sq : f32, f32
-    }
-    tile.reduce sum %d into %part dim 1 : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>
-    tile.reduce sum %d2 into %part2 dim 1 : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>
-    tile.elementwise ins(%total, %part, %total2, %part2 : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>)
-                     outs(%total, %total2 : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>) {
-    ^bb0(%t: f32, %p: f32, %t2: f32, %p2: f32):
-      %s = arith.addf %t, %p : f32
-      %s2 = arith.addf %t2, %p2 : f32
+      %s = arith.addf %a, %dm : f32
+      %s2 = math.fma %dm, %dm, %q : f32
       tile.yield %s, %s2 : f32, f32
     }
   }
+  tile.reduce sum %d into %total dim 1 : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>
+  tile.reduce sum %d2 into %total2 dim 1 : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>
   // mean = K + sum(x - K) / n, var = sum((x - K)^2) / n - (mean - K)^2.
   %mean = tile.alloc_fragment : !tile.fragment<1x1xf32>
   %rstd = tile.alloc_fragment : !tile.fragment<1x1xf32>

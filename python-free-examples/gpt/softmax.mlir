@@ -84,11 +84,13 @@ tile.kernel @softmax(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>)
 }
 
 // Rows of any length: one row per CTA of 512 threads, walked in chunks of
-// 4096 columns twice. The first walk keeps a running maximum m and sum l
-// (each chunk's sum is taken against the new maximum and the old sum
-// rescaled by 2^(m_old - m_new), as flash attention does), in 1x1
-// fragments carried across iterations; the second writes 2^(s - m) / l.
-// Used for rows longer than 4096, which do not fit in registers.
+// 4096 columns twice. The first walk keeps, for each of a thread's columns
+// of a chunk, a running maximum M and sum L of 2^(s - M) across the chunks
+// (the old sum rescaled by 2^(M_old - M_new) when the maximum grows, as
+// flash attention does), so that the row's maximum m and sum l take one
+// tile.reduce each after the walk, not two a chunk; the second writes
+// 2^(s - m) / l. Used for rows longer than 32768, which the staged kernel's
+// buffer does not hold.
 tile.kernel @softmax_rows(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) threads(512) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -104,52 +106,46 @@ tile.kernel @softmax_rows(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) threads(51
   %n = memref.dim %x, %c1 : memref<?x?xbf16>
 
   %xs = tile.alloc_fragment : !tile.fragment<1x4096xbf16>
-  %s = tile.alloc_fragment : !tile.fragment<1x4096xf32>
+  %mc = tile.alloc_fragment : !tile.fragment<1x4096xf32>
+  %lc = tile.alloc_fragment : !tile.fragment<1x4096xf32>
   %m = tile.alloc_fragment : !tile.fragment<1x1xf32>
   %l = tile.alloc_fragment : !tile.fragment<1x1xf32>
-  %chunk_max = tile.alloc_fragment : !tile.fragment<1x1xf32>
-  %chunk_sum = tile.alloc_fragment : !tile.fragment<1x1xf32>
-  %alpha = tile.alloc_fragment : !tile.fragment<1x1xf32>
-  tile.fill %m, %neg_inf : !tile.fragment<1x1xf32>, f32
-  tile.fill %l, %zero : !tile.fragment<1x1xf32>, f32
+  tile.fill %mc, %neg_inf : !tile.fragment<1x4096xf32>, f32
+  tile.fill %lc, %zero : !tile.fragment<1x4096xf32>, f32
   scf.for %c = %c0 to %n step %chunk {
     tile.copy %x[%row, %c] to %xs[] : memref<?x?xbf16>, !tile.fragment<1x4096xbf16>
-    // Scaled by log2(e) so that exp becomes exp2; -inf past column n.
-    tile.elementwise ins(%xs : !tile.fragment<1x4096xbf16>) outs(%s : !tile.fragment<1x4096xf32>) {
-    ^bb0(%v: bf16, %i: index, %j: index):
+    // s = x log2(e) (exp becomes exp2), -inf past column n; a column that
+    // has seen only -inf keeps M = -inf and L = 0.
+    tile.elementwise ins(%xs, %mc, %lc : !tile.fragment<1x4096xbf16>, !tile.fragment<1x4096xf32>, !tile.fragment<1x4096xf32>)
+                     outs(%mc, %lc : !tile.fragment<1x4096xf32>, !tile.fragment<1x4096xf32>) {
+    ^bb0(%v: bf16, %old: f32, %sum: f32, %i: index, %j: index):
       %vf = arith.extf %v : bf16 to f32
       %scaled = arith.mulf %vf, %log2e : f32
       %col = arith.addi %c, %j : index
       %inside = arith.cmpi ult, %col, %n : index
-      %masked = arith.select %inside, %scaled, %neg_inf : f32
-      tile.yield %masked : f32
-    }
-    tile.reduce max %s into %chunk_max dim 1 : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>
-    // m' = max(m, chunk max); alpha = 2^(m - m') rescales the old sum.
-    tile.elementwise ins(%m, %chunk_max : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>)
-                     outs(%m, %alpha : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>) {
-    ^bb0(%old: f32, %cm: f32):
-      %new = arith.maximumf %old, %cm : f32
-      %d = arith.subf %old, %new : f32
-      %a = math.exp2 %d fastmath<afn> : f32
-      tile.yield %new, %a : f32, f32
-    }
-    tile.elementwise ins(%s, %m : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>)
-                     outs(%s : !tile.fragment<1x4096xf32>) {
-    ^bb0(%v: f32, %mx: f32):
-      %d = arith.subf %v, %mx : f32
-      %p = math.exp2 %d fastmath<afn> : f32
-      tile.yield %p : f32
-    }
-    tile.reduce sum %s into %chunk_sum dim 1 : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>
-    tile.elementwise ins(%l, %alpha, %chunk_sum : !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>, !tile.fragment<1x1xf32>)
-                     outs(%l : !tile.fragment<1x1xf32>) {
-    ^bb0(%sum: f32, %a: f32, %cs: f32):
-      %scaled = arith.mulf %sum, %a : f32
-      %t = arith.addf %scaled, %cs : f32
-      tile.yield %t : f32
+      %sv = arith.select %inside, %scaled, %neg_inf : f32
+      %new = arith.maximumf %old, %sv : f32
+      %seen = arith.cmpf ogt, %new, %neg_inf : f32
+      %base = arith.select %seen, %new, %zero : f32
+      %d_old = arith.subf %old, %base : f32
+      %a = math.exp2 %d_old fastmath<afn> : f32
+      %d_new = arith.subf %sv, %base : f32
+      %p = math.exp2 %d_new fastmath<afn> : f32
+      %t = math.fma %sum, %a, %p : f32
+      tile.yield %new, %t : f32, f32
     }
   }
+  // m = max M; l = sum L 2^(M - m) (a column with M = -inf adds 0).
+  tile.reduce max %mc into %m dim 1 : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>
+  tile.elementwise ins(%mc, %lc, %m : !tile.fragment<1x4096xf32>, !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>)
+                   outs(%lc : !tile.fragment<1x4096xf32>) {
+  ^bb0(%cm: f32, %sum: f32, %mx: f32):
+    %d = arith.subf %cm, %mx : f32
+    %a = math.exp2 %d fastmath<afn> : f32
+    %t = arith.mulf %sum, %a : f32
+    tile.yield %t : f32
+  }
+  tile.reduce sum %lc into %l dim 1 : !tile.fragment<1x4096xf32>, !tile.fragment<1x1xf32>
   // 1 / l once, then y = 2^(s - m) / l chunk by chunk.
   tile.elementwise ins(%l : !tile.fragment<1x1xf32>) outs(%l : !tile.fragment<1x1xf32>) {
   ^bb0(%sum: f32):
