@@ -47,6 +47,7 @@ static LogicalResult convert(Operation *root, ArrayRef<PopulateFn> populate,
     return failure();
   MLIRContext *context = root->getContext();
   TileToGPUTypeConverter converter(context);
+  converter.proveCopyBoxes(root);
   RewritePatternSet patterns(context);
   for (PopulateFn fn : populate)
     fn(converter, patterns, *chip);

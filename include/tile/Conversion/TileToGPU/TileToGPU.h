@@ -4,6 +4,7 @@
 #define TILE_CONVERSION_TILETOGPU_TILETOGPU_H
 
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir {
 class ModuleOp;
@@ -21,6 +22,19 @@ struct ChipInfo;
 class TileToGPUTypeConverter : public TypeConverter {
 public:
   explicit TileToGPUTypeConverter(MLIRContext *context);
+
+  /// Finds the tile.copy ops under `root` whose global box upstream's
+  /// value-bounds analysis proves inside its memref (their lowering then
+  /// tests no bounds). Called before the conversion starts: the analysis
+  /// walks the IR a copy's offsets are computed from, which a conversion
+  /// in progress may have detached (a loop's converted body).
+  void proveCopyBoxes(Operation *root);
+  bool isCopyBoxProved(Operation *copy) const {
+    return provedCopies.contains(copy);
+  }
+
+private:
+  llvm::DenseSet<Operation *> provedCopies;
 };
 
 /// Moves every tile.kernel into a gpu.module as a gpu.func kernel.

@@ -53,7 +53,8 @@ struct CpAsyncCopyLowering
   LogicalResult lower(CopyOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    FailureOr<RegisterCopy> copy = RegisterCopy::prepare(op, adaptor, rewriter);
+    FailureOr<RegisterCopy> copy = RegisterCopy::prepare(
+        op, adaptor, rewriter, *getTypeConverter<TileToGPUTypeConverter>());
     if (failed(copy))
       return failure();
     int64_t runBytes = copy->dist.vector *

@@ -133,7 +133,7 @@ void CopySide::write(OpBuilder &b, Location loc, Value run,
 // extent <= size): a chunk loop's copies, `scf.for %i = %c0 to %whole`
 // with `%whole = arith.divui %n, %chunk` and the copy at `%i * %chunk`,
 // are, and then need no run-time test. Asked of the copy's own operands,
-// as the kernel states them.
+// as the kernel states them, before the conversion changes any.
 static bool boxProvablyInBounds(Value memref, ValueRange offsets,
                                 ArrayRef<int64_t> shape) {
   if (offsets.size() != shape.size())
@@ -155,9 +155,9 @@ static bool boxProvablyInBounds(Value memref, ValueRange offsets,
   return true;
 }
 
-FailureOr<RegisterCopy> RegisterCopy::prepare(CopyOp op,
-                                              CopyOp::Adaptor adaptor,
-                                              OpBuilder &b) {
+FailureOr<RegisterCopy>
+RegisterCopy::prepare(CopyOp op, CopyOp::Adaptor adaptor, OpBuilder &b,
+                      const TileToGPUTypeConverter &converter) {
   Location loc = op.getLoc();
   Type srcType = op.getSource().getType(), dstType = op.getDest().getType();
   MemorySpace src = getMemorySpace(srcType), dst = getMemorySpace(dstType);
@@ -265,13 +265,28 @@ FailureOr<RegisterCopy> RegisterCopy::prepare(CopyOp op,
     if (side->space == MemorySpace::Global)
       side->aligned = runsAreAligned(b, loc, side->value, side->offsets.back(),
                                      dist->vector);
-  if (src == MemorySpace::Global)
-    copy.boxProvedInBounds =
-        boxProvablyInBounds(op.getSource(), op.getSourceOffsets(), dist->shape);
-  else if (dst == MemorySpace::Global)
-    copy.boxProvedInBounds =
-        boxProvablyInBounds(op.getDest(), op.getDestOffsets(), dist->shape);
+  copy.boxProvedInBounds = converter.isCopyBoxProved(op);
   return copy;
+}
+
+void TileToGPUTypeConverter::proveCopyBoxes(Operation *root) {
+  root->walk([&](CopyOp op) {
+    // The box is the other side's shape (the fragment's or the shared
+    // tile's), as the copy's distribution takes it.
+    Type srcType = op.getSource().getType(), dstType = op.getDest().getType();
+    bool fromGlobal = getMemorySpace(srcType) == MemorySpace::Global;
+    bool toGlobal = getMemorySpace(dstType) == MemorySpace::Global;
+    if (fromGlobal == toGlobal)
+      return;
+    auto box = cast<ShapedType>(fromGlobal ? dstType : srcType);
+    if (!box.hasStaticShape())
+      return;
+    if (fromGlobal ? boxProvablyInBounds(op.getSource(), op.getSourceOffsets(),
+                                         box.getShape())
+                   : boxProvablyInBounds(op.getDest(), op.getDestOffsets(),
+                                         box.getShape()))
+      provedCopies.insert(op);
+  });
 }
 
 Value RegisterCopy::rounded(OpBuilder &b, Location loc, Value run) const {

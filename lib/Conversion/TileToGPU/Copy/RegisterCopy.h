@@ -11,6 +11,7 @@
 #define TILE_LIB_CONVERSION_TILETOGPU_COPY_REGISTERCOPY_H
 
 #include "../Common.h"
+#include "tile/Conversion/TileToGPU/TileToGPU.h"
 
 namespace mlir::tile::lowering {
 
@@ -35,8 +36,9 @@ struct RegisterCopy {
   using RunFn =
       function_ref<void(OpBuilder &, Location, ArrayRef<Value>, int64_t)>;
 
-  static FailureOr<RegisterCopy> prepare(CopyOp op, CopyOp::Adaptor adaptor,
-                                         OpBuilder &b);
+  static FailureOr<RegisterCopy>
+  prepare(CopyOp op, CopyOp::Adaptor adaptor, OpBuilder &b,
+          const TileToGPUTypeConverter &converter);
 
   /// Calls `fn` for each of this thread's runs that `keep` accepts (all
   /// when null), guarded where the distribution is uneven.
@@ -76,7 +78,8 @@ struct RegisterCopy {
   SmallVector<int64_t> dstShape;
   int64_t destSwizzle = 0; // the destination's swizzle (bytes), 0 for none
   /// The global side's box is inside its memref whatever the sizes (the
-  /// value-bounds analysis proved it): no run-time bounds test.
+  /// value-bounds analysis proved it before the conversion,
+  /// TileToGPUTypeConverter::proveCopyBoxes): no run-time bounds test.
   bool boxProvedInBounds = false;
   /// The destination's element type where a fragment's floats are rounded
   /// to a narrower type on the way (null otherwise).

@@ -23,7 +23,8 @@ struct VectorCopyLowering : MechanismPattern<CopyOp, CopyMechanism::vector> {
   LogicalResult lower(CopyOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    FailureOr<RegisterCopy> copy = RegisterCopy::prepare(op, adaptor, rewriter);
+    FailureOr<RegisterCopy> copy = RegisterCopy::prepare(
+        op, adaptor, rewriter, *getTypeConverter<TileToGPUTypeConverter>());
     if (failed(copy))
       return failure();
     // {atomic_add}: f32 reductions, two or four at a time from sm_90.
