@@ -182,8 +182,8 @@ tile.kernel @rmsnorm(%x: memref<?x?xbf16>, %w: memref<?xbf16>,
 
 // RMS normalisation of rows of any length: one row per CTA of 512 threads,
 // walked in chunks of 4096 columns twice (the sum of squares, accumulated
-// across chunks in a 1x1 fragment, then the output). Used for rows longer
-// than 4096; it reads x twice and writes y once.
+// per thread across the chunks and reduced once, then the output). Used
+// for rows longer than 32768; it reads x twice and writes y once.
 tile.kernel @rmsnorm_rows(%x: memref<?x?xbf16>, %w: memref<?xbf16>,
                           %y: memref<?x?xbf16>, %eps: f32) threads(512) {
   %c0 = arith.constant 0 : index
@@ -362,10 +362,11 @@ tile.kernel @residual_layernorm(%x: memref<?x?xbf16>, %res: memref<?x?xbf16>,
 
 // Rows of any length: one row per CTA of 512 threads, walked in chunks of
 // 4096 columns twice (the sums of x's deviations from a pivot K, the
-// row's first element, and of their squares; then the output), the partial sums
-// accumulated across chunks in 1x1 fragments. Used for rows longer than
-// 4096, which do not fit in registers; it reads x twice and writes y
-// once, 1.5 times the traffic of a copy of x (three reads before).
+// row's first element, and of their squares, accumulated per thread
+// across the chunks and reduced once after the walk; then the output).
+// Used for rows longer than 32768, which the staged kernels' buffers do not
+// hold; it reads x twice and writes y once, 1.5 times the traffic of a
+// copy of x (three reads before).
 // var = sum((x - K)^2) / n - (sum(x - K) / n)^2 does not cancel as the
 // plain sum(x^2) / n - mean^2 does on rows whose mean is far from zero
 // against their spread: both sums are of deviations from K, which lies
